@@ -1,0 +1,51 @@
+// The site's words, links and switches. Re-brand the site by editing this file only; the build
+// validates it (src/shared/content-schema.ts) and names any bad field.
+import type { SiteContent } from '../src/shared/content-schema.ts';
+
+export const siteContent = {
+  name: 'Diamond Hand',
+  ticker: 'DH',
+  network: 'Ethereum',
+  description:
+    'Diamond Hand (DH) is a community meme coin on Ethereum for holders who never sell in a panic. Presale coming soon.',
+  heroTagline: 'Embrace the Chaos, Hold the Line – Diamond Hand is for the True HODLers!',
+  banner: {
+    headline: 'GET READY FOR THE HOTTEST CRYPTO PRESALE OF',
+    year: 2025,
+  },
+  presaleDate: null,
+  walletConnect: { enabled: false },
+  stayUpdated: {
+    heading: 'Stay Updated',
+    intro: 'Join our email list to stay ahead with exclusive perks and bonuses...',
+  },
+  closingLine: 'Diamond Hand is for the true HODLERS',
+  riskNotice: 'Crypto assets are volatile. Nothing on this site is financial advice.',
+  social: {
+    twitter: { label: 'Twitter', url: 'https://twitter.com/DiamondHandDH' },
+    telegram: { label: 'Telegram', url: 'https://t.me/DiamondHandDH' },
+  },
+  faq: [
+    {
+      question: 'What is Diamond Hand (DH)?',
+      answer:
+        'A community meme coin for holders who don\u2019t sell in a panic \u2014 the \u201cdiamond hands\u201d of crypto.',
+    },
+    { question: 'Which network is DH on?', answer: 'Ethereum.' },
+    {
+      question: 'When does the presale go live?',
+      answer:
+        'Soon. Follow our Telegram and Twitter channels, or join the email list below, to hear the moment it opens.',
+    },
+    {
+      question: 'What is the smart contract address?',
+      answer:
+        'It will be announced soon, on this site and our official channels only. Never trust an address sent to you in a private message.',
+    },
+    {
+      question: 'What makes DH different?',
+      answer: 'Holding strong through volatility, and a community of long-term believers.',
+    },
+  ],
+  theme: { color: '#0b1d4d', background: '#7ec8f2' },
+} satisfies SiteContent;

@@ -1,0 +1,75 @@
+// `npm run build`: content check → client bundle → SSR bundle → server bundle → images →
+// precompressed copies. Each step stops the build with a readable message when it fails.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build as esbuild } from 'esbuild';
+import { build as viteBuild } from 'vite';
+import { checkContentFile } from './check-content.ts';
+import { makeImages } from './make-images.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'dist');
+const compressible = /\.(js|mjs|css|svg|json|webmanifest|txt|xml|html)$/;
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+function precompress(dir: string): number {
+  let count = 0;
+  for (const file of walk(dir)) {
+    if (!compressible.test(file) || statSync(file).size < 512) continue;
+    const data = readFileSync(file);
+    writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+    count++;
+  }
+  return count;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const content = await checkContentFile(path.join(root, 'content/site-content.ts'));
+
+  await viteBuild({ root, logLevel: 'warn' });
+  await viteBuild({
+    root,
+    logLevel: 'warn',
+    build: {
+      ssr: true,
+      outDir: path.join(dist, 'ssr'),
+      emptyOutDir: true,
+      manifest: false,
+      rollupOptions: {
+        input: path.join(root, 'src/client/site/entry-server.tsx'),
+        output: { entryFileNames: 'entry-server.js' },
+      },
+    },
+  });
+
+  await esbuild({
+    entryPoints: [path.join(root, 'src/server/main.ts')],
+    outfile: path.join(dist, 'server/main.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+
+  makeImages(content, path.join(root, 'src/client/site/assets'), path.join(dist, 'client'));
+  const compressed = precompress(path.join(dist, 'client'));
+  console.log(`Built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s (${compressed} files precompressed).`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`\nBuild failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+// Renders the share image and the PNG icons from our own SVG art. resvg is a pure renderer with
+// no system dependencies; the DejaVu font ships in an npm package so the text looks the same on
+// every machine.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
+import type { SiteContent } from '../src/shared/content-schema.ts';
+
+const require = createRequire(import.meta.url);
+const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function render(svg: string, width: number, out: string): void {
+  const png = new Resvg(svg, {
+    fitTo: { mode: 'width', value: width },
+    font: {
+      loadSystemFonts: false,
+      fontFiles: [path.join(fontDir, 'DejaVuSans-Bold.ttf'), path.join(fontDir, 'DejaVuSans.ttf')],
+      defaultFontFamily: 'DejaVu Sans',
+    },
+  })
+    .render()
+    .asPng();
+  writeFileSync(out, png);
+}
+
+/** Wraps words into lines of at most `max` characters, for SVG text that has no wrapping. */
+function wrap(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && (line + ' ' + word).length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export function shareImageSvg(content: SiteContent, logoSvg: string, mascotSvg: string): string {
+  const inner = (svg: string) => svg.replace(/^[\s\S]*?<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
+  const tagline = wrap(content.heroTagline, 30)
+    .map((l, i) => `<tspan x="80" dy="${i === 0 ? 0 : 52}">${escapeXml(l)}</tspan>`)
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
+  <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5fb8ec"/><stop offset="1" stop-color="#c9ecff"/></linearGradient></defs>
+  <rect width="1200" height="630" fill="url(#sky)"/>
+  <g fill="#fff" opacity=".7"><ellipse cx="980" cy="90" rx="120" ry="36"/><ellipse cx="940" cy="66" rx="50" ry="40"/><ellipse cx="1010" cy="60" rx="60" ry="48"/>
+  <ellipse cx="180" cy="560" rx="140" ry="40"/><ellipse cx="140" cy="530" rx="60" ry="46"/></g>
+  <svg x="80" y="60" width="96" height="96" viewBox="0 0 64 64">${inner(logoSvg)}</svg>
+  <text x="196" y="126" font-family="DejaVu Sans" font-weight="bold" font-size="52" fill="#0b1d4d">${escapeXml(
+    `${content.name} (${content.ticker})`,
+  )}</text>
+  <text x="80" y="250" font-family="DejaVu Sans" font-weight="bold" font-size="44" fill="#0b1d4d">${tagline}</text>
+  <rect x="80" y="470" width="330" height="70" rx="35" fill="#0b1d4d"/>
+  <text x="245" y="517" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="30" fill="#fff">PRESALE SOON</text>
+  <text x="440" y="517" font-family="DejaVu Sans" font-size="28" fill="#0b1d4d">on ${escapeXml(content.network)}</text>
+  <svg x="820" y="170" width="320" height="360" viewBox="0 0 320 360">${inner(mascotSvg)}</svg>
+</svg>`;
+}
+
+export function makeImages(content: SiteContent, assetsDir: string, outDir: string): void {
+  const logo = readFileSync(path.join(assetsDir, 'logo.svg'), 'utf8');
+  const mascot = readFileSync(path.join(assetsDir, 'mascot.svg'), 'utf8');
+  render(shareImageSvg(content, logo, mascot), 1200, path.join(outDir, 'og-image.png'));
+  for (const [name, size] of [
+    ['icon-192.png', 192],
+    ['icon-512.png', 512],
+    ['apple-touch-icon.png', 180],
+  ] as const) {
+    render(logo, size, path.join(outDir, name));
+  }
+  writeFileSync(path.join(outDir, 'favicon.svg'), logo);
+}

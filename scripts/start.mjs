@@ -1,0 +1,13 @@
+// `npm start`: serve the production build, building first when there is none.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const needed = ['dist/server/main.js', 'dist/ssr/entry-server.js', 'dist/client/.vite/manifest.json'];
+if (!needed.every((f) => existsSync(path.join(root, f)))) {
+  console.log('No build found; building first (npm run build)...');
+  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+await import('../dist/server/main.js');

@@ -1,0 +1,34 @@
+import type { SitePageProps } from '../../shared/site-pages.ts';
+import { HomePage } from './home-page.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
+import { PrivacyPage } from './privacy-page.tsx';
+import { Clouds } from './sections/clouds.tsx';
+import { SiteFooter } from './sections/site-footer.tsx';
+import { SiteHeader } from './sections/site-header.tsx';
+
+function PageBody({ page }: Pick<SitePageProps, 'page'>) {
+  switch (page) {
+    case 'home':
+      return <HomePage />;
+    case 'privacy':
+      return <PrivacyPage />;
+    case 'not-found':
+      return <NotFoundPage />;
+  }
+}
+
+/** The whole visible page: what the server renders and the browser hydrates, given the same props. */
+export function SitePage({ page, year }: SitePageProps) {
+  return (
+    <>
+      <Clouds />
+      <div className="page">
+        <SiteHeader />
+        <main id="main">
+          <PageBody page={page} />
+        </main>
+        <SiteFooter year={year} />
+      </div>
+    </>
+  );
+}

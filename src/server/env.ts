@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+// Every setting the server reads, read once at start. Defaults make a fresh clone work.
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
+    PORT: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0–65535')
+      .max(65535, 'must be 0–65535')
+      .default(3000),
+    HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+    PUBLIC_URL: z
+      .string()
+      .trim()
+      .url('must be a full URL such as https://diamondhand.example')
+      .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://')
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .transform((e) => ({
+    ...e,
+    // The address the world uses: canonical links, sitemap, share image.
+    PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+  }));
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+/** Parses the environment; throws an EnvError whose message names each bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // An empty variable means "unset": `PORT= npm start` should use the default, not fail.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => {
+    const name = String(i.path[0] ?? 'environment');
+    return `  - ${name}=${JSON.stringify(source[name] ?? '')}: ${i.message}`;
+  });
+  throw new EnvError(`The server cannot start; fix these environment variables:\n${lines.join('\n')}`);
+}

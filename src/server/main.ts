@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.ts';
+import { EnvError, loadEnv } from './env.ts';
+import { loadSiteBuild } from './site/site-build.ts';
+
+// dist/server/main.js when built, src/server/main.ts under tsx: the build sits in dist/ either way.
+function findDist(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '..'), path.resolve(here, '../../dist')];
+  return candidates.find((d) => existsSync(path.join(d, 'client'))) ?? path.resolve('dist');
+}
+
+async function main(): Promise<void> {
+  const env = loadEnv();
+  const build = await loadSiteBuild(findDist());
+  const app = await buildApp({ env, build });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // Finish in-flight requests, refuse new ones (503), then exit; force after 10 s.
+    setTimeout(() => process.exit(1), 10_000).unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL}`);
+}
+
+main().catch((error: unknown) => {
+  // A bad configuration is the operator's to fix: say what, without a stack trace.
+  const message = error instanceof EnvError || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

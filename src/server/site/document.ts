@@ -1,0 +1,75 @@
+import type { SiteContent } from '../../shared/content-schema.ts';
+import type { SitePageProps } from '../../shared/site-pages.ts';
+import { noscriptCss, type SiteBuild } from './site-build.ts';
+
+export interface DocumentInput {
+  build: SiteBuild;
+  content: SiteContent;
+  publicUrl: string;
+  props: SitePageProps;
+  /** Path of this page on the public site, for the canonical link; omit for pages not to index. */
+  canonicalPath?: string;
+  title: string;
+  description: string;
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// JSON inside <script> must not be able to close the tag.
+const safeJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export function faqJsonLd(content: SiteContent): string {
+  return safeJson({
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: content.faq.map((item) => ({
+      '@type': 'Question',
+      name: item.question,
+      acceptedAnswer: { '@type': 'Answer', text: item.answer },
+    })),
+  });
+}
+
+/** The full HTML document around the React-rendered body. */
+export function renderDocument(input: DocumentInput): string {
+  const { build, content, publicUrl, props, canonicalPath, title, description } = input;
+  const body = build.renderSitePage(props);
+  const fullName = `${content.name} (${content.ticker})`;
+  const image = `${publicUrl}/og-image.png`;
+  const canonical = canonicalPath === undefined ? null : `${publicUrl}${canonicalPath}`;
+  const e = escapeHtml;
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${e(title)}</title>`,
+    `<meta name="description" content="${e(description)}">`,
+    canonical ? `<link rel="canonical" href="${e(canonical)}">` : '<meta name="robots" content="noindex">',
+    `<meta name="theme-color" content="${e(content.theme.background)}">`,
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    '<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
+    '<link rel="manifest" href="/site.webmanifest">',
+    '<meta property="og:type" content="website">',
+    `<meta property="og:site_name" content="${e(fullName)}">`,
+    `<meta property="og:title" content="${e(title)}">`,
+    `<meta property="og:description" content="${e(description)}">`,
+    canonical ? `<meta property="og:url" content="${e(canonical)}">` : '',
+    `<meta property="og:image" content="${e(image)}">`,
+    '<meta property="og:image:width" content="1200">',
+    '<meta property="og:image:height" content="630">',
+    `<meta property="og:image:alt" content="${e(`${fullName}: ${content.heroTagline}`)}">`,
+    '<meta name="twitter:card" content="summary_large_image">',
+    `<meta name="twitter:title" content="${e(title)}">`,
+    `<meta name="twitter:description" content="${e(description)}">`,
+    `<meta name="twitter:image" content="${e(image)}">`,
+    `<style>${build.css}</style>`,
+    `<noscript><style>${noscriptCss}</style></noscript>`,
+    props.page === 'home' ? `<script type="application/ld+json">${faqJsonLd(content)}</script>` : '',
+    `<script type="module" src="${e(build.entryScript)}"></script>`,
+  ]
+    .filter(Boolean)
+    .join('');
+  return `<!doctype html><html lang="en"><head>${head}</head><body><div id="root" data-page="${e(
+    props.page,
+  )}" data-year="${props.year}">${body}</div></body></html>`;
+}

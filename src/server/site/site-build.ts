@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { SitePageProps } from '../../shared/site-pages.ts';
+
+/** What the server needs from `npm run build`: the SSR renderer and the client's entry files. */
+export interface SiteBuild {
+  distDir: string;
+  clientDir: string;
+  renderSitePage: (props: SitePageProps) => string;
+  entryScript: string;
+  css: string;
+  /** CSP hashes of every inline <style> the documents carry. */
+  styleHashes: string[];
+}
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  isEntry?: boolean;
+}
+
+interface SsrModule {
+  renderSitePage: (props: SitePageProps) => string;
+}
+
+// With JavaScript off the accordion's closed panels must still be readable; with it on, this
+// <noscript> block is ignored, so there is no flash of open panels and no layout shift.
+export const noscriptCss = '.accordion-panel[hidden]{display:block}.wallet-flip{cursor:default}';
+
+export const cspHash = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+export const hasSiteBuild = (distDir: string): boolean =>
+  existsSync(path.join(distDir, 'client/.vite/manifest.json')) && existsSync(path.join(distDir, 'ssr/entry-server.js'));
+
+export async function loadSiteBuild(distDir: string): Promise<SiteBuild> {
+  if (!hasSiteBuild(distDir)) {
+    throw new Error(`No site build in ${distDir}. Run \`npm run build\` first.`);
+  }
+  const clientDir = path.join(distDir, 'client');
+  const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >;
+  const entry = Object.values(manifest).find((c) => c.isEntry);
+  if (!entry) throw new Error('The client build has no entry chunk.');
+  // With cssCodeSplit off, Vite lists the one stylesheet as its own manifest entry.
+  const cssFiles = new Set([
+    ...(entry.css ?? []),
+    ...Object.values(manifest)
+      .map((c) => c.file)
+      .filter((f) => f.endsWith('.css')),
+  ]);
+  const css = [...cssFiles].map((f) => readFileSync(path.join(clientDir, f), 'utf8')).join('\n');
+  if (css === '') throw new Error('The client build has no stylesheet.');
+  const ssr = (await import(pathToFileURL(path.join(distDir, 'ssr/entry-server.js')).href)) as SsrModule;
+  return {
+    distDir,
+    clientDir,
+    renderSitePage: ssr.renderSitePage,
+    entryScript: `/${entry.file}`,
+    css,
+    styleHashes: [cspHash(css), cspHash(noscriptCss)],
+  };
+}

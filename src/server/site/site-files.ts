@@ -1,0 +1,83 @@
+import type { SiteContent } from '../../shared/content-schema.ts';
+import type { SitePageName } from '../../shared/site-pages.ts';
+import { renderDocument } from './document.ts';
+import { memoryFile, type MemoryFile } from './memory-file.ts';
+import type { SiteBuild } from './site-build.ts';
+
+export interface SiteFiles {
+  pages: Record<SitePageName, MemoryFile>;
+  robots: MemoryFile;
+  sitemap: MemoryFile;
+  manifest: MemoryFile;
+}
+
+const indexedPaths = ['/', '/privacy'];
+
+/**
+ * Renders every public document once, at start-up, with the runtime PUBLIC_URL in its links.
+ * Doing it here rather than writing HTML files at build keeps one render path for static pages
+ * and for pages that show a result (see docs/decisions/0002-prerendering.md).
+ */
+export function buildSiteFiles(opts: {
+  build: SiteBuild;
+  content: SiteContent;
+  publicUrl: string;
+  year: number;
+}): SiteFiles {
+  const { build, content, publicUrl, year } = opts;
+  const fullName = `${content.name} (${content.ticker})`;
+  const html = 'text/html; charset=utf-8';
+  const page = (name: SitePageName, title: string, description: string, canonicalPath?: string) =>
+    memoryFile(
+      renderDocument({
+        build,
+        content,
+        publicUrl,
+        props: { page: name, year },
+        title,
+        description,
+        ...(canonicalPath === undefined ? {} : { canonicalPath }),
+      }),
+      html,
+    );
+
+  return {
+    pages: {
+      home: page('home', fullName, content.description, '/'),
+      privacy: page(
+        'privacy',
+        `Privacy notice · ${fullName}`,
+        `What the ${fullName} website collects, why, and how to have it erased.`,
+        '/privacy',
+      ),
+      'not-found': page('not-found', `Page not found · ${fullName}`, `There is nothing at this address.`),
+    },
+    robots: memoryFile(
+      `User-agent: *\nAllow: /\nDisallow: /admin\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
+      'text/plain; charset=utf-8',
+    ),
+    sitemap: memoryFile(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${indexedPaths
+        .map((p) => `  <url><loc>${publicUrl}${p}</loc></url>`)
+        .join('\n')}\n</urlset>\n`,
+      'application/xml; charset=utf-8',
+    ),
+    manifest: memoryFile(
+      JSON.stringify({
+        name: fullName,
+        short_name: content.ticker,
+        description: content.description,
+        start_url: '/',
+        display: 'standalone',
+        background_color: content.theme.background,
+        theme_color: content.theme.background,
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+        ],
+      }),
+      'application/manifest+json; charset=utf-8',
+    ),
+  };
+}

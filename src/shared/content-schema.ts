@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+// The one description of what a team may put in content/site-content.ts. It runs at build time
+// (vite plugin + SSR), never in the browser, so the full zod build is fine here.
+
+const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+const httpsUrl = z
+  .string()
+  .url('must be a full URL')
+  .refine((u) => u.startsWith('https://'), 'must start with https://');
+
+export const faqItemSchema = z.object({
+  question: text(200),
+  answer: text(1000),
+});
+
+export const socialLinkSchema = z.object({
+  label: text(40),
+  url: httpsUrl,
+});
+
+export const siteContentSchema = z
+  .object({
+    name: text(60),
+    ticker: z
+      .string()
+      .regex(/^[A-Z0-9]{2,8}$/, 'must be 2–8 capital letters or digits'),
+    network: text(40),
+    description: text(160),
+    heroTagline: text(160),
+    banner: z.object({
+      headline: text(120),
+      year: z.number().int('must be a whole year').min(2000).max(2100),
+    }),
+    // ISO date (YYYY-MM-DD); null means "Coming Soon".
+    presaleDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD, or null')
+      .nullable(),
+    walletConnect: z.object({
+      // Turning this on needs a real wallet integration, which is out of scope today: refuse it
+      // at build rather than ship a button that pretends.
+      enabled: z.literal(false, {
+        error: 'wallet connect is not built yet; keep walletConnect.enabled false',
+      }),
+    }),
+    stayUpdated: z.object({
+      heading: text(60),
+      intro: text(200),
+    }),
+    closingLine: text(120),
+    riskNotice: text(300),
+    social: z.object({
+      twitter: socialLinkSchema,
+      telegram: socialLinkSchema,
+    }),
+    faq: z.array(faqItemSchema).min(1, 'needs at least one question').max(20),
+    theme: z.object({
+      color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'),
+      background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'),
+    }),
+  })
+  .strict();
+
+export type SiteContent = z.infer<typeof siteContentSchema>;
+export type FaqItem = z.infer<typeof faqItemSchema>;
+
+/** Validates raw content; throws an Error whose message names every bad field by its path. */
+export function parseSiteContent(raw: unknown, source = 'content/site-content.ts'): SiteContent {
+  const result = siteContentSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(the whole file)';
+    return `  - ${field}: ${issue.message}`;
+  });
+  throw new Error(`${source} is not valid:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,29 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { siteContent } from './content/site-content.ts';
+import { parseSiteContent } from './src/shared/content-schema.ts';
+
+// Fails `vite build` (and `vite` dev) with a message naming each bad field of the content file.
+const validateContent = (): Plugin => ({
+  name: 'dh-validate-content',
+  buildStart() {
+    parseSiteContent(siteContent);
+  },
+});
+
+export default defineConfig({
+  plugins: [react(), validateContent()],
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    manifest: true,
+    // Keep SVG art as cacheable files instead of base64 in the HTML and JS.
+    assetsInlineLimit: 0,
+    // The stylesheet is inlined into the HTML by the server (one round trip fewer on a phone);
+    // keeping it as a single file makes that simple.
+    cssCodeSplit: false,
+    rollupOptions: {
+      input: 'src/client/site/entry-client.tsx',
+    },
+  },
+});
