@@ -5,7 +5,7 @@ export function Hero() {
     <section className="hero" aria-labelledby="hero-title">
       <h1 id="hero-title">{content.heroTagline}</h1>
       <p className="hero-sub">
-        {content.name} ({content.ticker}) · a meme coin on {content.network}
+        {`${content.name} (${content.ticker}) · a meme coin on ${content.network}`}
       </p>
     </section>
   );

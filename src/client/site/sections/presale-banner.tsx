@@ -5,7 +5,7 @@ export function PresaleBanner() {
   return (
     <section className="banner" aria-labelledby="banner-title">
       <h2 id="banner-title">
-        {content.banner.headline} {content.banner.year}
+        {`${content.banner.headline} ${content.banner.year}`}
       </h2>
       <p className="banner-status">{presaleLabel(content)}</p>
       <SocialLinks />

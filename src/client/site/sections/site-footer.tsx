@@ -10,7 +10,7 @@ export function SiteFooter({ year }: { year: number }) {
         <a href="/privacy">Privacy notice</a>
       </p>
       <p>
-        © {year} {content.name} ({content.ticker})
+        {`© ${year} ${content.name} (${content.ticker})`}
       </p>
     </footer>
   );

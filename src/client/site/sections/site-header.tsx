@@ -8,7 +8,8 @@ export function SiteHeader() {
       <a className="brand" href="/">
         <img src={logoUrl} width="48" height="48" alt="" />
         <span>
-          {content.name} <span className="brand-ticker">({content.ticker})</span>
+          {`${content.name} `}
+          <span className="brand-ticker">{`(${content.ticker})`}</span>
         </span>
       </a>
       <WalletButton />

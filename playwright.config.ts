@@ -1,0 +1,61 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// The server the browser tests run against: the production build (`npm run build` makes dist/;
+// `npm test` builds before it runs these tests, so this config never builds). Every setting the
+// server is started with lives here; add database / mail outbox settings to this object.
+const PORT = 4173;
+const HOST = '127.0.0.1';
+const BASE_URL = `http://${HOST}:${PORT}`;
+
+const serverEnv: Record<string, string> = {
+  PORT: String(PORT),
+  HOST,
+  PUBLIC_URL: BASE_URL,
+  LOG_LEVEL: 'warn',
+};
+
+// `npx playwright install` cannot download here: use the system Chromium.
+const chromiumPath = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: chromiumPath,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node dist/server/main.js',
+    url: `${BASE_URL}/`,
+    env: serverEnv,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { siteContent } from '../content/site-content.ts';
+import { parseSiteContent } from '../src/shared/content-schema.ts';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '..');
+
+describe('the content file', () => {
+  it('as shipped is valid', () => {
+    expect(parseSiteContent(siteContent).name).toBe('Diamond Hand');
+  });
+
+  it.each([
+    [{ ...siteContent, name: '   ' }, 'name: must not be empty'],
+    [{ ...siteContent, presaleDate: 'soon' }, 'presaleDate: must be a date written YYYY-MM-DD, or null'],
+    [{ ...siteContent, walletConnect: { enabled: true } }, 'walletConnect.enabled: wallet connect is not built yet'],
+    [{ ...siteContent, faq: [] }, 'faq: needs at least one question'],
+    [{ ...siteContent, theme: { ...siteContent.theme, color: 'blue' } }, 'theme.color: must be a #rrggbb colour'],
+    [{ ...siteContent, unknownField: 1 }, 'unknownField'],
+  ])('rejects a bad field and names it (%#)', (bad, message) => {
+    expect(() => parseSiteContent(bad)).toThrow(message);
+  });
+
+  it('stops the build check with every bad field named', async () => {
+    const error = await run('npx', ['tsx', 'scripts/check-content.ts', 'scripts/fixtures/bad-site-content.ts'], {
+      cwd: root,
+    }).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(error?.code).toBe(1);
+    expect(error?.stderr).toContain('scripts/fixtures/bad-site-content.ts is not valid');
+    expect(error?.stderr).toContain('ticker: must be 2–8 capital letters or digits');
+    expect(error?.stderr).toContain('banner.year:');
+    expect(error?.stderr).toContain('social.telegram.url: must start with https://');
+    expect(error?.stderr).toContain('faq.0.question: must not be empty');
+    expect(error?.stderr).not.toMatch(/\n\s+at /); // words, not a stack trace
+  });
+
+  it('passes the build check for the shipped file', async () => {
+    const { stdout } = await run('npx', ['tsx', 'scripts/check-content.ts'], { cwd: root });
+    expect(stdout).toContain('content/site-content.ts is valid.');
+  });
+});

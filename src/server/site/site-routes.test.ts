@@ -1,0 +1,143 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteContent } from '../../../content/site-content.ts';
+import { buildTestApp } from '../test/built-app.ts';
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await buildTestApp();
+});
+afterAll(() => app.close());
+
+describe('GET /', () => {
+  it('sends complete prerendered HTML with every section and FAQ answer', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = res.body;
+    expect(html).toContain('<title>Diamond Hand (DH)</title>');
+    expect(html).toContain('Embrace the Chaos, Hold the Line – Diamond Hand is for the True HODLers!');
+    expect(html).toContain('GET READY FOR THE HOTTEST CRYPTO PRESALE OF 2025');
+    for (const item of siteContent.faq) {
+      expect(html).toContain(item.question.replace(/'/g, '&#x27;'));
+      expect(html).toContain(item.answer.replace(/'/g, '&#x27;'));
+    }
+    expect(html).toMatch(/<form[^>]*method="post"/);
+    expect(html).toContain('© 2026 Diamond Hand (DH)');
+    expect(html).toContain('href="/privacy"');
+  });
+
+  it('carries sharing and search metadata built from PUBLIC_URL', async () => {
+    const html = (await app.inject({ url: '/' })).body;
+    expect(html).toContain('<link rel="canonical" href="https://dh.example/">');
+    expect(html).toContain('<meta property="og:image" content="https://dh.example/og-image.png">');
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1];
+    const faq = JSON.parse(ld ?? '{}') as { '@type': string; mainEntity: { name: string }[] };
+    expect(faq['@type']).toBe('FAQPage');
+    expect(faq.mainEntity.map((q) => q.name)).toEqual(siteContent.faq.map((q) => q.question));
+  });
+
+  it('serves brotli or gzip as asked, with the same bytes inside', async () => {
+    const plain = await app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });
+    const br = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const gz = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } });
+    const refusesBr = await app.inject({ url: '/', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(refusesBr.headers['content-encoding']).toBe('gzip');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(br.rawPayload.length).toBeLessThan(14 * 1024);
+  });
+
+  it('is revalidated, answering 304 to a matching ETag', async () => {
+    const first = await app.inject({ url: '/' });
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = String(first.headers.etag);
+    const again = await app.inject({ url: '/', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('carries the security headers', async () => {
+    const res = await app.inject({ url: '/' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['permissions-policy']).toContain('camera=()');
+  });
+
+  it('hashes exactly the inline styles the document carries', async () => {
+    const res = await app.inject({ url: '/' });
+    const { createHash } = await import('node:crypto');
+    const styles = [...res.body.matchAll(/<style>(.*?)<\/style>/gs)].map((m) => m[1] ?? '');
+    expect(styles.length).toBe(2);
+    for (const css of styles) {
+      const hash = createHash('sha256').update(css).digest('base64');
+      expect(String(res.headers['content-security-policy'])).toContain(`'sha256-${hash}'`);
+    }
+  });
+});
+
+describe('assets and site files', () => {
+  it('caches hashed assets for a year and serves the precompressed copy', async () => {
+    const html = (await app.inject({ url: '/' })).body;
+    const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/assets\/.+\.js$/);
+    const res = await app.inject({ url: script ?? '', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-security-policy']).toBeDefined();
+  });
+
+  it('revalidates fixed-name files such as the share image', async () => {
+    const res = await app.inject({ url: '/og-image.png' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    // PNG header: width and height of the 1200×630 share image.
+    expect(res.rawPayload.readUInt32BE(16)).toBe(1200);
+    expect(res.rawPayload.readUInt32BE(20)).toBe(630);
+  });
+
+  it('serves robots.txt, sitemap.xml and the web manifest from PUBLIC_URL and the content', async () => {
+    const robots = await app.inject({ url: '/robots.txt' });
+    expect(robots.body).toContain('Sitemap: https://dh.example/sitemap.xml');
+    const sitemap = await app.inject({ url: '/sitemap.xml' });
+    expect(sitemap.body).toContain('<loc>https://dh.example/</loc>');
+    expect(sitemap.body).toContain('<loc>https://dh.example/privacy</loc>');
+    const manifest = JSON.parse((await app.inject({ url: '/site.webmanifest' })).body) as { name: string };
+    expect(manifest.name).toBe('Diamond Hand (DH)');
+  });
+
+  it('does not expose the build manifest', async () => {
+    expect((await app.inject({ url: '/.vite/manifest.json' })).statusCode).toBe(404);
+  });
+});
+
+describe('unknown paths', () => {
+  it('get a 404 page in the site look for browsers', async () => {
+    const res = await app.inject({ url: '/no/such/page', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('Page not found');
+    expect(res.body).toContain('<meta name="robots" content="noindex">');
+    expect(res.headers['content-security-policy']).toBeDefined();
+  });
+
+  it('get a JSON error in words for API clients', async () => {
+    const res = await app.inject({ method: 'POST', url: '/nope', headers: { accept: 'application/json' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'Not found: there is nothing at this address.' });
+  });
+});

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    environment: 'node',
+    // Two cores here and in CI; integration tests open real databases and servers.
+    maxWorkers: 2,
+    testTimeout: 20_000,
+  },
+});
