@@ -1,17 +1,45 @@
+import formBody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent } from '../shared/content-schema.ts';
 import type { Env } from './env.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerWriteProtection } from './http/write-protection.ts';
+import { fileMailer, smtpMailer, type Mailer } from './mail/mailer.ts';
+import { OutboxWorker } from './mail/outbox-worker.ts';
+import { confirmationComposer } from './signups/confirmation-composer.ts';
+import { registerSignupRoutes } from './signups/signup-routes.ts';
+import { recordConsentWording } from './signups/signup-store.ts';
 import type { SiteBuild } from './site/site-build.ts';
 import { buildSiteFiles } from './site/site-files.ts';
 import { registerSiteRoutes } from './site/site-routes.ts';
+import { loadAppSecret } from './store/app-secret.ts';
+import type { Store } from './store/database.ts';
+import { GroupCommitter } from './store/group-commit.ts';
 
 export interface AppDeps {
   env: Env;
   build: SiteBuild;
+  /** Opened and migrated by the caller (main.ts, or a test on a throwaway database). */
+  store: Store;
+  /** Defaults to SMTP_URL, or .eml files under OUTBOX_DIR when that is unset. */
+  mailer?: Mailer;
   /** Injected so tests can fix "now". */
   clock?: () => Date;
+}
+
+export interface AppServices {
+  store: Store;
+  committer: GroupCommitter;
+  worker: OutboxWorker;
+  mailer: Mailer;
+  secret: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dh: AppServices;
+  }
 }
 
 // The request log never holds a client address or a query string (which may carry tokens):
@@ -24,17 +52,51 @@ const loggerOptions = (env: Env): FastifyServerOptions['logger'] => ({
   },
 });
 
-export async function buildApp({ env, build, clock = () => new Date() }: AppDeps): Promise<FastifyInstance> {
+// A hop count N trusts the N nearest proxies (Fastify's types take it as a function).
+const trustProxyOption = (v: Env['TRUST_PROXY']) =>
+  typeof v === 'number' ? (_address: string, hop: number) => hop < v : v;
+
+export async function buildApp({ env, build, store, mailer, clock = () => new Date() }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(env),
-    // Fastify's default is 1 MiB; nothing we accept is near that.
+    // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
     bodyLimit: 16 * 1024,
     return503OnClosing: true,
+    trustProxy: trustProxyOption(env.TRUST_PROXY),
   });
   const content = parseSiteContent(siteContent);
   const files = buildSiteFiles({ build, content, publicUrl: env.PUBLIC_URL, year: clock().getUTCFullYear() });
 
+  const secret = await loadAppSecret(store.db, env.APP_SECRET);
+  await recordConsentWording(store.db, clock());
+
+  const mail =
+    mailer ??
+    (env.SMTP_URL
+      ? smtpMailer(env.SMTP_URL, env.MAIL_FROM)
+      : fileMailer(env.OUTBOX_DIR, env.MAIL_FROM, (m) => app.log.info(m)));
+  const committer = new GroupCommitter(store.db);
+  const worker = new OutboxWorker({
+    db: store.db,
+    dialect: store.dialect,
+    mailer: mail,
+    clock,
+    compose: confirmationComposer({ db: store.db, content, publicUrl: env.PUBLIC_URL, secret }),
+    onError: (error, row) =>
+      app.log.warn({ err: error instanceof Error ? error.message : String(error), outboxId: row.id }, 'mail not sent; will retry'),
+  });
+  app.decorate('dh', { store, committer, worker, mailer: mail, secret });
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    await committer.idle();
+    mail.close();
+  });
+
   await registerSecurityHeaders(app, { styleHashes: build.styleHashes });
+  // JSON is built in; urlencoded is the no-JavaScript form. Anything else is refused with 415.
+  await app.register(formBody);
+  app.removeContentTypeParser('text/plain');
+  const protection = await registerWriteProtection(app, { secret, publicUrl: env.PUBLIC_URL, clock });
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
@@ -45,6 +107,19 @@ export async function buildApp({ env, build, clock = () => new Date() }: AppDeps
     return reply.code(status).send({ error: error.message });
   });
 
-  await registerSiteRoutes(app, { build, files });
+  await registerSignupRoutes(app, {
+    store,
+    committer,
+    protection,
+    secret,
+    publicUrl: env.PUBLIC_URL,
+    clock,
+    minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
+    ratePerMinute: env.SIGNUP_RATE_LIMIT,
+    onMailQueued: () => worker.nudge(),
+    renderHomeWithSignup: files.renderHomeWithSignup,
+    renderNotice: files.renderNotice,
+  });
+  await registerSiteRoutes(app, { build, files, onPageView: protection.issueVisitorCookies });
   return app;
 }

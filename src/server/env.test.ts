@@ -32,3 +32,28 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ PORT: '70000' })).toThrow(/PORT="70000": must be 0–65535/);
   });
 });
+
+describe('loadEnv: store, mail and abuse settings', () => {
+  it('defaults to SQLite, the file outbox and no trusted proxy', () => {
+    const env = loadEnv({});
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.OUTBOX_DIR).toBe('data/outbox');
+    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.MAIL_FROM).toBe('Diamond Hand <no-reply@localhost>');
+    expect(env.SIGNUP_MIN_FILL_SECONDS).toBe(2);
+  });
+
+  it('reads TRUST_PROXY as a boolean, a hop count or addresses', () => {
+    expect(loadEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8' }).TRUST_PROXY).toBe('10.0.0.1, 10.0.0.0/8');
+    expect(() => loadEnv({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY="everyone"/);
+  });
+
+  it('refuses a database or mail URL it cannot use, naming the variable', () => {
+    expect(() => loadEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL="mysql:\/\/x": must be sqlite:/);
+    expect(() => loadEnv({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL="http:\/\/mail"/);
+    expect(() => loadEnv({ SIGNUP_MIN_FILL_SECONDS: '10' })).toThrow(/SIGNUP_MIN_FILL_SECONDS="10": must be 0–3/);
+  });
+});

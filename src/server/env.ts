@@ -18,11 +18,50 @@ const envSchema = z
       .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://')
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<file> or postgres://user@host/db')
+      .optional(),
+    SMTP_URL: z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\/.+/, 'must be smtp://user:pass@host:port or smtps://…')
+      .optional(),
+    MAIL_FROM: z.string().trim().min(3, 'must be an address such as "Diamond Hand <hello@example.com>"').optional(),
+    OUTBOX_DIR: z.string().trim().default('data/outbox'),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .transform((v, ctx) => {
+        if (v === 'true') return true;
+        if (v === 'false') return false;
+        if (/^\d+$/.test(v)) return Number(v);
+        if (/^[0-9a-fA-F.:/,\s]+$/.test(v)) return v;
+        ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or proxy addresses/CIDRs' });
+        return z.NEVER;
+      })
+      .default(false),
+    SIGNUP_MIN_FILL_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .min(0, 'must be 0–3 seconds')
+      .max(3, 'must be 0–3 seconds (longer would stop fast typists)')
+      .default(2),
+    SIGNUP_RATE_LIMIT: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(10),
   })
   .transform((e) => ({
     ...e,
     // The address the world uses: canonical links, sitemap, share image.
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+  }))
+  .transform((e) => ({
+    ...e,
+    MAIL_FROM: e.MAIL_FROM ?? `Diamond Hand <no-reply@${new URL(e.PUBLIC_URL).hostname}>`,
   }));
 
 export type Env = z.infer<typeof envSchema>;

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { loadSiteBuild } from './site/site-build.ts';
+import { openStore } from './store/database.ts';
+import { migrateToLatest } from './store/migrate.ts';
 
 // dist/server/main.js when built, src/server/main.ts under tsx: the build sits in dist/ either way.
 function findDist(): string {
@@ -15,14 +17,17 @@ function findDist(): string {
 async function main(): Promise<void> {
   const env = loadEnv();
   const build = await loadSiteBuild(findDist());
-  const app = await buildApp({ env, build });
+  const store = await openStore(env.DATABASE_URL);
+  await migrateToLatest(store.db);
+  const app = await buildApp({ env, build, store });
+  app.addHook('onClose', () => store.close());
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    // Finish in-flight requests, refuse new ones (503), then exit; force after 10 s.
+    // Finish in-flight requests and commits, refuse new ones (503), then exit; force after 10 s.
     setTimeout(() => process.exit(1), 10_000).unref();
     app.close().then(
       () => process.exit(0),
@@ -33,12 +38,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
-  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL}`);
+  app.dh.worker.start();
+  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; mail: ${app.dh.mailer.description})`);
 }
 
 main().catch((error: unknown) => {
-  // A bad configuration is the operator's to fix: say what, without a stack trace.
-  const message = error instanceof EnvError || error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${message}\n`);
+  // A bad configuration is the operator's to fix: say what, in words. Anything else is a bug and
+  // keeps its stack for whoever fixes it.
+  if (error instanceof EnvError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,7 +1,18 @@
 import { hydrateRoot } from 'react-dom/client';
-import { isSitePageName } from '../../shared/site-pages.ts';
+import { isSitePageName, type SitePageProps } from '../../shared/site-pages.ts';
 import { SitePage } from './site-page.tsx';
 import './styles.css';
+
+// The server wrote these props; if they are missing or damaged the page still reads fine without
+// hydration, so fail quietly rather than render something different.
+function parseProps(raw: string | undefined): SitePageProps | null {
+  try {
+    const props = JSON.parse(raw ?? 'null') as Partial<SitePageProps> | null;
+    return props && isSitePageName(props.page) && Number.isInteger(props.year) ? (props as SitePageProps) : null;
+  } catch {
+    return null;
+  }
+}
 
 // The product asks for the page to open at the top, even when the browser would restore an old
 // scroll position; a link to a fragment (e.g. a form result at #stay-updated) still wins.
@@ -9,8 +20,5 @@ if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
 if (location.hash === '') window.scrollTo(0, 0);
 
 const root = document.getElementById('root');
-const page = root?.dataset.page;
-const year = Number(root?.dataset.year);
-if (root && isSitePageName(page) && Number.isInteger(year)) {
-  hydrateRoot(root, <SitePage page={page} year={year} />);
-}
+const props = parseProps(root?.dataset.props);
+if (root && props) hydrateRoot(root, <SitePage {...props} />);

@@ -1,15 +1,18 @@
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { HomePage } from './home-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
+import { NoticePage } from './notice-page.tsx';
 import { PrivacyPage } from './privacy-page.tsx';
 import { Clouds } from './sections/clouds.tsx';
 import { SiteFooter } from './sections/site-footer.tsx';
 import { SiteHeader } from './sections/site-header.tsx';
 
-function PageBody({ page }: Pick<SitePageProps, 'page'>) {
+function PageBody({ page, signup, notice }: Omit<SitePageProps, 'year'>) {
   switch (page) {
     case 'home':
-      return <HomePage />;
+      return <HomePage signup={signup} />;
+    case 'notice':
+      return <NoticePage notice={notice} />;
     case 'privacy':
       return <PrivacyPage />;
     case 'not-found':
@@ -18,14 +21,14 @@ function PageBody({ page }: Pick<SitePageProps, 'page'>) {
 }
 
 /** The whole visible page: what the server renders and the browser hydrates, given the same props. */
-export function SitePage({ page, year }: SitePageProps) {
+export function SitePage({ page, year, signup, notice }: SitePageProps) {
   return (
     <>
       <Clouds />
       <div className="page">
         <SiteHeader />
         <main id="main">
-          <PageBody page={page} />
+          <PageBody page={page} signup={signup} notice={notice} />
         </main>
         <SiteFooter year={year} />
       </div>

@@ -69,7 +69,8 @@ export function renderDocument(input: DocumentInput): string {
   ]
     .filter(Boolean)
     .join('');
-  return `<!doctype html><html lang="en"><head>${head}</head><body><div id="root" data-page="${e(
-    props.page,
-  )}" data-year="${props.year}">${body}</div></body></html>`;
+  // The props travel as a data attribute rather than an inline script, so the CSP needs no hash.
+  return `<!doctype html><html lang="en"><head>${head}</head><body><div id="root" data-props="${e(
+    JSON.stringify(props),
+  )}">${body}</div></body></html>`;
 }

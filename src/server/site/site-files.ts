@@ -1,14 +1,21 @@
 import type { SiteContent } from '../../shared/content-schema.ts';
-import type { SitePageName } from '../../shared/site-pages.ts';
+import type { SignupView } from '../../shared/signup-schema.ts';
+import type { SitePageName, SitePageProps } from '../../shared/site-pages.ts';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
 
+type StaticPage = Exclude<SitePageName, 'notice'>;
+
 export interface SiteFiles {
-  pages: Record<SitePageName, MemoryFile>;
+  pages: Record<StaticPage, MemoryFile>;
   robots: MemoryFile;
   sitemap: MemoryFile;
   manifest: MemoryFile;
+  /** The home page showing a sign-up result (no-JavaScript answer): rendered per request. */
+  renderHomeWithSignup(signup: SignupView): string;
+  /** A short page saying what happened (confirm and unsubscribe links): rendered per request. */
+  renderNotice(title: string, message: string): string;
 }
 
 const indexedPaths = ['/', '/privacy'];
@@ -27,21 +34,23 @@ export function buildSiteFiles(opts: {
   const { build, content, publicUrl, year } = opts;
   const fullName = `${content.name} (${content.ticker})`;
   const html = 'text/html; charset=utf-8';
-  const page = (name: SitePageName, title: string, description: string, canonicalPath?: string) =>
-    memoryFile(
-      renderDocument({
-        build,
-        content,
-        publicUrl,
-        props: { page: name, year },
-        title,
-        description,
-        ...(canonicalPath === undefined ? {} : { canonicalPath }),
-      }),
-      html,
-    );
+  const render = (props: SitePageProps, title: string, description: string, canonicalPath?: string) =>
+    renderDocument({
+      build,
+      content,
+      publicUrl,
+      props,
+      title,
+      description,
+      ...(canonicalPath === undefined ? {} : { canonicalPath }),
+    });
+  const page = (name: StaticPage, title: string, description: string, canonicalPath?: string) =>
+    memoryFile(render({ page: name, year }, title, description, canonicalPath), html);
 
   return {
+    renderHomeWithSignup: (signup) => render({ page: 'home', year, signup }, fullName, content.description, '/'),
+    renderNotice: (title, message) =>
+      render({ page: 'notice', year, notice: { title, message } }, `${title} · ${fullName}`, message),
     pages: {
       home: page('home', fullName, content.description, '/'),
       privacy: page(

@@ -2,13 +2,15 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
-import { buildTestApp } from '../test/built-app.ts';
+import { buildTestApp, type TestApp } from '../test/built-app.ts';
 
+let t: TestApp;
 let app: FastifyInstance;
 beforeAll(async () => {
-  app = await buildTestApp();
+  t = await buildTestApp();
+  app = t.app;
 });
-afterAll(() => app.close());
+afterAll(() => t.close());
 
 describe('GET /', () => {
   it('sends complete prerendered HTML with every section and FAQ answer', async () => {

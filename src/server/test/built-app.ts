@@ -2,9 +2,13 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { hasSiteBuild, loadSiteBuild, type SiteBuild } from '../site/site-build.ts';
+import type { Store } from '../store/database.ts';
+import { openTestStore, testClock, type TestStore } from './test-store.ts';
 
-// Server tests build the real app on the real production build (npm test builds first).
+// Server tests build the real app on the real production build (npm test builds first) and a
+// real throwaway database.
 const distDir = path.resolve(import.meta.dirname, '../../../dist');
 let cached: Promise<SiteBuild> | undefined;
 
@@ -14,10 +18,51 @@ export function testSiteBuild(): Promise<SiteBuild> {
   return cached;
 }
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
-  return buildApp({
-    env: loadEnv({ LOG_LEVEL: 'silent', PUBLIC_URL: 'https://dh.example', ...env }),
+/** A mailer that keeps what it was asked to send, and can be told to fail. */
+export function memoryMailer() {
+  const sent: MailMessage[] = [];
+  let failing: Error | null = null;
+  const mailer: Mailer & { sent: MailMessage[]; fail(error: Error | null): void } = {
+    sent,
+    description: 'memory',
+    fail(error) {
+      failing = error;
+    },
+    async send(m) {
+      if (failing) throw failing;
+      sent.push(m);
+    },
+    close() {},
+  };
+  return mailer;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  clock: ReturnType<typeof testClock>;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  opts: { env?: Record<string, string>; store?: TestStore; mailer?: Mailer; clock?: ReturnType<typeof testClock> } = {},
+): Promise<TestApp> {
+  const store = opts.store ?? (await openTestStore('sqlite'));
+  const clock = opts.clock ?? testClock();
+  const app = await buildApp({
+    env: loadEnv({ LOG_LEVEL: 'silent', PUBLIC_URL: 'https://dh.example', ...opts.env }),
     build: await testSiteBuild(),
-    clock: () => new Date('2026-11-21T12:00:00Z'),
+    store,
+    mailer: opts.mailer ?? memoryMailer(),
+    clock,
   });
+  return {
+    app,
+    store,
+    clock,
+    async close() {
+      await app.close();
+      if (!opts.store) await store.destroy();
+    },
+  };
 }

@@ -1,0 +1,47 @@
+import { apiPaths } from '../../shared/site-pages.ts';
+
+// The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
+// leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
+// XSRF-TOKEN cookie the server set (signed double-submit; see src/server/http/write-protection.ts).
+
+const readCookie = (name: string): string | null => {
+  for (const part of document.cookie.split('; ')) {
+    const eq = part.indexOf('=');
+    if (part.slice(0, eq) === name) return decodeURIComponent(part.slice(eq + 1));
+  }
+  return null;
+};
+
+async function xsrfToken(): Promise<string> {
+  let token = readCookie('XSRF-TOKEN');
+  if (!token) {
+    // Cookies cleared since the page loaded: ask for fresh ones.
+    await fetch(apiPaths.csrf, { credentials: 'same-origin' });
+    token = readCookie('XSRF-TOKEN');
+  }
+  return token ?? '';
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  body: T | null;
+  /** Retry-After in seconds, when the server sent one. */
+  retryAfter: number | null;
+}
+
+export async function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown): Promise<ApiResponse<T>> {
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiSend takes a relative URL, got ${path}`);
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-xsrf-token': await xsrfToken(),
+    },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await res.json().catch(() => null)) as T | null;
+  const retry = Number(res.headers.get('retry-after'));
+  return { status: res.status, body: parsed, retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null };
+}

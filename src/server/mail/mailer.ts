@@ -1,0 +1,58 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+  /** For logs: where mail goes, without credentials. */
+  description: string;
+}
+
+/** Real SMTP (smtp:// or smtps://, credentials in the URL). */
+export function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const u = new URL(smtpUrl);
+  // A hung mail server must not hold an outbox lease for long; the worker retries later.
+  // nodemailer reads options from the URL's query; ones the operator set win.
+  const withTimeouts = new URL(smtpUrl);
+  for (const [k, v] of Object.entries({ connectionTimeout: '10000', greetingTimeout: '10000', socketTimeout: '30000' })) {
+    if (!withTimeouts.searchParams.has(k)) withTimeouts.searchParams.set(k, v);
+  }
+  const transport = nodemailer.createTransport(withTimeouts.toString());
+  return {
+    description: `${u.protocol}//${u.host}`,
+    async send(m) {
+      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers ?? {} });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * No SMTP_URL: every email becomes an .eml file under data/outbox/ (open it with any mail
+ * program), and its links are printed, so a newcomer can confirm a sign-up locally.
+ */
+export function fileMailer(dir: string, from: string, log: (msg: string) => void): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  return {
+    description: `files in ${dir}`,
+    async send(m) {
+      const info = await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers ?? {} });
+      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${n++}.eml`);
+      writeFileSync(file, info.message as Buffer);
+      const links = m.text.match(/https?:\/\/\S+/g) ?? [];
+      log(`Mail to ${m.to} written to ${file}\n${links.map((l) => `  ${l}`).join('\n')}`);
+    },
+    close: () => transport.close(),
+  };
+}

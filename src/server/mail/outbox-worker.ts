@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../store/database.ts';
+import type { Database, OutboxTable } from '../store/schema.ts';
+import type { Mailer, MailMessage } from './mailer.ts';
+
+export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at'> & { attempts: number };
+
+/** Turns a claimed row into a message, or 'cancel' when it should no longer be sent. */
+export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'cancel'>;
+
+export const RETRY_BASE_MS = 30_000;
+export const RETRY_MAX_MS = 16 * 60_000;
+/** After this long an email is marked failed rather than retried for ever. */
+export const GIVE_UP_AFTER_MS = 48 * 60 * 60_000;
+// Longer than any SMTP exchange can take (mailer timeouts), so a lease only lapses if its holder died.
+const LEASE_MS = 5 * 60_000;
+
+/** 30 s after the first failure, doubling, at most 16 min. */
+export const retryDelayMs = (failures: number): number =>
+  Math.min(RETRY_BASE_MS * 2 ** Math.max(0, failures - 1), RETRY_MAX_MS);
+
+export interface OutboxWorkerOptions {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  mailer: Mailer;
+  compose: Composer;
+  clock?: () => Date;
+  onError?: (error: unknown, row: OutboxRow) => void;
+  pollMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Sends the outbox. Rows are claimed with a lease (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite
+ * serialises writers), so instances sharing a database never hold the same row at once, and a row
+ * is marked sent only by the instance holding its lease.
+ */
+export class OutboxWorker {
+  readonly id = randomUUID();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private readonly clock: () => Date;
+
+  constructor(private readonly opts: OutboxWorkerOptions) {
+    this.clock = opts.clock ?? (() => new Date());
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Something was queued: look now rather than at the next poll. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.runUntilEmpty().finally(() => {
+        this.running = undefined;
+        if (!this.stopped) this.schedule(this.again ? 0 : (this.opts.pollMs ?? 1000));
+        this.again = false;
+      });
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async runUntilEmpty(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.runOnce()) > 0);
+    } catch (error) {
+      // The database being briefly unreachable is no reason to stop; the next poll tries again.
+      this.opts.onError?.(error, { id: '', kind: 'confirmation', subscriber_id: '', created_at: '', attempts: 0 });
+    }
+  }
+
+  /** Claims due rows and sends them; returns how many it claimed. */
+  async runOnce(): Promise<number> {
+    const rows = await this.claim();
+    for (const row of rows) await this.deliver(row);
+    return rows.length;
+  }
+
+  private async claim(): Promise<OutboxRow[]> {
+    const { db, dialect } = this.opts;
+    const now = this.clock().toISOString();
+    const leaseUntil = new Date(this.clock().getTime() + LEASE_MS).toISOString();
+    return db
+      .updateTable('outbox')
+      .set({ locked_by: this.id, locked_until: leaseUntil })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('outbox')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', now)
+          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+          .orderBy('next_attempt_at')
+          .limit(this.opts.batchSize ?? 20)
+          .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
+      )
+      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts'])
+      .execute();
+  }
+
+  private async deliver(row: OutboxRow): Promise<void> {
+    const { db } = this.opts;
+    const mine = (qb: ReturnType<typeof db.updateTable<'outbox'>>) =>
+      qb.where('id', '=', row.id).where('locked_by', '=', this.id);
+    let message: MailMessage | 'cancel';
+    try {
+      message = await this.opts.compose(row, this.clock());
+      if (message !== 'cancel') await this.opts.mailer.send(message);
+    } catch (error) {
+      this.opts.onError?.(error, row);
+      const now = this.clock();
+      const failures = row.attempts + 1;
+      const giveUp = now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
+      await mine(db.updateTable('outbox'))
+        .set({
+          status: giveUp ? 'failed' : 'pending',
+          attempts: failures,
+          next_attempt_at: new Date(now.getTime() + retryDelayMs(failures)).toISOString(),
+          last_error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+          locked_by: null,
+          locked_until: null,
+        })
+        .execute();
+      return;
+    }
+    await mine(db.updateTable('outbox'))
+      .set({
+        status: message === 'cancel' ? 'cancelled' : 'sent',
+        attempts: row.attempts + 1,
+        sent_at: message === 'cancel' ? null : this.clock().toISOString(),
+        locked_by: null,
+        locked_until: null,
+      })
+      .execute();
+  }
+}

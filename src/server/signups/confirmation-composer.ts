@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { SiteContent } from '../../shared/content-schema.ts';
+import { apiPaths } from '../../shared/site-pages.ts';
+import type { Composer } from '../mail/outbox-worker.ts';
+import type { Database } from '../store/schema.ts';
+import { confirmationEmail } from './confirmation-email.ts';
+import { CONFIRM_LINK_VALID_MS } from './signup-store.ts';
+import { newLinkToken, unsubscribeSignature } from './tokens.ts';
+
+export const unsubscribeUrl = (publicUrl: string, secret: string, subscriberId: string): string =>
+  `${publicUrl}${apiPaths.unsubscribe}?id=${encodeURIComponent(subscriberId)}&sig=${unsubscribeSignature(secret, subscriberId)}`;
+
+/**
+ * Builds a confirmation email at send time. The link's token is made here and only its hash is
+ * stored, on the outbox row, so the raw token exists only inside the email itself.
+ */
+export function confirmationComposer(opts: {
+  db: Kysely<Database>;
+  content: SiteContent;
+  publicUrl: string;
+  secret: string;
+}): Composer {
+  return async (row, now) => {
+    const sub = await opts.db
+      .selectFrom('subscribers')
+      .select(['email', 'name', 'status'])
+      .where('id', '=', row.subscriber_id)
+      .executeTakeFirst();
+    // Confirmed or unsubscribed since it was queued (or erased): nothing to send.
+    if (!sub || sub.status !== 'pending') return 'cancel';
+    const { token, hash } = newLinkToken();
+    await opts.db
+      .updateTable('outbox')
+      .set({ token_hash: hash, token_expires_at: new Date(now.getTime() + CONFIRM_LINK_VALID_MS).toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+    return confirmationEmail({
+      content: opts.content,
+      to: sub.email,
+      name: sub.name,
+      confirmUrl: `${opts.publicUrl}${apiPaths.confirm}?token=${token}`,
+      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.secret, row.subscriber_id),
+    });
+  };
+}

@@ -1,0 +1,52 @@
+import type { SiteContent } from '../../shared/content-schema.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Headers every list email carries: RFC 2369 List-Unsubscribe and RFC 8058 one-click. */
+export const listUnsubscribeHeaders = (unsubscribeUrl: string): Record<string, string> => ({
+  'List-Unsubscribe': `<${unsubscribeUrl}>`,
+  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+});
+
+export function confirmationEmail(opts: {
+  content: SiteContent;
+  to: string;
+  name: string;
+  confirmUrl: string;
+  unsubscribeUrl: string;
+}): MailMessage {
+  const { content, to, name, confirmUrl, unsubscribeUrl } = opts;
+  const site = `${content.name} (${content.ticker})`;
+  const subject = `Confirm your sign-up to ${site}`;
+  const text = [
+    `Hi ${name},`,
+    '',
+    `Thanks for joining the ${site} list. Please confirm your email address by opening this link:`,
+    '',
+    confirmUrl,
+    '',
+    'The link works once and for 7 days. If you did not sign up, ignore this email: you will not hear from us again.',
+    '',
+    content.riskNotice,
+    '',
+    `Stop all emails from ${content.name}: ${unsubscribeUrl}`,
+  ].join('\n');
+  const e = escapeHtml;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
+    subject,
+  )}</title></head><body style="margin:0;padding:24px;background:#c9ecff;font-family:Arial,Helvetica,sans-serif;color:#0b1d4d">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:3px solid #0b1d4d;border-radius:16px">
+<tr><td style="padding:28px">
+<h1 style="margin:0 0 16px;font-size:24px">${e(site)}</h1>
+<p style="font-size:16px;line-height:1.5">Hi ${e(name)},</p>
+<p style="font-size:16px;line-height:1.5">Thanks for joining the ${e(site)} list. Please confirm your email address:</p>
+<p style="margin:24px 0"><a href="${e(confirmUrl)}" style="display:inline-block;padding:14px 26px;background:#0b1d4d;color:#ffffff;border-radius:999px;font-weight:bold;text-decoration:none">Confirm my sign-up</a></p>
+<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${e(confirmUrl)}" style="color:#0b1d4d;word-break:break-all">${e(confirmUrl)}</a></p>
+<p style="font-size:14px;line-height:1.5">The link works once and for 7 days. If you did not sign up, ignore this email: you will not hear from us again.</p>
+<p style="font-size:12px;line-height:1.5;color:#24407f">${e(content.riskNotice)}<br><a href="${e(unsubscribeUrl)}" style="color:#24407f">Stop all emails from ${e(content.name)}</a></p>
+</td></tr></table></td></tr></table></body></html>`;
+  return { to, subject, text, html, headers: listUnsubscribeHeaders(unsubscribeUrl) };
+}

@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GroupCommitter } from '../store/group-commit.ts';
+import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
+import { confirmSubscriber, countAbuseJob, signupJob, unsubscribeSubscriber } from './signup-store.ts';
+import { newLinkToken } from './tokens.ts';
+
+const input = { name: 'Ada', email: 'Ada@example.com', comment: '' };
+
+for (const { dialect, skip, label } of dialectCases) {
+  describe.skipIf(skip)(`signup store on ${label}`, () => {
+    let store: TestStore;
+    let committer: GroupCommitter;
+    const clock = testClock();
+
+    beforeEach(async () => {
+      store = await openTestStore(dialect);
+      committer = new GroupCommitter(store.db);
+      clock.set('2026-11-21T12:00:00.000Z');
+    });
+    afterEach(() => store.destroy());
+
+    const signUp = (over: Partial<typeof input> = {}) =>
+      committer.run(signupJob({ ...input, ...over }, { now: clock(), page: '/' }));
+
+    /** Simulates the worker having sent the confirmation email: gives its row a token. */
+    async function sendConfirmation(): Promise<string> {
+      const { token, hash } = newLinkToken();
+      await store.db
+        .updateTable('outbox')
+        .set({ token_hash: hash, token_expires_at: new Date(clock().getTime() + 7 * 86400_000).toISOString(), status: 'sent' })
+        .where('status', '=', 'pending')
+        .execute();
+      return token;
+    }
+
+    it('groups concurrent sign-ups into few transactions, each stored exactly once', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => signUp({ email: `p${i}@example.com`, name: `P${i}` })),
+      );
+      expect(results.every((r) => r.outcome === 'created' && r.emailQueued)).toBe(true);
+      const n = await store.db.selectFrom('subscribers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(n.n)).toBe(60);
+      // The first runs alone; the rest queue behind it and share a commit.
+      expect(committer.batches).toBeLessThanOrEqual(3);
+    });
+
+    it('a failing job in a batch fails alone; the others are stored', async () => {
+      const bad = committer.run(async (trx) => {
+        await trx.insertInto('settings').values({ key: 'dup', value: '1' }).execute();
+        await trx.insertInto('settings').values({ key: 'dup', value: '2' }).execute();
+      });
+      const good = Array.from({ length: 5 }, (_, i) => signUp({ email: `g${i}@example.com` }));
+      await expect(bad).rejects.toThrow();
+      expect((await Promise.all(good)).map((r) => r.outcome)).toEqual(Array(5).fill('created'));
+    });
+
+    it('treats case and whitespace variants as the same address', async () => {
+      await signUp();
+      const again = await signUp({ email: 'ada@EXAMPLE.com', name: 'Ada L.' });
+      expect(again.outcome).toBe('updated');
+      expect(again.emailQueued).toBe(false);
+      const rows = await store.db.selectFrom('subscribers').selectAll().execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.name).toBe('Ada L.');
+    });
+
+    it('confirms once with a valid link; the link is then spent', async () => {
+      await signUp();
+      const token = await sendConfirmation();
+      expect(await confirmSubscriber(store.db, token, clock())).toBe('confirmed');
+      expect(await confirmSubscriber(store.db, token, clock())).toBe('invalid');
+      const sub = await store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
+      expect(sub.status).toBe('confirmed');
+      expect(sub.confirmed_at).toBe(clock().toISOString());
+    });
+
+    it('refuses an expired link (7 days) and a made-up one', async () => {
+      await signUp();
+      const token = await sendConfirmation();
+      clock.advance(7 * 86400_000 + 1);
+      expect(await confirmSubscriber(store.db, token, clock())).toBe('expired');
+      expect(await confirmSubscriber(store.db, newLinkToken().token, clock())).toBe('invalid');
+      expect(await confirmSubscriber(store.db, "'; drop table subscribers; --", clock())).toBe('invalid');
+    });
+
+    it('a confirmed address signing up again gets no email', async () => {
+      await signUp();
+      await confirmSubscriber(store.db, await sendConfirmation(), clock());
+      clock.advance(60 * 60_000);
+      const again = await signUp({ comment: 'still here' });
+      expect(again).toMatchObject({ outcome: 'updated', emailQueued: false });
+    });
+
+    it('unsubscribing cancels pending mail and spends old links; signing up again starts over', async () => {
+      const { subscriberId } = await signUp();
+      const oldToken = await sendConfirmation();
+      await signUp(); // within cooldown: nothing new queued
+      expect(await unsubscribeSubscriber(store.db, subscriberId, clock())).toBe('unsubscribed');
+      expect(await confirmSubscriber(store.db, oldToken, clock())).toBe('invalid');
+
+      clock.advance(16 * 60_000);
+      const back = await signUp();
+      expect(back).toMatchObject({ outcome: 'resubscribed', emailQueued: true });
+      const sub = await store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
+      expect(sub.status).toBe('pending');
+    });
+
+    it('unsubscribing an unknown id says so', async () => {
+      expect(await unsubscribeSubscriber(store.db, 'nobody', clock())).toBe('unknown');
+    });
+
+    it('counts bots per day and reason', async () => {
+      await committer.run(countAbuseJob('honeypot', clock()));
+      await committer.run(countAbuseJob('honeypot', clock()));
+      await committer.run(countAbuseJob('too-fast', clock()));
+      const rows = await store.db.selectFrom('abuse_counters').selectAll().orderBy('reason').execute();
+      expect(rows.map((r) => [r.reason, Number(r.count)])).toEqual([
+        ['honeypot', 2],
+        ['too-fast', 1],
+      ]);
+    });
+  });
+}

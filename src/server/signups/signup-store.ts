@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { consentWording, type SignupInput } from '../../shared/signup-schema.ts';
+import type { Job } from '../store/group-commit.ts';
+import type { Database, SubscriberStatus } from '../store/schema.ts';
+import { hashToken } from './tokens.ts';
+
+/** At most one confirmation email per address in this window, however often it signs up. */
+export const CONFIRMATION_COOLDOWN_MS = 15 * 60 * 1000;
+export const CONFIRM_LINK_VALID_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface SignupMeta {
+  now: Date;
+  /** The page the form was on, e.g. "/". */
+  page: string;
+  location?: { country: string | null; region: string | null; city: string | null };
+}
+
+export interface SignupResult {
+  outcome: 'created' | 'updated' | 'resubscribed';
+  subscriberId: string;
+  emailQueued: boolean;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+/** Keeps the wording of each consent version on record (sign-ups reference it). Idempotent. */
+export async function recordConsentWording(db: Kysely<Database>, now: Date): Promise<void> {
+  await db
+    .insertInto('consent_wordings')
+    .values({ version: consentWording.version, text: consentWording.text, created_at: iso(now) })
+    .onConflict((oc) => oc.column('version').doNothing())
+    .execute();
+}
+
+async function queueConfirmation(trx: Transaction<Database>, subscriberId: string, now: Date): Promise<void> {
+  await trx
+    .insertInto('outbox')
+    .values({
+      id: randomUUID(),
+      kind: 'confirmation',
+      subscriber_id: subscriberId,
+      status: 'pending',
+      next_attempt_at: iso(now),
+      token_hash: null,
+      token_expires_at: null,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: iso(now),
+      sent_at: null,
+    })
+    .execute();
+}
+
+/**
+ * One sign-up as a job for the group committer. A new address is stored pending with its consent
+ * and a confirmation email queued in the same transaction. A known address (the caller cannot
+ * tell the difference: no enumeration) has its name and comment updated; it gets another
+ * confirmation email only if it is not confirmed and the cooldown has passed.
+ */
+export function signupJob(input: SignupInput, meta: SignupMeta): Job<SignupResult> {
+  return async (trx) => {
+    const now = iso(meta.now);
+    const existing = await trx
+      .selectFrom('subscribers')
+      .select(['id', 'status', 'last_confirmation_at'])
+      .where('email_key', '=', input.email.toLowerCase())
+      .executeTakeFirst();
+
+    if (!existing) {
+      const id = randomUUID();
+      await trx
+        .insertInto('subscribers')
+        .values({
+          id,
+          email: input.email,
+          email_key: input.email.toLowerCase(),
+          name: input.name,
+          comment: input.comment,
+          status: 'pending',
+          created_at: now,
+          updated_at: now,
+          confirmed_at: null,
+          unsubscribed_at: null,
+          last_confirmation_at: now,
+          consent_version: consentWording.version,
+          consent_at: now,
+          consent_page: meta.page,
+          country: meta.location?.country ?? null,
+          region: meta.location?.region ?? null,
+          city: meta.location?.city ?? null,
+        })
+        .execute();
+      await queueConfirmation(trx, id, meta.now);
+      return { outcome: 'created', subscriberId: id, emailQueued: true };
+    }
+
+    const cooledDown =
+      existing.last_confirmation_at === null ||
+      meta.now.getTime() - Date.parse(existing.last_confirmation_at) >= CONFIRMATION_COOLDOWN_MS;
+    const wasUnsubscribed = existing.status === 'unsubscribed';
+    const sendAgain = existing.status !== 'confirmed' && cooledDown;
+    const status: SubscriberStatus = wasUnsubscribed ? 'pending' : existing.status;
+
+    await trx
+      .updateTable('subscribers')
+      .set({
+        email: input.email,
+        name: input.name,
+        comment: input.comment,
+        status,
+        updated_at: now,
+        // Asking again is consenting again, to the wording shown now.
+        ...(existing.status === 'confirmed'
+          ? {}
+          : { consent_version: consentWording.version, consent_at: now, consent_page: meta.page }),
+        ...(sendAgain ? { last_confirmation_at: now } : {}),
+      })
+      .where('id', '=', existing.id)
+      .execute();
+    if (sendAgain) await queueConfirmation(trx, existing.id, meta.now);
+    return {
+      outcome: wasUnsubscribed ? 'resubscribed' : 'updated',
+      subscriberId: existing.id,
+      emailQueued: sendAgain,
+    };
+  };
+}
+
+export type ConfirmResult = 'confirmed' | 'already-confirmed' | 'expired' | 'invalid';
+
+/** Opens a confirmation link: single use, valid for 7 days from sending. */
+export async function confirmSubscriber(db: Kysely<Database>, token: string, now: Date): Promise<ConfirmResult> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return 'invalid';
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('outbox')
+      .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
+      .select(['outbox.subscriber_id', 'outbox.token_expires_at', 'subscribers.status'])
+      .where('outbox.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row) return 'invalid';
+    if (row.token_expires_at === null || Date.parse(row.token_expires_at) < now.getTime()) return 'expired';
+    // Single use: every outstanding confirmation link of this person stops working.
+    await trx
+      .updateTable('outbox')
+      .set({ token_hash: null, token_expires_at: null })
+      .where('subscriber_id', '=', row.subscriber_id)
+      .where('kind', '=', 'confirmation')
+      .execute();
+    if (row.status === 'confirmed') return 'already-confirmed';
+    await trx
+      .updateTable('subscribers')
+      .set({ status: 'confirmed', confirmed_at: now.toISOString(), updated_at: now.toISOString(), unsubscribed_at: null })
+      .where('id', '=', row.subscriber_id)
+      .execute();
+    return 'confirmed';
+  });
+}
+
+/** Unsubscribes; pending mail to this person is cancelled in the same transaction. */
+export async function unsubscribeSubscriber(
+  db: Kysely<Database>,
+  subscriberId: string,
+  now: Date,
+): Promise<'unsubscribed' | 'unknown'> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('subscribers')
+      .set({ status: 'unsubscribed', unsubscribed_at: now.toISOString(), updated_at: now.toISOString() })
+      .where('id', '=', subscriberId)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return 'unknown';
+    await trx
+      .updateTable('outbox')
+      .set({ status: 'cancelled' })
+      .where('subscriber_id', '=', subscriberId)
+      .where('status', '=', 'pending')
+      .execute();
+    // A confirmation link from before must not quietly put them back on the list.
+    await trx
+      .updateTable('outbox')
+      .set({ token_hash: null, token_expires_at: null })
+      .where('subscriber_id', '=', subscriberId)
+      .execute();
+    return 'unsubscribed';
+  });
+}
+
+/** Counts a bot caught by the honeypot or the time trap: nothing of theirs is stored. */
+export function countAbuseJob(reason: 'honeypot' | 'too-fast', now: Date): Job<void> {
+  return async (trx) => {
+    await trx
+      .insertInto('abuse_counters')
+      .values({ day: now.toISOString().slice(0, 10), reason, count: 1 })
+      .onConflict((oc) =>
+        oc.columns(['day', 'reason']).doUpdateSet((eb) => ({ count: eb('abuse_counters.count', '+', 1) })),
+      )
+      .execute();
+  };
+}

@@ -1,0 +1,22 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { signupsMigration } from './migrations/0001-signups.ts';
+import type { Database } from './schema.ts';
+
+// Versioned, in order, never edited once shipped: add a new file for each change.
+const migrations: Record<string, Migration> = {
+  '0001-signups': signupsMigration,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  const failed = results.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

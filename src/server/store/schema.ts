@@ -1,0 +1,74 @@
+import type { Generated } from 'kysely';
+
+// Times are ISO-8601 UTC strings (`2026-11-21T12:00:00.000Z`) in both dialects: they sort as text,
+// read the same in SQLite and PostgreSQL, and `substr(t, 1, 10)` is the day in both.
+// See docs/decisions/0005-store.md.
+export type IsoTime = string;
+
+export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed';
+
+export interface SubscribersTable {
+  id: string;
+  email: string;
+  /** Lower-cased email: the identity of an address for duplicates and search. */
+  email_key: string;
+  name: string;
+  comment: string;
+  status: SubscriberStatus;
+  created_at: IsoTime;
+  updated_at: IsoTime;
+  confirmed_at: IsoTime | null;
+  unsubscribed_at: IsoTime | null;
+  last_confirmation_at: IsoTime | null;
+  consent_version: string;
+  consent_at: IsoTime;
+  consent_page: string;
+  country: string | null;
+  region: string | null;
+  city: string | null;
+}
+
+export interface ConsentWordingsTable {
+  version: string;
+  text: string;
+  created_at: IsoTime;
+}
+
+export type OutboxKind = 'confirmation';
+export type OutboxStatus = 'pending' | 'sent' | 'failed' | 'cancelled';
+
+export interface OutboxTable {
+  id: string;
+  kind: OutboxKind;
+  subscriber_id: string;
+  status: OutboxStatus;
+  attempts: Generated<number>;
+  next_attempt_at: IsoTime;
+  /** Confirmation emails: hash of the link token made when the email was sent. */
+  token_hash: string | null;
+  token_expires_at: IsoTime | null;
+  locked_by: string | null;
+  locked_until: IsoTime | null;
+  last_error: string | null;
+  created_at: IsoTime;
+  sent_at: IsoTime | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface AbuseCountersTable {
+  day: string;
+  reason: string;
+  count: number;
+}
+
+export interface Database {
+  subscribers: SubscribersTable;
+  consent_wordings: ConsentWordingsTable;
+  outbox: OutboxTable;
+  settings: SettingsTable;
+  abuse_counters: AbuseCountersTable;
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { recordConsentWording } from '../signups/signup-store.ts';
+import { openStore, type Dialect, type Store } from '../store/database.ts';
+import { migrateToLatest } from '../store/migrate.ts';
+
+// Storage is tested against real databases: a throwaway SQLite file, and when TEST_POSTGRES_URL
+// is set (CI always sets it) a throwaway schema on that PostgreSQL server.
+export const testPostgresUrl = process.env.TEST_POSTGRES_URL || undefined;
+
+export const dialectCases: { dialect: Dialect; skip: boolean; label: string }[] = [
+  { dialect: 'sqlite', skip: false, label: 'sqlite' },
+  {
+    dialect: 'postgres',
+    skip: !testPostgresUrl,
+    label: testPostgresUrl ? 'postgres' : 'postgres (skipped: set TEST_POSTGRES_URL to run)',
+  },
+];
+
+export interface TestStore extends Store {
+  /** Closes the store and deletes its data. */
+  destroy(): Promise<void>;
+  /** The URL another connection (a second instance) can open. */
+  url: string;
+  pgSchema?: string;
+}
+
+export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean } = {}): Promise<TestStore> {
+  let store: Store;
+  let url: string;
+  let cleanup: () => Promise<void>;
+  let pgSchema: string | undefined;
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-test-'));
+    url = `sqlite:${path.join(dir, 'test.sqlite')}`;
+    store = await openStore(url);
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    if (!testPostgresUrl) throw new Error('TEST_POSTGRES_URL is not set');
+    url = testPostgresUrl;
+    pgSchema = `t_${randomBytes(6).toString('hex')}`;
+    store = await openStore(url, { pgSchema });
+    const schema = pgSchema;
+    cleanup = async () => {
+      const client = new pg.Client({ connectionString: testPostgresUrl });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    };
+  }
+  if (opts.migrate !== false) {
+    await migrateToLatest(store.db);
+    await recordConsentWording(store.db, new Date());
+  }
+  return {
+    ...store,
+    url,
+    ...(pgSchema ? { pgSchema } : {}),
+    async destroy() {
+      await store.close();
+      await cleanup();
+    },
+  };
+}
+
+/** A clock tests move by hand. */
+export function testClock(start = '2026-11-21T12:00:00.000Z') {
+  let now = Date.parse(start);
+  const clock = () => new Date(now);
+  clock.advance = (ms: number) => {
+    now += ms;
+  };
+  clock.set = (iso: string) => {
+    now = Date.parse(iso);
+  };
+  return clock;
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+/** What a browser would hold after loading the page: its cookies and the XSRF token. */
+export interface Visitor {
+  cookie: string;
+  xsrf: string;
+}
+
+export async function visitPage(app: FastifyInstance, url = '/'): Promise<Visitor> {
+  const res = await app.inject({ url, headers: { accept: 'text/html' } });
+  const jar = new Map<string, string>();
+  for (const c of res.cookies as { name: string; value: string }[]) jar.set(c.name, c.value);
+  return {
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    xsrf: jar.get('XSRF-TOKEN') ?? '',
+  };
+}
+
+/** POSTs a sign-up as the hydrated form does: JSON, same origin, with the XSRF header. */
+export function postSignupJson(
+  app: FastifyInstance,
+  visitor: Visitor,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/signup',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'sec-fetch-site': 'same-origin',
+      cookie: visitor.cookie,
+      'x-xsrf-token': visitor.xsrf,
+      ...headers,
+    },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** POSTs a sign-up as the plain form does with JavaScript off. */
+export function postSignupForm(
+  app: FastifyInstance,
+  visitor: Visitor,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/signup',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html',
+      origin: 'https://dh.example',
+      cookie: visitor.cookie,
+      ...headers,
+    },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
