@@ -11,7 +11,7 @@ const validateContent = (): Plugin => ({
   },
 });
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), validateContent()],
   build: {
     outDir: 'dist/client',
@@ -23,7 +23,9 @@ export default defineConfig({
     // keeping it as a single file makes that simple.
     cssCodeSplit: false,
     rollupOptions: {
-      input: 'src/client/site/entry-client.tsx',
+      // The beacon is its own tiny entry: it must never wait for, or fail with, the page's bundle.
+      // (The SSR build names its own input in scripts/build.ts; Vite would merge the two lists.)
+      ...(isSsrBuild ? {} : { input: ['src/client/site/entry-client.tsx', 'src/client/analytics/beacon.ts'] }),
     },
   },
-});
+}));

@@ -2,6 +2,10 @@ import formBody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent } from '../shared/content-schema.ts';
+import type { GeoLookup } from './analytics/geo/geo-lookup.ts';
+import { VisitRecorder } from './analytics/visit-recorder.ts';
+import { registerVisitRoutes } from './analytics/visit-routes.ts';
+import { DailySalts } from './analytics/visitor-hash.ts';
 import type { Env } from './env.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWriteProtection } from './http/write-protection.ts';
@@ -18,6 +22,8 @@ import type { Store } from './store/database.ts';
 import { GroupCommitter } from './store/group-commit.ts';
 
 export interface AppDeps {
+  /** Where visitors are: local databases, optionally a remote service (loaded once, by main). */
+  geo: GeoLookup;
   env: Env;
   build: SiteBuild;
   /** Opened and migrated by the caller (main.ts, or a test on a throwaway database). */
@@ -30,6 +36,8 @@ export interface AppDeps {
 
 export interface AppServices {
   store: Store;
+  visits: VisitRecorder;
+  salts: DailySalts;
   committer: GroupCommitter;
   worker: OutboxWorker;
   mailer: Mailer;
@@ -56,7 +64,7 @@ const loggerOptions = (env: Env): FastifyServerOptions['logger'] => ({
 const trustProxyOption = (v: Env['TRUST_PROXY']) =>
   typeof v === 'number' ? (_address: string, hop: number) => hop < v : v;
 
-export async function buildApp({ env, build, store, mailer, clock = () => new Date() }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ env, build, store, geo, mailer, clock = () => new Date() }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(env),
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
@@ -85,14 +93,19 @@ export async function buildApp({ env, build, store, mailer, clock = () => new Da
     onError: (error, row) =>
       app.log.warn({ err: error instanceof Error ? error.message : String(error), outboxId: row.id }, 'mail not sent; will retry'),
   });
-  app.decorate('dh', { store, committer, worker, mailer: mail, secret });
+  const visits = new VisitRecorder(store.db, {
+    onError: (error) => app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'visit counts not written'),
+  });
+  const salts = new DailySalts(store.db);
+  app.decorate('dh', { store, committer, worker, mailer: mail, secret, visits, salts });
   app.addHook('onClose', async () => {
     await worker.stop();
     await committer.idle();
+    await visits.flush();
     mail.close();
   });
 
-  await registerSecurityHeaders(app, { styleHashes: build.styleHashes });
+  registerSecurityHeaders(app, { styleHashes: build.styleHashes });
   // JSON is built in; urlencoded is the no-JavaScript form. Anything else is refused with 415.
   await app.register(formBody);
   app.removeContentTypeParser('text/plain');
@@ -117,9 +130,22 @@ export async function buildApp({ env, build, store, mailer, clock = () => new Da
     minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
     ratePerMinute: env.SIGNUP_RATE_LIMIT,
     onMailQueued: () => worker.nudge(),
+    locate: (ip) => {
+      const place = geo.lookupLocal(ip);
+      return { country: place.country, region: place.region, city: place.city };
+    },
     renderHomeWithSignup: files.renderHomeWithSignup,
     renderNotice: files.renderNotice,
   });
-  await registerSiteRoutes(app, { build, files, onPageView: protection.issueVisitorCookies });
+  await registerVisitRoutes(app, {
+    recorder: visits,
+    salts,
+    geo,
+    publicUrl: env.PUBLIC_URL,
+    clock,
+    sameOrigin: protection.sameOrigin,
+    onError: (error) => app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'visit not counted'),
+  });
+  await registerSiteRoutes(app, { build, files });
   return app;
 }

@@ -48,6 +48,19 @@ const envSchema = z
       .min(0, 'must be 0–3 seconds')
       .max(3, 'must be 0–3 seconds (longer would stop fast typists)')
       .default(2),
+    VISIT_RETENTION_DAYS: z.coerce
+      .number({ error: 'must be a number of days' })
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1 day')
+      .max(3650, 'must be at most 3650 days')
+      .default(90),
+    GEO_LOOKUP_URL: z
+      .string()
+      .trim()
+      .url('must be a full URL such as https://ipinfo.io')
+      .refine((u) => u.startsWith('https://') || u.startsWith('http://127.') || u.startsWith('http://localhost'), 'must use https://')
+      .optional(),
+    GEO_LOOKUP_TOKEN: z.string().trim().min(1).optional(),
     SIGNUP_RATE_LIMIT: z.coerce
       .number({ error: 'must be a whole number' })
       .int('must be a whole number')

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createGeoLookup } from './analytics/geo/geo-lookup.ts';
+import { purgeAnalytics } from './analytics/retention.ts';
 import { buildApp } from './app.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { loadSiteBuild } from './site/site-build.ts';
@@ -14,13 +16,31 @@ function findDist(): string {
   return candidates.find((d) => existsSync(path.join(d, 'client'))) ?? path.resolve('dist');
 }
 
+// Retention runs at start and hourly; several instances doing it at once is harmless (deletes).
+function startMaintenance(app: Awaited<ReturnType<typeof buildApp>>, retentionDays: number): void {
+  const run = () =>
+    purgeAnalytics(app.dh.store.db, app.dh.salts, new Date(), retentionDays).catch((error: unknown) =>
+      app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'analytics retention failed'),
+    );
+  void run();
+  const timer = setInterval(() => void run(), 60 * 60 * 1000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
 async function main(): Promise<void> {
   const env = loadEnv();
   const build = await loadSiteBuild(findDist());
   const store = await openStore(env.DATABASE_URL);
   await migrateToLatest(store.db);
-  const app = await buildApp({ env, build, store });
-  app.addHook('onClose', () => store.close());
+  const geo = await createGeoLookup(
+    env.GEO_LOOKUP_URL ? { remote: { url: env.GEO_LOOKUP_URL, ...(env.GEO_LOOKUP_TOKEN ? { token: env.GEO_LOOKUP_TOKEN } : {}) } } : {},
+  );
+  const app = await buildApp({ env, build, store, geo });
+  app.addHook('onClose', async () => {
+    geo.close();
+    await store.close();
+  });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -37,6 +57,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
+  startMaintenance(app, env.VISIT_RETENTION_DAYS);
   await app.listen({ port: env.PORT, host: env.HOST });
   app.dh.worker.start();
   app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; mail: ${app.dh.mailer.description})`);

@@ -12,14 +12,17 @@ const readCookie = (name: string): string | null => {
   return null;
 };
 
+/**
+ * Pages are cookie-free (so they cache); a page with a form calls this once it has loaded, which
+ * also starts the server's "faster than a person" clock.
+ */
+export async function ensureXsrfCookie(): Promise<void> {
+  if (!readCookie('XSRF-TOKEN')) await fetch(apiPaths.csrf, { credentials: 'same-origin' });
+}
+
 async function xsrfToken(): Promise<string> {
-  let token = readCookie('XSRF-TOKEN');
-  if (!token) {
-    // Cookies cleared since the page loaded: ask for fresh ones.
-    await fetch(apiPaths.csrf, { credentials: 'same-origin' });
-    token = readCookie('XSRF-TOKEN');
-  }
-  return token ?? '';
+  await ensureXsrfCookie();
+  return readCookie('XSRF-TOKEN') ?? '';
 }
 
 export interface ApiResponse<T> {

@@ -18,8 +18,11 @@ const LOADED_COOKIE = 'dh_t';
 const COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 
 export interface WriteProtection {
-  /** Gives a visitor the CSRF and time-trap cookies if they have none yet. */
-  issueVisitorCookies(request: FastifyRequest, reply: FastifyReply): void;
+  /**
+   * Gives a visitor the CSRF and time-trap cookies if they have none yet. `loadedAt` backdates the
+   * time trap (for a person who has already filled the form in).
+   */
+  issueVisitorCookies(request: FastifyRequest, reply: FastifyReply, loadedAt?: Date): void;
   /** Milliseconds since this visitor's first page load (signed cookie), or null when unknown. */
   msSincePageLoad(request: FastifyRequest, now: Date): number | null;
   /** preHandler: refuses a write that does not come from our own origin (403). */
@@ -55,12 +58,13 @@ export async function registerWriteProtection(
   const publicOrigin = new URL(opts.publicUrl).origin;
 
   return {
-    issueVisitorCookies(request, reply) {
+    issueVisitorCookies(request, reply, loadedAt) {
       if (request.cookies[XSRF_COOKIE] && request.cookies[SECRET_COOKIE] && request.cookies[LOADED_COOKIE]) return;
       const common = { path: '/', sameSite: 'lax', secure: 'auto', maxAge: COOKIE_MAX_AGE_S } as const;
       const token = reply.generateCsrf({ ...common, httpOnly: true, signed: true });
       reply.setCookie(XSRF_COOKIE, token, { ...common, httpOnly: false });
-      reply.setCookie(LOADED_COOKIE, String(opts.clock().getTime()), { ...common, httpOnly: true, signed: true });
+      const at = (loadedAt ?? opts.clock()).getTime();
+      reply.setCookie(LOADED_COOKIE, String(at), { ...common, httpOnly: true, signed: true });
     },
 
     msSincePageLoad(request, now) {

@@ -165,6 +165,22 @@ describe('POST /signup as a plain form (JavaScript off)', () => {
     expect(await countRows('subscribers')).toBe(1);
   });
 
+  it('asks a cookie-less first post to press once more, keeping what was typed, then stores', async () => {
+    const fields = { name: 'Nakamoto', email: 'n@example.org', comment: 'gm' };
+    const first = await postSignupForm(t.app, { cookie: '', xsrf: '' }, fields);
+    expect(first.statusCode).toBe(428);
+    expect(first.body).toContain('please press Submit once more');
+    expect(first.body).toContain('value="Nakamoto"');
+    expect(await countRows('subscribers')).toBe(0);
+    const cookie = (first.cookies as { name: string; value: string }[]).map((c) => `${c.name}=${c.value}`).join('; ');
+    expect(cookie).toContain('dh_t=');
+    // The person already spent the time filling the form in: pressing again at once is fine.
+    const second = await postSignupForm(t.app, { cookie, xsrf: '' }, fields);
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toContain(signupSuccessMessage);
+    expect(await countRows('subscribers')).toBe(1);
+  });
+
   it('shows errors beside the fields and keeps what was typed', async () => {
     const res = await postSignupForm(t.app, visitor, { name: 'Vitalik <b>', email: 'nope', comment: 'hi' });
     expect(res.statusCode).toBe(400);

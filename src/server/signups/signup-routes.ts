@@ -24,6 +24,8 @@ export interface SignupRouteDeps {
   ratePerMinute: number;
   /** Called after a sign-up queued an email, so the outbox worker sends it now. */
   onMailQueued: () => void;
+  /** Coarse place of a client address (never stored itself), kept with the sign-up. */
+  locate: (ip: string) => { country: string; region: string; city: string };
   renderHomeWithSignup: (view: SignupView) => string;
   renderNotice: (title: string, message: string) => string;
 }
@@ -129,12 +131,21 @@ export async function registerSignupRoutes(app: FastifyInstance, deps: SignupRou
         return answer(request, reply, 200, signupSuccessMessage);
       }
       const age = protection.msSincePageLoad(request, now);
+      if (age === null && !wantsJson(request)) {
+        // JavaScript off and no cookies yet (pages set none): a person has just filled the form,
+        // so give the cookies, keep what they typed, and ask for one more press. A bot that
+        // keeps no cookies never gets past this. The trap is backdated: they already took time.
+        protection.issueVisitorCookies(request, reply, new Date(now.getTime() - deps.minFillMs));
+        return answer(request, reply, 428, 'Almost there: please press Submit once more to confirm you are a person.');
+      }
       if (age === null || age < deps.minFillMs) {
         await committer.run(countAbuseJob('too-fast', now));
         return answer(request, reply, 200, signupSuccessMessage);
       }
       // Durable before acknowledged: this resolves only after the batch's commit.
-      const result = await committer.run(signupJob(parsed.data, { now, page: formPage(request, deps.publicUrl) }));
+      const result = await committer.run(
+        signupJob(parsed.data, { now, page: formPage(request, deps.publicUrl), location: deps.locate(request.ip) }),
+      );
       if (result.emailQueued) deps.onMailQueued();
       return answer(request, reply, 200, signupSuccessMessage);
     },

@@ -66,6 +66,7 @@ export function renderDocument(input: DocumentInput): string {
     `<noscript><style>${noscriptCss}</style></noscript>`,
     props.page === 'home' ? `<script type="application/ld+json">${faqJsonLd(content)}</script>` : '',
     `<script type="module" src="${e(build.entryScript)}"></script>`,
+    `<script type="module" src="${e(build.beaconScript)}"></script>`,
   ]
     .filter(Boolean)
     .join('');

@@ -10,6 +10,8 @@ export interface SiteBuild {
   clientDir: string;
   renderSitePage: (props: SitePageProps) => string;
   entryScript: string;
+  /** The visit beacon's script. */
+  beaconScript: string;
   css: string;
   /** CSP hashes of every inline <style> the documents carry. */
   styleHashes: string[];
@@ -44,8 +46,9 @@ export async function loadSiteBuild(distDir: string): Promise<SiteBuild> {
     string,
     ManifestChunk
   >;
-  const entry = Object.values(manifest).find((c) => c.isEntry);
-  if (!entry) throw new Error('The client build has no entry chunk.');
+  const entry = manifest['src/client/site/entry-client.tsx'];
+  const beacon = manifest['src/client/analytics/beacon.ts'];
+  if (!entry || !beacon) throw new Error('The client build lacks the page or beacon entry; run `npm run build`.');
   // With cssCodeSplit off, Vite lists the one stylesheet as its own manifest entry.
   const cssFiles = new Set([
     ...(entry.css ?? []),
@@ -61,6 +64,7 @@ export async function loadSiteBuild(distDir: string): Promise<SiteBuild> {
     clientDir,
     renderSitePage: ssr.renderSitePage,
     entryScript: `/${entry.file}`,
+    beaconScript: `/${beacon.file}`,
     css,
     styleHashes: [cspHash(css), cspHash(noscriptCss)],
   };

@@ -56,6 +56,11 @@ describe('GET /', () => {
     expect(br.rawPayload.length).toBeLessThan(14 * 1024);
   });
 
+  it('sets no cookies, so every visitor gets the same cacheable bytes', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
   it('is revalidated, answering 304 to a matching ETag', async () => {
     const first = await app.inject({ url: '/' });
     expect(first.headers['cache-control']).toBe('no-cache');

@@ -16,25 +16,12 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply, files
 
 export async function registerSiteRoutes(
   app: FastifyInstance,
-  {
-    build,
-    files,
-    onPageView,
-  }: {
-    build: SiteBuild;
-    files: SiteFiles;
-    /** Runs before a page is sent (sets the sign-up form's cookies). */
-    onPageView: (request: FastifyRequest, reply: FastifyReply) => void;
-  },
+  { build, files }: { build: SiteBuild; files: SiteFiles },
 ): Promise<void> {
-  app.get('/', (request, reply) => {
-    onPageView(request, reply);
-    return sendMemoryFile(request, reply, files.pages.home);
-  });
-  app.get('/privacy', (request, reply) => {
-    onPageView(request, reply);
-    return sendMemoryFile(request, reply, files.pages.privacy);
-  });
+  // Pages set no cookies and are the same bytes for everyone, so a CDN can cache them and a spike
+  // costs the server almost nothing; the sign-up form gets its cookies from /api/csrf.
+  app.get('/', (request, reply) => sendMemoryFile(request, reply, files.pages.home));
+  app.get('/privacy', (request, reply) => sendMemoryFile(request, reply, files.pages.privacy));
   app.get('/robots.txt', (request, reply) => sendMemoryFile(request, reply, files.robots));
   app.get('/sitemap.xml', (request, reply) => sendMemoryFile(request, reply, files.sitemap));
   app.get('/site.webmanifest', (request, reply) => sendMemoryFile(request, reply, files.manifest));

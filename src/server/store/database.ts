@@ -52,15 +52,6 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
 
   const schema = opts.pgSchema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Bad schema name ${schema}`);
-  if (schema) {
-    const admin = new pg.Client({ connectionString: target });
-    await admin.connect();
-    try {
-      await admin.query(`create schema if not exists ${schema}`);
-    } finally {
-      await admin.end();
-    }
-  }
   const pool = new pg.Pool({
     connectionString: target,
     max: opts.pgPoolSize ?? 10,
@@ -69,6 +60,7 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  if (schema) await db.schema.createSchema(schema).ifNotExists().execute();
   const u = new URL(target);
   return {
     db,

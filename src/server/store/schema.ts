@@ -65,7 +65,48 @@ export interface AbuseCountersTable {
   count: number;
 }
 
+export interface VisitsTable {
+  at: IsoTime;
+  day: string;
+  path: string;
+  referrer_host: string;
+  visitor_hash: string;
+  city: string;
+  region: string;
+  country: string;
+  loc: string;
+  org: string;
+  postal: string;
+  timezone: string;
+  client_timezone: string;
+  language: string;
+}
+
+export type CountDimension = 'total' | 'page' | 'referrer' | 'country' | 'city';
+
+export interface DailyCountsTable {
+  day: string;
+  dimension: CountDimension;
+  value: string;
+  views: number;
+  visitors: number;
+}
+
+export interface DailyVisitorsTable {
+  day: string;
+  visitor_hash: string;
+}
+
+export interface AnalyticsSaltsTable {
+  day: string;
+  salt: string;
+}
+
 export interface Database {
+  visits: VisitsTable;
+  daily_counts: DailyCountsTable;
+  daily_visitors: DailyVisitorsTable;
+  analytics_salts: AnalyticsSaltsTable;
   subscribers: SubscribersTable;
   consent_wordings: ConsentWordingsTable;
   outbox: OutboxTable;

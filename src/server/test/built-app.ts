@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { geoLookupFrom, openGeoDatabases, type GeoDatabases } from '../analytics/geo/geo-lookup.ts';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
@@ -11,6 +12,13 @@ import { openTestStore, testClock, type TestStore } from './test-store.ts';
 // real throwaway database.
 const distDir = path.resolve(import.meta.dirname, '../../../dist');
 let cached: Promise<SiteBuild> | undefined;
+
+// The real shipped geo databases, opened once per test file (about half a second).
+let geoDbs: Promise<GeoDatabases> | undefined;
+export function testGeo(options: Parameters<typeof geoLookupFrom>[1] = {}) {
+  geoDbs ??= openGeoDatabases();
+  return geoDbs.then((dbs) => geoLookupFrom(dbs, options));
+}
 
 export function testSiteBuild(): Promise<SiteBuild> {
   if (!hasSiteBuild(distDir)) throw new Error('No build in dist/: run `npm run build` before the server tests.');
@@ -53,6 +61,7 @@ export async function buildTestApp(
     env: loadEnv({ LOG_LEVEL: 'silent', PUBLIC_URL: 'https://dh.example', ...opts.env }),
     build: await testSiteBuild(),
     store,
+    geo: await testGeo(),
     mailer: opts.mailer ?? memoryMailer(),
     clock,
   });

@@ -52,7 +52,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
     };
   }
   if (opts.migrate !== false) {
-    await migrateToLatest(store.db);
+    await migrateToLatest(store.db, pgSchema ? { pgSchema } : {});
     await recordConsentWording(store.db, new Date());
   }
   return {

@@ -6,8 +6,9 @@ export interface Visitor {
   xsrf: string;
 }
 
-export async function visitPage(app: FastifyInstance, url = '/'): Promise<Visitor> {
-  const res = await app.inject({ url, headers: { accept: 'text/html' } });
+export async function visitPage(app: FastifyInstance): Promise<Visitor> {
+  // The page itself sets no cookies; the hydrated form asks /api/csrf for them at load.
+  const res = await app.inject({ url: '/api/csrf' });
   const jar = new Map<string, string>();
   for (const c of res.cookies as { name: string; value: string }[]) jar.set(c.name, c.value);
   return {

@@ -9,7 +9,7 @@ import {
   type SignupView,
 } from '../../../shared/signup-schema.ts';
 import { apiPaths } from '../../../shared/site-pages.ts';
-import { apiSend } from '../../lib/http.ts';
+import { apiSend, ensureXsrfCookie } from '../../lib/http.ts';
 import { content } from '../content.ts';
 
 type Status = 'idle' | 'sending' | 'success' | 'error';
@@ -35,6 +35,9 @@ export function StayUpdated({ initial }: { initial?: SignupView | undefined }) {
   // server and client markup stay identical).
   useEffect(() => {
     if (formRef.current) formRef.current.noValidate = true;
+    // After the page has settled, so it never competes with the first paint.
+    const timer = setTimeout(() => void ensureXsrfCookie().catch(() => undefined), 0);
+    return () => clearTimeout(timer);
   }, []);
 
   useEffect(() => {

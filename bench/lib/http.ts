@@ -1,0 +1,46 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body exactly as it came off the wire: still brotli/gzip when the server compressed it. */
+  body: Buffer;
+  /** Status line plus header block, as sent; part of what every response costs on the wire. */
+  headerBytes: number;
+}
+
+/**
+ * Benchmarks must never load anything but this machine; every URL a bench touches goes through
+ * here or through `runLoad`, so one check covers them all.
+ */
+export function assertLocal(url: string): URL {
+  const parsed = new URL(url);
+  if (parsed.hostname !== '127.0.0.1' || parsed.protocol !== 'http:') {
+    throw new Error(`Benchmarks only target http://127.0.0.1, not ${url}`);
+  }
+  return parsed;
+}
+
+/**
+ * A plain GET with node:http rather than fetch(): fetch decodes br/gzip transparently, and the
+ * compressed byte counts are what we are here to measure.
+ */
+export function httpGet(url: string, headers: Record<string, string> = {}, timeoutMs = 5_000): Promise<RawResponse> {
+  const target = assertLocal(url);
+  return new Promise((resolve, reject) => {
+    const req = http.get(target, { headers, agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        let headerBytes = `HTTP/${res.httpVersion} ${res.statusCode ?? 0} ${res.statusMessage ?? ''}\r\n`.length + 2;
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+          headerBytes += `${res.rawHeaders[i] ?? ''}: ${res.rawHeaders[i + 1] ?? ''}\r\n`.length;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), headerBytes });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out after ${timeoutMs} ms`)));
+    req.on('error', reject);
+  });
+}

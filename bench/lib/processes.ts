@@ -1,0 +1,324 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { httpGet } from './http.ts';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up: whatever a bench starts must die with it, on success, on a thrown error, on Ctrl-C,
+// or when the watchdog fires. Each entry is synchronous so it can also run from process 'exit'.
+
+const cleanups = new Set<() => void>();
+let handlersInstalled = false;
+
+function installExitHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  process.on('exit', runCleanups);
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.once(signal, () => {
+      runCleanups();
+      process.exit(code);
+    });
+  }
+}
+
+/** Registers a synchronous clean-up; returns a function that unregisters it. */
+export function onCleanup(fn: () => void): () => void {
+  installExitHandlers();
+  cleanups.add(fn);
+  return () => cleanups.delete(fn);
+}
+
+export function runCleanups(): void {
+  for (const fn of [...cleanups]) {
+    cleanups.delete(fn);
+    try {
+      fn();
+    } catch {
+      // Best effort: one failed kill must not stop the others.
+    }
+  }
+}
+
+/**
+ * Exits the process (after clean-up) if the bench is still running after `ms`, so a hung
+ * Chrome, server or load run can never leave the script waiting for ever.
+ */
+export function startWatchdog(ms: number): void {
+  setTimeout(() => {
+    process.stderr.write(`\nBench exceeded its ${Math.round(ms / 1000)} s time limit; stopping.\n`);
+    runCleanups();
+    process.exit(1);
+  }, ms).unref();
+}
+
+/** Rejects after `ms` (calling `onTimeout` first) unless `promise` settles sooner. */
+export async function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  what: string,
+  onTimeout?: () => void,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new Error(`${what} did not finish within ${Math.round(ms / 1000)} s`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers in child processes.
+
+/** A port that was free a moment ago. Another process could take it first; callers retry. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('could not find a free port'))));
+    });
+  });
+}
+
+export interface ServerHandle {
+  name: string;
+  /** Origin without a trailing slash, e.g. http://127.0.0.1:41234 */
+  origin: string;
+  port: number;
+  pid: number;
+  /** The last few KB the child wrote to stdout/stderr, for error messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  name: string;
+  command: string;
+  args: string[];
+  port: number;
+  env?: NodeJS.ProcessEnv;
+  /** Sent to the child's stdin, which is then closed. */
+  stdin?: Buffer;
+  /** Requested until it answers with a status below 500. */
+  readyPath?: string;
+  timeoutMs?: number;
+}
+
+const OUTPUT_TAIL = 8 * 1024;
+
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (!isRunning(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+export async function startServer(opts: StartOptions): Promise<ServerHandle> {
+  const { name, command, args, port, env = process.env, stdin, readyPath = '/', timeoutMs = 15_000 } = opts;
+  const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const unregister = onCleanup(() => {
+    if (isRunning(child)) child.kill('SIGKILL');
+  });
+
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-OUTPUT_TAIL);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.stdin?.on('error', () => {
+    // A child that exits before reading stdin is reported by the exit check below instead.
+  });
+  child.stdin?.end(stdin);
+
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    unregister();
+    if (!isRunning(child)) return;
+    child.kill('SIGTERM');
+    if (await waitForExit(child, 5_000)) return;
+    child.kill('SIGKILL');
+    await waitForExit(child, 2_000);
+  };
+
+  const exited = new Promise<never>((_, reject) => {
+    child.once('error', (error) => reject(new Error(`${name} could not start: ${error.message}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready:\n${tail.trim()}`)),
+    );
+  });
+
+  const ready = (async () => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && isRunning(child)) {
+      try {
+        const res = await httpGet(`${origin}${readyPath}`, {}, 1_000);
+        if (res.status < 500) return;
+      } catch {
+        // Not listening yet.
+      }
+      await sleep(100);
+    }
+    throw new Error(`${name} did not answer ${readyPath} within ${timeoutMs / 1000} s:\n${tail.trim()}`);
+  })();
+  // Whichever of the two loses the race below settles later, unobserved; that is expected.
+  for (const p of [exited, ready]) p.catch(() => undefined);
+
+  try {
+    await Promise.race([ready, exited]);
+    // Another process may have answered on the port while ours failed to bind it.
+    if (!isRunning(child)) throw new Error(`${name} exited during start-up:\n${tail.trim()}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { name, origin, port, pid: child.pid ?? 0, output: () => tail, stop };
+}
+
+/**
+ * Starts a server on a fresh free port, retrying when the port was taken between choosing it and
+ * the child binding it (the only way to learn the port of a child that logs nothing at start).
+ */
+export async function startOnFreePort(
+  make: (port: number) => Omit<StartOptions, 'port'>,
+  attempts = 3,
+): Promise<ServerHandle> {
+  let lastError: unknown;
+  for (let i = 0; i < attempts; i++) {
+    const port = await freePort();
+    try {
+      return await startServer({ ...make(port), port });
+    } catch (error) {
+      lastError = error;
+      if (!String(error).includes('EADDRINUSE')) break;
+    }
+  }
+  throw lastError;
+}
+
+/**
+ * The production build, `node dist/server/main.js`, as `npm start` would run it, but with its
+ * SQLite database and mail outbox in a throwaway directory: a bench must not write into the
+ * developer's data/. `extraEnv` wins over every default (e.g. a DATABASE_URL for PostgreSQL).
+ */
+export async function startBuiltServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<ServerHandle> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dh-bench-'));
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  const unregister = onCleanup(removeData);
+  try {
+    const server = await startOnFreePort((port) => ({
+      name: 'production server',
+      command: process.execPath,
+      args: [path.join(repoRoot, 'dist/server/main.js')],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        // Canonical and og:url links must match the address Lighthouse loads, or SEO flags them.
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        // Request logging at info would measure the logger, not the server.
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
+        OUTBOX_DIR: path.join(dataDir, 'outbox'),
+        ...extraEnv,
+      },
+    }));
+    return {
+      ...server,
+      stop: async () => {
+        await server.stop();
+        unregister();
+        removeData();
+      },
+    };
+  } catch (error) {
+    unregister();
+    removeData();
+    throw error;
+  }
+}
+
+export interface BareResponse {
+  status?: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * A bare node:http server answering every request with one fixed response: the ceiling any
+ * framework on this machine could reach for those bytes. Runs in its own process, like the
+ * production server, so that both compete with the load generator in the same way.
+ */
+export function startBareServer(response: BareResponse): Promise<ServerHandle> {
+  return startOnFreePort((port) => ({
+    name: 'bare node:http server',
+    command: process.execPath,
+    // tsx only transpiles at load time; the request path runs as plain JavaScript.
+    args: ['--import', 'tsx', path.join(repoRoot, 'bench/lib/bare-server-child.ts')],
+    env: {
+      ...process.env,
+      BARE_PORT: String(port),
+      BARE_STATUS: String(response.status ?? 200),
+      BARE_HEADERS: JSON.stringify(response.headers),
+    },
+    stdin: response.body,
+  }));
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc; null where there is no
+ * /proc (not Linux) or the process is gone.
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name (which may itself contain spaces):
+    // index 0 is field 3 (state), so utime (field 14) and stime (field 15) are 11 and 12.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(rest[11]) + Number(rest[12]);
+    // USER_HZ, the unit of /proc tick counts, is 100 on every Linux ABI Node supports.
+    return Number.isFinite(ticks) ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `use` against a freshly started server and stops the server afterwards, even on error. */
+export async function withServer<T>(
+  start: () => Promise<ServerHandle>,
+  use: (server: ServerHandle) => Promise<T>,
+): Promise<T> {
+  const server = await start();
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,462 @@
+// `npm run bench:page`: first-load sizes, Lighthouse scores and throughput of the home page, each
+// printed beside its target. A measurement, not a test: it exits 0 whatever the figures, and
+// non-zero only when it could not measure.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Result } from 'lighthouse';
+import { pageRefs, staticImports } from './lib/html-refs.ts';
+import { httpGet, type RawResponse } from './lib/http.ts';
+import {
+  type CategoryId,
+  categoryIds,
+  categoryScore,
+  chromePath,
+  failingAudits,
+  medianByPerformance,
+  networkRequests,
+  performanceHints,
+  runLighthouseOnce,
+} from './lib/lighthouse.ts';
+import { type LoadSummary, runLoad } from './lib/load.ts';
+import {
+  repoRoot,
+  runCleanups,
+  type ServerHandle,
+  startBareServer,
+  startBuiltServer,
+  startWatchdog,
+  withServer,
+} from './lib/processes.ts';
+import { int, kb, ms, pct, printTable, seconds, verdict } from './lib/table.ts';
+
+const KB = 1024;
+const TARGETS = {
+  score: 100,
+  lcpMs: 1200,
+  cls: 0,
+  tbtMs: 50,
+  htmlBr: 14 * KB,
+  firstLoadJsBr: 70 * KB,
+  throughputRatio: 0.7,
+};
+const LIGHTHOUSE_RUNS = 3;
+const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
+const BR = { 'accept-encoding': 'br' };
+
+const progress = (message: string): void => {
+  process.stderr.write(`· ${message}\n`);
+};
+
+const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+// ---------------------------------------------------------------------------------------------
+// Sizes
+
+interface Sized {
+  url: string;
+  kind: string;
+  identity: number;
+  br: number;
+  brEncoding: string;
+  gzip: number;
+  gzipEncoding: string;
+}
+
+interface SizeReport {
+  /** GET / with accept-encoding: br, exactly as served: the bytes the bare server will replay. */
+  home: RawResponse;
+  html: Sized;
+  js: Sized[];
+  css: Sized[];
+  images: Sized[];
+  extras: Sized[];
+}
+
+const encodingOf = (res: RawResponse): string => String(res.headers['content-encoding'] ?? 'identity');
+
+async function fetchOk(url: string, headers: Record<string, string>): Promise<RawResponse> {
+  const res = await httpGet(url, headers);
+  if (res.status !== 200) {
+    // The likeliest cause: dist/ rebuilt while the server runs, so the hashed names changed.
+    throw new Error(`GET ${url} answered ${res.status}; was dist/ rebuilt during the bench?`);
+  }
+  return res;
+}
+
+/** Bytes sent for `url` to a client accepting br, gzip, or neither. */
+async function sizeOf(url: string, kind: string): Promise<Sized & { text: string }> {
+  const [identity, br, gzip] = await Promise.all([
+    fetchOk(url, { 'accept-encoding': 'identity' }),
+    fetchOk(url, BR),
+    fetchOk(url, { 'accept-encoding': 'gzip' }),
+  ]);
+  return {
+    url,
+    kind,
+    identity: identity.body.length,
+    br: br.body.length,
+    brEncoding: encodingOf(br),
+    gzip: gzip.body.length,
+    gzipEncoding: encodingOf(gzip),
+    text: identity.body.toString('utf8'),
+  };
+}
+
+async function measureSizes(origin: string): Promise<SizeReport> {
+  const home = await fetchOk(`${origin}/`, BR);
+  const html = await sizeOf(`${origin}/`, 'html');
+  const refs = pageRefs(html.text, `${origin}/`);
+  if (refs.modules.length === 0) throw new Error('The home page references no <script type="module">.');
+
+  // Breadth-first over static imports; the cap only stops a parsing mistake from looping.
+  const js: Sized[] = [];
+  const queue = [...refs.modules, ...refs.classicScripts];
+  const seen = new Set(queue);
+  for (let url = queue.shift(); url !== undefined && js.length < 50; url = queue.shift()) {
+    const sized = await sizeOf(url, 'js');
+    js.push(sized);
+    for (const dep of staticImports(sized.text, url)) {
+      if (!seen.has(dep) && new URL(dep).origin === origin) {
+        seen.add(dep);
+        queue.push(dep);
+      }
+    }
+  }
+  return {
+    home,
+    html,
+    js,
+    css: await Promise.all(refs.stylesheets.map((u) => sizeOf(u, 'css'))),
+    images: await Promise.all(refs.images.map((u) => sizeOf(u, 'img'))),
+    extras: await Promise.all(refs.headExtras.map((u) => sizeOf(u, 'icon/manifest'))),
+  };
+}
+
+const total = (items: Sized[], key: 'identity' | 'br' | 'gzip'): number => items.reduce((t, s) => t + s[key], 0);
+
+function printSizes(origin: string, sizes: SizeReport): void {
+  const encoded = (bytes: number, encoding: string) => `${kb(bytes)}${encoding === 'identity' ? ' (raw)' : ''}`;
+  printTable(
+    'Sizes of what the HTML of / references (bodies only; "(raw)": sent uncompressed although br/gzip was accepted)',
+    ['File', 'Kind', 'Uncompressed', 'br', 'gzip'],
+    [sizes.html, ...sizes.js, ...sizes.css, ...sizes.images, ...sizes.extras].map((s) => [
+      s.url.slice(origin.length) || '/',
+      s.kind,
+      kb(s.identity),
+      encoded(s.br, s.brEncoding),
+      encoded(s.gzip, s.gzipEncoding),
+    ]),
+  );
+
+  const core = [sizes.html, ...sizes.js, ...sizes.css, ...sizes.images];
+  const all = [...core, ...sizes.extras];
+  const jsBr = total(sizes.js, 'br');
+  const jsFiles = `${sizes.js.length} file${sizes.js.length === 1 ? '' : 's'}`;
+  printTable(
+    'Size budgets',
+    ['Figure', 'br', 'gzip', 'Target (br)', ''],
+    [
+      [
+        'HTML of /',
+        kb(sizes.html.br),
+        kb(sizes.html.gzip),
+        `≤ ${kb(TARGETS.htmlBr)}`,
+        verdict(sizes.html.br <= TARGETS.htmlBr),
+      ],
+      ['  its response headers', kb(sizes.home.headerBytes), '', '', ''],
+      [
+        `First-load JS (${jsFiles})`,
+        kb(jsBr),
+        kb(total(sizes.js, 'gzip')),
+        `≤ ${kb(TARGETS.firstLoadJsBr)}`,
+        verdict(jsBr <= TARGETS.firstLoadJsBr),
+      ],
+      ['HTML + JS + CSS + img', kb(total(core, 'br')), kb(total(core, 'gzip')), '', ''],
+      ['  + icons & manifest', kb(total(all, 'br')), kb(total(all, 'gzip')), '', ''],
+    ],
+  );
+  console.log(`(1 KB = 1024 bytes. First-load JS uncompressed: ${kb(total(sizes.js, 'identity'))}.)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lighthouse
+
+interface MetricRow {
+  id: string;
+  label: string;
+  show: (value: number) => string;
+  target: string;
+  met: ((value: number) => boolean) | null;
+}
+
+const METRICS: MetricRow[] = [
+  {
+    id: 'largest-contentful-paint',
+    label: 'LCP',
+    show: seconds,
+    target: `≤ ${seconds(TARGETS.lcpMs)}`,
+    met: (v) => v <= TARGETS.lcpMs,
+  },
+  {
+    id: 'cumulative-layout-shift',
+    label: 'CLS',
+    show: (v) => v.toFixed(3),
+    target: String(TARGETS.cls),
+    // Judged at the three decimals Lighthouse itself displays.
+    met: (v) => Number(v.toFixed(3)) === TARGETS.cls,
+  },
+  {
+    id: 'total-blocking-time',
+    label: 'TBT',
+    show: ms,
+    target: `≤ ${ms(TARGETS.tbtMs)}`,
+    met: (v) => v <= TARGETS.tbtMs,
+  },
+  { id: 'first-contentful-paint', label: 'FCP', show: seconds, target: '', met: null },
+  { id: 'speed-index', label: 'Speed Index', show: seconds, target: '', met: null },
+];
+
+// Audits that fail only because the bench serves plain http on 127.0.0.1, not the deployed site.
+const LOCAL_ONLY_AUDITS = new Set(['is-on-https', 'redirects-http', 'uses-http2']);
+
+const score100 = (lhr: Result, id: CategoryId): number | null => {
+  const s = categoryScore(lhr, id);
+  return s === null ? null : Math.round(s * 100);
+};
+
+const metricValue = (lhr: Result, id: string): number | null => lhr.audits[id]?.numericValue ?? null;
+
+const shown = (value: number | null, show: (v: number) => string): string => (value === null ? 'n/a' : show(value));
+
+function printLighthouse(runs: Result[], median: Result, origin: string): void {
+  const medianIndex = runs.indexOf(median);
+  const rows: string[][] = [
+    ...categoryIds.map((id) => {
+      const value = score100(median, id);
+      return [
+        id,
+        shown(value, String),
+        ...runs.map((r) => shown(score100(r, id), String)),
+        String(TARGETS.score),
+        verdict(value === TARGETS.score),
+      ];
+    }),
+    ...METRICS.map((m) => {
+      const value = metricValue(median, m.id);
+      return [
+        m.label,
+        shown(value, m.show),
+        ...runs.map((r) => shown(metricValue(r, m.id), m.show)),
+        m.target,
+        m.met === null || value === null ? '' : verdict(m.met(value)),
+      ];
+    }),
+  ];
+  const { formFactor, throttlingMethod, throttling } = median.configSettings;
+  printTable(
+    `Lighthouse ${median.lighthouseVersion}: ${formFactor} emulation, ${throttlingMethod} throttling ` +
+      `(RTT ${throttling.rttMs ?? '?'} ms, ${throttling.throughputKbps ?? '?'} kbps, ` +
+      `CPU ×${throttling.cpuSlowdownMultiplier ?? '?'}); median of ${runs.length} runs by performance score (*)`,
+    ['Figure', 'Median', ...runs.map((_, i) => `Run ${i + 1}${i === medianIndex ? '*' : ''}`), 'Target', ''],
+    rows,
+  );
+  const perfScores = runs.map((r) => shown(score100(r, 'performance'), String));
+  console.log(`Performance scores of the ${runs.length} runs: ${perfScores.join(', ')}`);
+  const chrome = /(?:Headless)?Chrome\/[\d.]+/.exec(median.environment.hostUserAgent)?.[0] ?? 'Chrome';
+  console.log(`Host CPU benchmark index (median run): ${int(median.environment.benchmarkIndex)}, ${chrome}`);
+  for (const warning of median.runWarnings) console.log(`Lighthouse warning: ${warning}`);
+
+  for (const id of categoryIds) {
+    if (score100(median, id) === TARGETS.score) continue;
+    const failing = failingAudits(median, id);
+    console.log(`\n${id} is below 100 in the median run; audits that cost points:`);
+    for (const f of failing) {
+      const local = LOCAL_ONLY_AUDITS.has(f.id) ? '  [only because the bench is plain http on 127.0.0.1]' : '';
+      const value = f.displayValue ? `: ${f.displayValue}` : '';
+      console.log(`  ${f.id} (score ${f.score?.toFixed(2) ?? 'n/a'}, weight ${f.weight})${value}${local}`);
+    }
+    if (failing.length === 0) console.log('  (no weighted audit below 1; see the saved report)');
+  }
+
+  const missed = METRICS.some((m) => {
+    const v = metricValue(median, m.id);
+    return m.met !== null && v !== null && !m.met(v);
+  });
+  const hints = performanceHints(median);
+  if ((missed || score100(median, 'performance') !== TARGETS.score) && hints.length > 0) {
+    console.log('\nPerformance insights flagged in the median run (unweighted; they point at the metrics above):');
+    for (const h of hints) console.log(`  ${h.id}${h.displayValue ? `: ${h.displayValue}` : ''}`);
+  }
+
+  // Lighthouse's own view of the whole first load, icons and manifest included.
+  const requests = networkRequests(median);
+  const byteWeight = median.audits['total-byte-weight']?.numericValue ?? 0;
+  printTable(
+    `Network requests in the median run: ${requests.length} requests, total-byte-weight ${kb(byteWeight)} ` +
+      '(transfer sizes include response headers)',
+    ['URL', 'Type', 'Transfer', 'Resource'],
+    requests.map((r) => [
+      r.url.startsWith(origin) ? r.url.slice(origin.length) || '/' : r.url.slice(0, 70),
+      r.resourceType,
+      kb(r.transferSize),
+      kb(r.resourceSize),
+    ]),
+  );
+}
+
+async function lighthouseSection(origin: string): Promise<void> {
+  const runs: Result[] = [];
+  for (let i = 1; i <= LIGHTHOUSE_RUNS; i++) {
+    progress(`Lighthouse run ${i}/${LIGHTHOUSE_RUNS}`);
+    runs.push(await runLighthouseOnce(`${origin}/`));
+  }
+  const median = medianByPerformance(runs);
+  printLighthouse(runs, median, origin);
+
+  const reportPath = path.join(repoRoot, '.bench/lighthouse-home.json');
+  mkdirSync(path.dirname(reportPath), { recursive: true });
+  writeFileSync(reportPath, JSON.stringify(median, null, 2));
+  console.log(`(Median run's full report: ${path.relative(repoRoot, reportPath)}, for the Lighthouse viewer.)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Throughput
+
+interface Measured {
+  label: string;
+  load: LoadSummary;
+  headerBytes: number;
+}
+
+/** `name=value` pairs of a response's Set-Cookie headers, as a browser would send them back. */
+const cookiesFrom = (res: RawResponse): string =>
+  (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0] ?? '').join('; ');
+
+async function measureLoad(server: ServerHandle, label: string, headers: Record<string, string>): Promise<Measured> {
+  const sample = await httpGet(`${server.origin}/`, headers);
+  progress(`load: ${label}, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
+  const load = await runLoad({ url: `${server.origin}/`, headers, serverPid: server.pid, ...LOAD });
+  return { label, load, headerBytes: sample.headerBytes };
+}
+
+function printThroughput(rows: Measured[], bodyBytes: number, loadBefore: number[]): void {
+  const share = (v: number | null) => (v === null ? 'n/a' : pct(v));
+  printTable(
+    `Throughput of GET / (accept-encoding: br): ${LOAD.connections} connections, ${LOAD.durationSec} s ` +
+      `after a ${LOAD.warmupSec} s warm-up, one server at a time`,
+    [
+      'Server',
+      'req/s',
+      'sd',
+      'p50',
+      'p99',
+      'max',
+      'non-2xx+err',
+      'server CPU',
+      'CPU/request',
+      'autocannon CPU',
+      'bytes/response (headers + body)',
+    ],
+    rows.map(({ label, load: s, headerBytes }) => [
+      label,
+      int(s.reqPerSec),
+      `± ${int(s.reqPerSecStddev)}`,
+      `${s.latencyP50Ms} ms`,
+      `${s.latencyP99Ms} ms`,
+      `${s.latencyMaxMs} ms`,
+      int(s.non2xx + s.errors),
+      share(s.serverCpu),
+      s.serverCpuUsPerRequest === null ? 'n/a' : `${Math.round(s.serverCpuUsPerRequest)} µs`,
+      share(s.loadgenCpu),
+      `${headerBytes} + ${bodyBytes}`,
+    ]),
+  );
+
+  const bare = rows.at(-1);
+  if (!bare) return;
+  for (const [i, prod] of rows.slice(0, -1).entries()) {
+    const ratio = prod.load.reqPerSec / bare.load.reqPerSec;
+    // The target is judged on the first row: a first visit, what a launch-day spike consists of.
+    const met = verdict(ratio >= TARGETS.throughputRatio);
+    const target = i === 0 ? `  (target ≥ ${TARGETS.throughputRatio.toFixed(2)}: ${met})` : '';
+    const prodCpu = prod.load.serverCpuUsPerRequest;
+    const bareCpu = bare.load.serverCpuUsPerRequest;
+    const cpuRatio = prodCpu && bareCpu ? `; CPU/request ratio ${(bareCpu / prodCpu).toFixed(2)}` : '';
+    console.log(`${prod.label} / bare: req/s ratio ${ratio.toFixed(2)}${target}${cpuRatio}`);
+  }
+  const cores = os.availableParallelism();
+  console.log(
+    '(CPU/request ratio = bare µs / production µs: the req/s ratio two CPU-bound servers would show, ' +
+      'less noisy than req/s on a busy machine, though not immune. CPU figures are shares of one core; ' +
+      `this machine has ${cores}. autocannon near 100% would mean the load generator, not the server, set the pace.)`,
+  );
+  if ((loadBefore[0] ?? 0) > cores) {
+    console.log(
+      `Warning: the load average was ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before the load runs, ` +
+        `above the ${cores} cores. Other processes were competing for the CPU, so req/s and latencies are noisy: ` +
+        'compare CPU/request, or rerun on a quiet machine.',
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  startWatchdog(15 * 60_000);
+  console.log(
+    `Page bench: node ${process.version}, ${os.availableParallelism()} cores, ` +
+      `load average ${loadAverage()}, Chromium ${chromePath}`,
+  );
+
+  progress('starting the production server (dist/server/main.js)');
+  let loadBefore: number[] = [];
+  const { home, prod } = await withServer(startBuiltServer, async (server) => {
+    progress(`server up at ${server.origin}; measuring sizes`);
+    const sizes = await measureSizes(server.origin);
+    printSizes(server.origin, sizes);
+    await lighthouseSection(server.origin);
+    loadBefore = os.loadavg();
+    const measured = [await measureLoad(server, 'production, first visit', BR)];
+    // A visitor who sends back the cookies the page set skips whatever issuing them costs.
+    const cookie = cookiesFrom(sizes.home);
+    if (cookie) measured.push(await measureLoad(server, 'production, with its cookies', { ...BR, cookie }));
+    return { home: sizes.home, prod: measured };
+  });
+
+  progress('starting a bare node:http server with the same bytes');
+  const bareResponse = {
+    headers: {
+      'content-type': String(home.headers['content-type'] ?? 'text/html; charset=utf-8'),
+      'content-encoding': encodingOf(home),
+    },
+    body: home.body,
+  };
+  const bare = await withServer(
+    () => startBareServer(bareResponse),
+    async (server) => {
+      const check = await httpGet(`${server.origin}/`, BR);
+      if (!check.body.equals(home.body)) throw new Error('The bare server does not answer the production bytes.');
+      return measureLoad(server, 'bare node:http', BR);
+    },
+  );
+  printThroughput([...prod, bare], home.body.length, loadBefore);
+}
+
+main().then(
+  () => {
+    runCleanups();
+    // Lighthouse can leave timers and sockets behind; the figures are out, so leave now.
+    process.exit(0);
+  },
+  (error: unknown) => {
+    runCleanups();
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`\nBench failed: ${message}\n`);
+    process.exit(1);
+  },
+);

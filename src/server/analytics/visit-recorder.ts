@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely';
+import type { CountDimension, Database, VisitsTable } from '../store/schema.ts';
+
+export type VisitRow = VisitsTable;
+
+const CHUNK = 400; // rows per INSERT: 14 columns × 400 stays far below SQLite's variable limit
+
+/**
+ * Buffers visits in memory and writes them once a second (or sooner when many arrive): raw rows,
+ * the per-day set of visitor hashes, and the daily roll-ups, in one transaction. A crash loses at
+ * most the last second of visit counts; sign-ups never pass through here.
+ */
+export class VisitRecorder {
+  private buffer: VisitRow[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  flushes = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly opts: { flushMs?: number; maxBuffer?: number; onError?: (e: unknown) => void } = {},
+  ) {}
+
+  add(row: VisitRow): void {
+    this.buffer.push(row);
+    if (this.buffer.length >= (this.opts.maxBuffer ?? 2000)) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.opts.flushMs ?? 1000);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes everything buffered so far; resolves when it is committed. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.buffer;
+    this.buffer = [];
+    // One flush at a time, in order, so roll-up increments never race each other.
+    this.flushing = this.flushing.then(() =>
+      batch.length === 0
+        ? undefined
+        : this.write(batch).catch((error: unknown) => {
+            // Counts are not worth a crash or an endless retry; say so and move on.
+            this.opts.onError?.(error);
+          }),
+    );
+    return this.flushing;
+  }
+
+  private async write(batch: VisitRow[]): Promise<void> {
+    this.flushes++;
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < batch.length; i += CHUNK) {
+        await trx.insertInto('visits').values(batch.slice(i, i + CHUNK)).execute();
+      }
+
+      // Which visitors are new today: the insert returns only rows that were not there yet.
+      const pairs = new Map<string, { day: string; visitor_hash: string }>();
+      for (const v of batch) pairs.set(`${v.day} ${v.visitor_hash}`, { day: v.day, visitor_hash: v.visitor_hash });
+      const fresh = new Set<string>();
+      const list = [...pairs.values()];
+      for (let i = 0; i < list.length; i += CHUNK) {
+        const inserted = await trx
+          .insertInto('daily_visitors')
+          .values(list.slice(i, i + CHUNK))
+          .onConflict((oc) => oc.columns(['day', 'visitor_hash']).doNothing())
+          .returning(['day', 'visitor_hash'])
+          .execute();
+        for (const r of inserted) fresh.add(`${r.day} ${r.visitor_hash}`);
+      }
+
+      // Roll-ups: a view for every visit; a visitor once per day, credited to the page,
+      // referrer and place of their first visit that day.
+      const counts = new Map<string, { day: string; dimension: CountDimension; value: string; views: number; visitors: number }>();
+      const bump = (day: string, dimension: CountDimension, value: string, visitor: boolean) => {
+        const key = `${dimension} ${day} ${value}`;
+        const c = counts.get(key) ?? { day, dimension, value, views: 0, visitors: 0 };
+        c.views++;
+        if (visitor) c.visitors++;
+        counts.set(key, c);
+      };
+      for (const v of batch) {
+        const key = `${v.day} ${v.visitor_hash}`;
+        const isNew = fresh.delete(key);
+        bump(v.day, 'total', '', isNew);
+        bump(v.day, 'page', v.path, isNew);
+        bump(v.day, 'referrer', v.referrer_host, isNew);
+        bump(v.day, 'country', v.country, isNew);
+        bump(v.day, 'city', v.city === 'Unknown' ? 'Unknown' : `${v.city}, ${v.country}`, isNew);
+      }
+      const rows = [...counts.values()];
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        await trx
+          .insertInto('daily_counts')
+          .values(rows.slice(i, i + CHUNK))
+          .onConflict((oc) =>
+            oc.columns(['dimension', 'day', 'value']).doUpdateSet((eb) => ({
+              views: eb('daily_counts.views', '+', eb.ref('excluded.views')),
+              visitors: eb('daily_counts.visitors', '+', eb.ref('excluded.visitors')),
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+}
