@@ -32,6 +32,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Injected so tests can fix "now". */
   clock?: () => Date;
+  /** Where the log goes (stdout by default); tests read it back. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export interface AppServices {
@@ -52,8 +54,9 @@ declare module 'fastify' {
 
 // The request log never holds a client address or a query string (which may carry tokens):
 // the privacy notice promises exactly method, path, status and time taken.
-const loggerOptions = (env: Env): FastifyServerOptions['logger'] => ({
+const loggerOptions = (env: Env, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] => ({
   level: env.LOG_LEVEL,
+  ...(stream ? { stream } : {}),
   serializers: {
     req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
@@ -64,9 +67,9 @@ const loggerOptions = (env: Env): FastifyServerOptions['logger'] => ({
 const trustProxyOption = (v: Env['TRUST_PROXY']) =>
   typeof v === 'number' ? (_address: string, hop: number) => hop < v : v;
 
-export async function buildApp({ env, build, store, geo, mailer, clock = () => new Date() }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ env, build, store, geo, mailer, clock = () => new Date(), logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(env),
+    logger: loggerOptions(env, logStream),
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
     bodyLimit: 16 * 1024,
     return503OnClosing: true,

@@ -23,12 +23,42 @@ export function PrivacyPage() {
         no advertising or analytics scripts from other companies.
       </p>
 
+      <h2>Counting visits</h2>
+      <p>
+        To know how many people come, from where and to which page, your browser sends us one small message when a
+        page has loaded: the page&apos;s address, the address of the site that sent you here, your time zone and your
+        language. It sends no cookies and reads nothing stored in your browser. If your browser sends Global Privacy
+        Control or Do Not Track, it sends nothing and we count nothing. Search engines and other robots are not
+        counted.
+      </p>
+      <p>For each visit we store exactly:</p>
+      <ul>
+        <li>the time, and the page visited;</li>
+        <li>only the name of the website that sent you (for example t.co), never the page on it;</li>
+        <li>
+          the city, region, country, approximate coordinates of that area, postal code, time zone and network
+          operator (such as your mobile carrier) that our own copy of a public address database gives for your
+          connection&apos;s address; the address itself is looked up in memory on our server and never stored;
+        </li>
+        <li>your browser&apos;s time zone and language;</li>
+        <li>
+          a visitor code, so that a person visiting twice in a day counts once: a scrambled mix of your connection
+          address and browser name with a random key that changes every day. We delete each day&apos;s key after 48
+          hours, after which nobody, including us, can link a code to an address.
+        </li>
+      </ul>
+      <p>
+        Visits are kept for 90 days and then deleted; only daily totals (visits per page, site, country and city) are
+        kept after that.
+      </p>
+
       <h2>Cookies</h2>
       <p>
-        We set three small cookies, only to protect the sign-up form, never to follow you: <code>XSRF-TOKEN</code> and{' '}
-        <code>_csrf</code> prove a sign-up came from our own page and not from another website, and <code>dh_t</code>{' '}
-        holds the time you first opened the page, because a form sent faster than a person can type is a robot. They
-        last 30 days and are sent only to our own site.
+        When the page with the sign-up form has loaded, we set three small cookies, only to protect that form, never to
+        follow you: <code>XSRF-TOKEN</code> and <code>_csrf</code> prove a sign-up came from our own page and not from
+        another website, and <code>dh_t</code> holds when they were set, because a form sent faster than a person can
+        type is a robot. They last 30 days and are sent only to our own site. With JavaScript off, they are set when
+        you first press Submit.
       </p>
 
       <h2>The Stay Updated form</h2>
@@ -39,7 +69,8 @@ export function PrivacyPage() {
           when you signed up, which page the form was on, and which version of the consent wording beside the form you
           agreed to;
         </li>
-        <li>whether you have confirmed your address, and when; and whether you have unsubscribed, and when.</li>
+        <li>whether you have confirmed your address, and when; and whether you have unsubscribed, and when;</li>
+        <li>the city, region and country of the connection you signed up from (not the address itself).</li>
       </ul>
       <p>
         We first send one email asking you to confirm. Until you click its link, you get nothing else from us; an
@@ -58,6 +89,12 @@ export function PrivacyPage() {
       <p>
         Our Twitter and Telegram buttons take you to those services. What they collect is governed by their own
         privacy notices.
+      </p>
+      <h2>Credits</h2>
+      <p>
+        Places are looked up in GeoLite2 data created by MaxMind, available from{' '}
+        <a href="https://www.maxmind.com">maxmind.com</a>, and network operators in data from{' '}
+        <a href="https://db-ip.com">DB-IP.com</a>, both kept on our own server.
       </p>
       <p>
         <a href="/">Back to the home page</a>

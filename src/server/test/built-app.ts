@@ -53,7 +53,13 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  opts: { env?: Record<string, string>; store?: TestStore; mailer?: Mailer; clock?: ReturnType<typeof testClock> } = {},
+  opts: {
+    env?: Record<string, string>;
+    store?: TestStore;
+    mailer?: Mailer;
+    clock?: ReturnType<typeof testClock>;
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestApp> {
   const store = opts.store ?? (await openTestStore('sqlite'));
   const clock = opts.clock ?? testClock();
@@ -64,6 +70,7 @@ export async function buildTestApp(
     geo: await testGeo(),
     mailer: opts.mailer ?? memoryMailer(),
     clock,
+    ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });
   return {
     app,
