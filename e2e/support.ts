@@ -25,7 +25,8 @@ export function watchConsole(page: Page): ConsoleLog {
   page.on('console', (message: ConsoleMessage) => {
     const type = message.type();
     if (type !== 'error' && type !== 'warning') return;
-    const line = `[console.${type}] ${message.text()}`;
+    const where = message.location().url;
+    const line = `[console.${type}] ${message.text()}${where ? ` @ ${where}` : ''}`;
     log.problems.push(line);
     if (type === 'error') log.errors.push(line);
   });
@@ -53,15 +54,11 @@ export async function scrollToBottom(page: Page): Promise<void> {
 }
 
 /**
- * Wait until React has hydrated the given element (React tags hydrated DOM nodes with its fiber).
- * React replays early clicks anyway; this keeps assertions that depend on state from racing it.
+ * Wait until React has hydrated the page: SitePage marks <html data-hydrated="true"> from an
+ * effect, which runs only after hydration has committed.
  */
-export async function waitForHydration(target: Locator): Promise<void> {
-  await expect
-    .poll(() => target.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber$'))), {
-      message: 'React should hydrate the page',
-    })
-    .toBe(true);
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.locator('html'), 'React should hydrate the page').toHaveAttribute('data-hydrated', 'true');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { HomePage } from './home-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -22,6 +23,11 @@ function PageBody({ page, signup, notice }: Omit<SitePageProps, 'year'>) {
 
 /** The whole visible page: what the server renders and the browser hydrates, given the same props. */
 export function SitePage({ page, year, signup, notice }: SitePageProps) {
+  // A public "the page is interactive now" mark (effects run only in the browser, after
+  // hydration): browser tests and monitoring wait for it instead of guessing.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <>
       <Clouds />
