@@ -21,6 +21,8 @@ const serverEnv: Record<string, string> = {
   OUTBOX_DIR: E2E_OUTBOX_DIR,
   // Playwright types faster than any person; the time trap has its own integration tests.
   SIGNUP_MIN_FILL_SECONDS: '0',
+  // Every browser test posts from 127.0.0.1; the rate limit has its own integration test.
+  SIGNUP_RATE_LIMIT: '1000',
 };
 
 // `npx playwright install` cannot download here: use the system Chromium.

@@ -40,7 +40,7 @@ async function expectSiteFrame(page: Page): Promise<void> {
   await expectSocialLinks(footer);
 
   // The site's own look, not a bare browser page: the inline stylesheet applied.
-  await expect(page.locator('body')).toHaveCSS('background-image', /linear-gradient/);
+  await expect(page.locator('.clouds')).toHaveCSS('background-image', /linear-gradient/);
 }
 
 test('home page reads complete, in order, with its exact copy', async ({ page }) => {

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { isSitePageName, type SitePageProps } from '../../shared/site-pages.ts';
 import { SitePage } from './site-page.tsx';
@@ -21,4 +22,6 @@ if (location.hash === '') window.scrollTo(0, 0);
 
 const root = document.getElementById('root');
 const props = parseProps(root?.dataset.props);
-if (root && props) hydrateRoot(root, <SitePage {...props} />);
+// As a transition, hydration is time-sliced: React yields to the browser every few milliseconds
+// instead of holding the main thread (and a tap) for the whole tree.
+if (root && props) startTransition(() => void hydrateRoot(root, <SitePage {...props} />));

@@ -1,0 +1,271 @@
+// The Stay Updated sign-up, end to end in the real browser: with JavaScript (JSON, no reload) and
+// without (plain form posts), the confirmation email in the outbox, and its two links.
+//
+// Every POST to /signup counts against the server's per-address rate limit (SIGNUP_RATE_LIMIT,
+// 10 a minute by default, and every test comes from 127.0.0.1): this file makes 7.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
+import { parseSignup, signupSuccessMessage } from '../src/shared/signup-schema.ts';
+import { mailsTo, uniqueEmail, waitForMail } from './outbox.ts';
+import { waitForHydration } from './support.ts';
+
+const pleasePressAgain = 'Almost there: please press Submit once more to confirm you are a person.';
+const correctFields = 'Please correct the highlighted fields.';
+
+function signupForm(page: Page) {
+  const form = page.locator('form.signup-form');
+  return {
+    form,
+    name: form.getByLabel('Name', { exact: true }),
+    email: form.getByLabel('Email', { exact: true }),
+    comment: form.getByLabel(/^Comment/),
+    submit: form.getByRole('button', { name: 'Submit', exact: true }),
+    status: form.getByRole('status'),
+  };
+}
+
+type SignupForm = ReturnType<typeof signupForm>;
+
+async function fill(f: SignupForm, values: { name: string; email: string; comment: string }): Promise<void> {
+  await f.name.fill(values.name);
+  await f.email.fill(values.email);
+  await f.comment.fill(values.comment);
+}
+
+/** Every request the page makes to /signup, in order. */
+function watchSignupRequests(page: Page): Request[] {
+  const seen: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/signup') seen.push(request);
+  });
+  return seen;
+}
+
+/** The field's error sits in the field's own box, is announced with it, and says `message`. */
+async function expectFieldError(field: Locator, message: string): Promise<void> {
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toHaveAccessibleDescription(message);
+  const box = field.locator('xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " field ")][1]');
+  await expect(box.locator('.field-error')).toHaveText(message);
+}
+
+async function expectNotice(page: Page, url: string, status: number, title: string): Promise<void> {
+  const response = await page.goto(url);
+  expect(response?.status(), `${url} should answer ${status}`).toBe(status);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.flatMap((v) =>
+    v.nodes.map((node) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${node.target.join(' ')}`),
+  );
+}
+
+// What the shared schema says about an empty name and a malformed address: the same words the
+// server and the hydrated form use.
+const badInput = parseSignup({ name: '', email: 'not-an-email', comment: '' });
+const badErrors = badInput.ok ? {} : badInput.errors;
+const nameError = badErrors.name ?? '';
+const emailError = badErrors.email ?? '';
+
+test('schema messages this file relies on are in words', () => {
+  expect(nameError).toBe('Please enter your name.');
+  expect(emailError).toBe('Please enter a valid email address, like name@example.com.');
+});
+
+test.describe('with JavaScript', () => {
+  test('sends JSON without a reload, then the email confirms and unsubscribes', async ({ page, context, baseURL }) => {
+    const origin = new URL(baseURL ?? '').origin;
+    const email = uniqueEmail('js');
+    const requests = watchSignupRequests(page);
+
+    // Hold the sign-up in the browser until the pending state has been seen, then let it go on
+    // to the real server.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/signup', async (route) => {
+      await released;
+      await route.continue();
+    });
+
+    await page.goto('/');
+    await waitForHydration(page);
+    const f = signupForm(page);
+    await fill(f, { name: 'Ada Lovelace', email, comment: 'Hold on tight.' });
+    await page.evaluate(() => {
+      (window as unknown as { __marker?: number }).__marker = 1;
+    });
+    await f.submit.click();
+
+    const sending = f.form.getByRole('button', { name: 'Sending…', exact: true });
+    await expect(sending).toBeVisible();
+    await expect(sending).toBeDisabled();
+    await expect(f.form).toHaveAttribute('aria-busy', 'true');
+    const answered = page.waitForResponse((r) => r.request() === requests[0]);
+    release();
+
+    await expect(f.status).toHaveText(signupSuccessMessage);
+    expect((await answered).status()).toBe(200);
+    await expect(f.form).toHaveAttribute('aria-busy', 'false');
+    await expect(f.submit).toBeEnabled();
+    // Same document: the marker set before submitting is still there.
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
+    await expect(f.name).toHaveValue('');
+    await expect(f.email).toHaveValue('');
+    await expect(f.comment).toHaveValue('');
+
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    if (!request) throw new Error('no sign-up request');
+    expect(new URL(request.url()).origin).toBe(origin);
+    expect(request.method()).toBe('POST');
+    const headers = await request.allHeaders();
+    expect(headers['content-type']).toMatch(/^application\/json/);
+    // The token header is the XSRF-TOKEN cookie /api/csrf set after hydration.
+    const xsrf = (await context.cookies(origin)).find((c) => c.name === 'XSRF-TOKEN')?.value;
+    expect(xsrf, 'the XSRF-TOKEN cookie').toBeTruthy();
+    expect(headers['x-xsrf-token']).toBe(decodeURIComponent(xsrf ?? ''));
+    expect(request.postDataJSON()).toMatchObject({ name: 'Ada Lovelace', email, comment: 'Hold on tight.' });
+    await page.unroute('**/signup');
+
+    const mail = await waitForMail(email);
+    expect(mail.text).toContain('Ada Lovelace');
+    expect(new URL(mail.confirmUrl).origin).toBe(origin);
+    expect(new URL(mail.unsubscribeUrl).searchParams.get('sig')).toBeTruthy();
+    await expectNotice(page, mail.confirmUrl, 200, 'You are on the list');
+    await expectNotice(page, mail.confirmUrl, 404, 'This link does not work');
+    await expectNotice(page, mail.unsubscribeUrl, 200, 'You are unsubscribed');
+  });
+
+  test('bad input: errors beside the fields, focus on the first, nothing sent', async ({ page }) => {
+    const requests = watchSignupRequests(page);
+    await page.goto('/');
+    await waitForHydration(page);
+    const f = signupForm(page);
+    await fill(f, { name: '', email: 'not-an-email', comment: 'Still here?' });
+    await f.submit.click();
+
+    await expectFieldError(f.name, nameError);
+    await expectFieldError(f.email, emailError);
+    await expect(f.comment).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(f.status).toHaveText(correctFields);
+    await expect(f.name).toBeFocused();
+    await expect(f.name).toHaveValue('');
+    await expect(f.email).toHaveValue('not-an-email');
+    await expect(f.comment).toHaveValue('Still here?');
+    // Validation runs before any fetch, so had anything been sent it would have started by now.
+    expect(requests.map((r) => r.url())).toEqual([]);
+  });
+
+  test('the same address twice (any case of domain): same answer, one email', async ({ page }) => {
+    const email = uniqueEmail('twice');
+    const [local, domain] = email.split('@') as [string, string];
+    await page.goto('/');
+    await waitForHydration(page);
+    const f = signupForm(page);
+
+    await fill(f, { name: 'Twice', email, comment: '' });
+    await f.submit.click();
+    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.email).toHaveValue('');
+
+    await fill(f, { name: 'Twice Again', email: `${local}@${domain.toUpperCase()}`, comment: '' });
+    const second = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+    await f.submit.click();
+    expect((await second).status()).toBe(200);
+    await expect(f.status).toHaveText(signupSuccessMessage);
+
+    await waitForMail(email);
+    // Nothing announces that an email will NOT be written: give the outbox worker (about one run
+    // a second) time to write a second one, had the second sign-up queued it.
+    await page.waitForTimeout(2_500);
+    expect((await mailsTo(email)).map((m) => m.file)).toHaveLength(1);
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a plain post asks for one more press, then signs up; the email arrives', async ({ page }) => {
+    const email = uniqueEmail('nojs');
+    const values = { name: 'Grace Hopper', email, comment: 'No scripts, please.' };
+    await page.goto('/');
+    let f = signupForm(page);
+    await fill(f, values);
+
+    const first = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+    await f.submit.click();
+    expect((await first).status()).toBe(428);
+    await page.waitForLoadState();
+    f = signupForm(page);
+    await expect(f.status).toHaveText(pleasePressAgain);
+    await expect(f.name).toHaveValue(values.name);
+    await expect(f.email).toHaveValue(values.email);
+    await expect(f.comment).toHaveValue(values.comment);
+
+    const second = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+    await f.submit.click();
+    expect((await second).status()).toBe(200);
+    await page.waitForLoadState();
+    await expect(signupForm(page).status).toHaveText(signupSuccessMessage);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/signup');
+    expect(['', '#stay-updated']).toContain(url.hash);
+
+    const mail = await waitForMail(email);
+    expect(mail.text).toContain(values.name);
+  });
+
+  test('bad input: the page comes back with errors beside the fields and the values kept', async ({ page }) => {
+    // Values the browser's own checks let through (a blank name, an address without a dot in its
+    // domain), so it is the server that answers.
+    const values = { name: ' ', email: 'a@b', comment: 'Kept?' };
+    const expected = parseSignup(values);
+    if (expected.ok) throw new Error('these values should not pass the schema');
+    await page.goto('/');
+    let f = signupForm(page);
+    await fill(f, values);
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+    await f.submit.click();
+    expect((await answer).status()).toBe(400);
+    await page.waitForLoadState();
+
+    f = signupForm(page);
+    await expect(f.status).toHaveText(correctFields);
+    await expectFieldError(f.name, expected.errors.name ?? '');
+    await expectFieldError(f.email, expected.errors.email ?? '');
+    await expect(f.name).toHaveValue(values.name);
+    await expect(f.email).toHaveValue(values.email);
+    await expect(f.comment).toHaveValue(values.comment);
+  });
+});
+
+test.describe('accessibility', () => {
+  // Still clouds, as in accessibility.spec.ts: axe's contrast check sees the same backdrop each run.
+  test.use({ reducedMotion: 'reduce' });
+
+  test('axe finds no violations with field errors, after a success, and on the link pages', async ({ page }) => {
+    await page.goto('/');
+    await waitForHydration(page);
+    const f = signupForm(page);
+    await fill(f, { name: '', email: 'not-an-email', comment: '' });
+    await f.submit.click();
+    await expectFieldError(f.email, emailError);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const email = uniqueEmail('axe');
+    await fill(f, { name: 'Axe', email, comment: '' });
+    await f.submit.click();
+    await expect(f.status).toHaveText(signupSuccessMessage);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const mail = await waitForMail(email);
+    await expectNotice(page, mail.confirmUrl, 200, 'You are on the list');
+    expect(await axeViolations(page)).toEqual([]);
+    await expectNotice(page, mail.confirmUrl, 404, 'This link does not work');
+    expect(await axeViolations(page)).toEqual([]);
+    await expectNotice(page, mail.unsubscribeUrl, 200, 'You are unsubscribed');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
