@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Result } from 'lighthouse';
 import { pageRefs, staticImports } from './lib/html-refs.ts';
-import { httpGet, type RawResponse } from './lib/http.ts';
+import { cookiesFrom, httpGet, type RawResponse } from './lib/http.ts';
 import {
   type CategoryId,
   categoryIds,
@@ -332,10 +332,6 @@ interface Measured {
   load: LoadSummary;
   headerBytes: number;
 }
-
-/** `name=value` pairs of a response's Set-Cookie headers, as a browser would send them back. */
-const cookiesFrom = (res: RawResponse): string =>
-  (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0] ?? '').join('; ');
 
 async function measureLoad(server: ServerHandle, label: string, headers: Record<string, string>): Promise<Measured> {
   const sample = await httpGet(`${server.origin}/`, headers);

@@ -12,16 +12,18 @@ const port = Number(process.env.BARE_PORT);
 const status = Number(process.env.BARE_STATUS ?? '200');
 const configured = JSON.parse(process.env.BARE_HEADERS ?? '{}') as Record<string, string>;
 const body = await readStdin();
-const headers = { ...configured, 'content-length': String(body.length) };
+// A 204 or 304 carries no body and, per RFC 9110, no Content-Length either (Fastify sends none).
+const headers = status === 204 || status === 304 ? configured : { ...configured, 'content-length': String(body.length) };
+const payload = status === 204 || status === 304 ? undefined : body;
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' || req.method === 'HEAD') {
-    res.writeHead(status, headers).end(req.method === 'HEAD' ? undefined : body);
+    res.writeHead(status, headers).end(req.method === 'HEAD' ? undefined : payload);
     return;
   }
   // POST benches: read the request body as a real handler must before it can answer.
   req.resume();
-  req.on('end', () => res.writeHead(status, headers).end(body));
+  req.on('end', () => res.writeHead(status, headers).end(payload));
 });
 
 const shutdown = () => {

@@ -48,6 +48,9 @@ export function pageRefs(html: string, base: string): PageRefs {
   return {
     modules: unique([
       ...scripts.filter((s) => s.get('type') === 'module').flatMap((s) => abs(s.get('src'))),
+      // The page's inline loader adds its module scripts after first paint; they are still part
+      // of the first load, so count them.
+      ...[...html.matchAll(/"(\/assets\/[^"]+\.js)"/g)].flatMap((m) => abs(m[1])),
       ...links.filter((l) => relIs(l, 'modulepreload')).flatMap((l) => abs(l.get('href'))),
     ]),
     classicScripts: unique(scripts.filter((s) => s.get('type') !== 'module').flatMap((s) => abs(s.get('src')))),

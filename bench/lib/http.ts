@@ -26,9 +26,22 @@ export function assertLocal(url: string): URL {
  * compressed byte counts are what we are here to measure.
  */
 export function httpGet(url: string, headers: Record<string, string> = {}, timeoutMs = 5_000): Promise<RawResponse> {
+  return httpRequest(url, { headers, timeoutMs });
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+}
+
+/** One request on its own connection (no agent, so nothing stays open after it). */
+export function httpRequest(url: string, opts: RequestOptions = {}): Promise<RawResponse> {
+  const { method = 'GET', headers = {}, body, timeoutMs = 5_000 } = opts;
   const target = assertLocal(url);
   return new Promise((resolve, reject) => {
-    const req = http.get(target, { headers, agent: false, timeout: timeoutMs }, (res) => {
+    const req = http.request(target, { method, headers, agent: false, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -40,7 +53,12 @@ export function httpGet(url: string, headers: Record<string, string> = {}, timeo
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), headerBytes });
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out after ${timeoutMs} ms`)));
+    req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
     req.on('error', reject);
+    req.end(body);
   });
 }
+
+/** `name=value` pairs of a response's Set-Cookie headers, as a browser would send them back. */
+export const cookiesFrom = (res: RawResponse): string =>
+  (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0] ?? '').join('; ');

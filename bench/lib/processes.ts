@@ -223,11 +223,32 @@ export async function startOnFreePort(
 }
 
 /**
+ * A fresh directory under the system temp dir, removed at clean-up (or by calling `remove`), for
+ * a bench that must read what the server stored after stopping it.
+ */
+export function tempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  const unregister = onCleanup(removeDir);
+  return {
+    dir,
+    remove: () => {
+      unregister();
+      removeDir();
+    },
+  };
+}
+
+/**
  * The production build, `node dist/server/main.js`, as `npm start` would run it, but with its
  * SQLite database and mail outbox in a throwaway directory: a bench must not write into the
  * developer's data/. `extraEnv` wins over every default (e.g. a DATABASE_URL for PostgreSQL).
  */
-export async function startBuiltServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<ServerHandle> {
+export async function startBuiltServer(
+  extraEnv: NodeJS.ProcessEnv = {},
+  /** Flags for node itself, e.g. --cpu-prof (which NODE_OPTIONS does not accept). */
+  nodeArgs: string[] = [],
+): Promise<ServerHandle> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dh-bench-'));
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   const unregister = onCleanup(removeData);
@@ -235,7 +256,7 @@ export async function startBuiltServer(extraEnv: NodeJS.ProcessEnv = {}): Promis
     const server = await startOnFreePort((port) => ({
       name: 'production server',
       command: process.execPath,
-      args: [path.join(repoRoot, 'dist/server/main.js')],
+      args: [...nodeArgs, path.join(repoRoot, 'dist/server/main.js')],
       env: {
         ...process.env,
         NODE_ENV: 'production',

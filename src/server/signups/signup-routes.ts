@@ -10,7 +10,7 @@ import { apiPaths } from '../../shared/site-pages.ts';
 import { csrfErrorMessage, isCsrfError, type WriteProtection } from '../http/write-protection.ts';
 import type { GroupCommitter } from '../store/group-commit.ts';
 import type { Store } from '../store/database.ts';
-import { countAbuseJob, confirmSubscriber, signupJob, unsubscribeSubscriber } from './signup-store.ts';
+import { countAbuseJob, confirmSubscriber, signupBatch, unsubscribeSubscriber } from './signup-store.ts';
 import { verifyUnsubscribeSignature } from './tokens.ts';
 
 export interface SignupRouteDeps {
@@ -143,9 +143,10 @@ export async function registerSignupRoutes(app: FastifyInstance, deps: SignupRou
         return answer(request, reply, 200, signupSuccessMessage);
       }
       // Durable before acknowledged: this resolves only after the batch's commit.
-      const result = await committer.run(
-        signupJob(parsed.data, { now, page: formPage(request, deps.publicUrl), location: deps.locate(request.ip) }),
-      );
+      const result = await committer.runIn(signupBatch, {
+        input: parsed.data,
+        meta: { now, page: formPage(request, deps.publicUrl), location: deps.locate(request.ip) },
+      });
       if (result.emailQueued) deps.onMailQueued();
       return answer(request, reply, 200, signupSuccessMessage);
     },

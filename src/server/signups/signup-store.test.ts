@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommitter } from '../store/group-commit.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { confirmSubscriber, countAbuseJob, signupJob, unsubscribeSubscriber } from './signup-store.ts';
+import { confirmSubscriber, countAbuseJob, signupBatch, signupJob, unsubscribeSubscriber } from './signup-store.ts';
 import { newLinkToken } from './tokens.ts';
 
 const input = { name: 'Ada', email: 'Ada@example.com', comment: '' };
@@ -42,6 +42,27 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(Number(n.n)).toBe(60);
       // The first runs alone; the rest queue behind it and share a commit.
       expect(committer.batches).toBeLessThanOrEqual(3);
+    });
+
+    it('handles the same address twice within one batch: one row, one email, latest name', async () => {
+      await signUp({ email: 'known@example.com' }); // known before the batch
+      const results = await Promise.all([
+        committer.runIn(signupBatch, { input: { ...input, email: 'Twice@Example.com', name: 'First' }, meta: { now: clock(), page: '/' } }),
+        committer.runIn(signupBatch, { input: { ...input, email: 'twice@EXAMPLE.com', name: 'Second' }, meta: { now: clock(), page: '/' } }),
+        committer.runIn(signupBatch, { input: { ...input, email: 'known@example.com', name: 'Known' }, meta: { now: clock(), page: '/' } }),
+      ]);
+      expect(results.map((r) => [r.outcome, r.emailQueued])).toEqual([
+        ['created', true],
+        ['updated', false],
+        ['updated', false],
+      ]);
+      const rows = await store.db.selectFrom('subscribers').select(['email_key', 'name']).orderBy('email_key').execute();
+      expect(rows).toEqual([
+        { email_key: 'known@example.com', name: 'Known' },
+        { email_key: 'twice@example.com', name: 'Second' },
+      ]);
+      const mails = await store.db.selectFrom('outbox').select('subscriber_id').execute();
+      expect(mails).toHaveLength(2);
     });
 
     it('a failing job in a batch fails alone; the others are stored', async () => {

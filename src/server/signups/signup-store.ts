@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import { consentWording, type SignupInput } from '../../shared/signup-schema.ts';
-import type { Job } from '../store/group-commit.ts';
-import type { Database, SubscriberStatus } from '../store/schema.ts';
+import type { BatchKind, Job } from '../store/group-commit.ts';
+import type { Database, SubscribersTable, SubscriberStatus } from '../store/schema.ts';
 import { hashToken } from './tokens.ts';
 
 /** At most one confirmation email per address in this window, however often it signs up. */
@@ -33,49 +33,70 @@ export async function recordConsentWording(db: Kysely<Database>, now: Date): Pro
     .execute();
 }
 
-async function queueConfirmation(trx: Transaction<Database>, subscriberId: string, now: Date): Promise<void> {
-  await trx
-    .insertInto('outbox')
-    .values({
-      id: randomUUID(),
-      kind: 'confirmation',
-      subscriber_id: subscriberId,
-      status: 'pending',
-      next_attempt_at: iso(now),
-      token_hash: null,
-      token_expires_at: null,
-      locked_by: null,
-      locked_until: null,
-      last_error: null,
-      created_at: iso(now),
-      sent_at: null,
-    })
-    .execute();
+const outboxRow = (subscriberId: string, now: Date) => ({
+  id: randomUUID(),
+  kind: 'confirmation' as const,
+  subscriber_id: subscriberId,
+  status: 'pending' as const,
+  next_attempt_at: iso(now),
+  token_hash: null,
+  token_expires_at: null,
+  locked_by: null,
+  locked_until: null,
+  last_error: null,
+  created_at: iso(now),
+  sent_at: null,
+});
+
+type SubscriberRow = Insertable<SubscribersTable>;
+type SubscriberUpdate = Updateable<SubscribersTable>;
+interface Known {
+  id: string;
+  status: SubscriberStatus;
+  last_confirmation_at: string | null;
+  /** Inserted by this very batch: later sign-ups for it amend the pending insert. */
+  pendingInsert?: SubscriberRow;
 }
 
-/**
- * One sign-up as a job for the group committer. A new address is stored pending with its consent
- * and a confirmation email queued in the same transaction. A known address (the caller cannot
- * tell the difference: no enumeration) has its name and comment updated; it gets another
- * confirmation email only if it is not confirmed and the cooldown has passed.
- */
-export function signupJob(input: SignupInput, meta: SignupMeta): Job<SignupResult> {
-  return async (trx) => {
-    const now = iso(meta.now);
-    const existing = await trx
-      .selectFrom('subscribers')
-      .select(['id', 'status', 'last_confirmation_at'])
-      .where('email_key', '=', input.email.toLowerCase())
-      .executeTakeFirst();
+// Rows per multi-row statement: 18 columns × 200 stays far below SQLite's variable limit.
+const CHUNK = 200;
 
-    if (!existing) {
-      const id = randomUUID();
-      await trx
-        .insertInto('subscribers')
-        .values({
+/**
+ * Sign-ups as a batch for the group committer: one SELECT for every address in the batch, one
+ * multi-row INSERT for the new people and one for their confirmation emails, and an UPDATE per
+ * known address. A new address is stored pending with its consent, its confirmation email queued
+ * in the same transaction. A known address (the caller cannot tell the difference: no
+ * enumeration) has its name and comment updated; it gets another confirmation email only if it is
+ * not confirmed and the cooldown has passed.
+ */
+export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, SignupResult> = {
+  async run(trx, items) {
+    const keys = [...new Set(items.map((i) => i.input.email.toLowerCase()))];
+    const known = new Map<string, Known>();
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const rows = await trx
+        .selectFrom('subscribers')
+        .select(['id', 'email_key', 'status', 'last_confirmation_at'])
+        .where('email_key', 'in', keys.slice(i, i + CHUNK))
+        .execute();
+      for (const r of rows) known.set(r.email_key, r);
+    }
+
+    const inserts: SubscriberRow[] = [];
+    const updates = new Map<string, SubscriberUpdate>();
+    const emails: ReturnType<typeof outboxRow>[] = [];
+    const results: SignupResult[] = [];
+
+    for (const { input, meta } of items) {
+      const key = input.email.toLowerCase();
+      const now = iso(meta.now);
+      const row = known.get(key);
+      if (!row) {
+        const id = randomUUID();
+        const insert: SubscriberRow = {
           id,
           email: input.email,
-          email_key: input.email.toLowerCase(),
+          email_key: key,
           name: input.name,
           comment: input.comment,
           status: 'pending',
@@ -90,41 +111,64 @@ export function signupJob(input: SignupInput, meta: SignupMeta): Job<SignupResul
           country: meta.location?.country ?? null,
           region: meta.location?.region ?? null,
           city: meta.location?.city ?? null,
-        })
-        .execute();
-      await queueConfirmation(trx, id, meta.now);
-      return { outcome: 'created', subscriberId: id, emailQueued: true };
-    }
+        };
+        inserts.push(insert);
+        emails.push(outboxRow(id, meta.now));
+        known.set(key, { id, status: 'pending', last_confirmation_at: now, pendingInsert: insert });
+        results.push({ outcome: 'created', subscriberId: id, emailQueued: true });
+        continue;
+      }
+      if (row.pendingInsert) {
+        // The same address twice in one batch: the second is an update, mailed already.
+        Object.assign(row.pendingInsert, { email: input.email, name: input.name, comment: input.comment, updated_at: now });
+        results.push({ outcome: 'updated', subscriberId: row.id, emailQueued: false });
+        continue;
+      }
 
-    const cooledDown =
-      existing.last_confirmation_at === null ||
-      meta.now.getTime() - Date.parse(existing.last_confirmation_at) >= CONFIRMATION_COOLDOWN_MS;
-    const wasUnsubscribed = existing.status === 'unsubscribed';
-    const sendAgain = existing.status !== 'confirmed' && cooledDown;
-    const status: SubscriberStatus = wasUnsubscribed ? 'pending' : existing.status;
-
-    await trx
-      .updateTable('subscribers')
-      .set({
+      const cooledDown =
+        row.last_confirmation_at === null ||
+        meta.now.getTime() - Date.parse(row.last_confirmation_at) >= CONFIRMATION_COOLDOWN_MS;
+      const wasUnsubscribed = row.status === 'unsubscribed';
+      const sendAgain = row.status !== 'confirmed' && cooledDown;
+      const status: SubscriberStatus = wasUnsubscribed ? 'pending' : row.status;
+      updates.set(row.id, {
+        ...updates.get(row.id),
         email: input.email,
         name: input.name,
         comment: input.comment,
         status,
         updated_at: now,
         // Asking again is consenting again, to the wording shown now.
-        ...(existing.status === 'confirmed'
+        ...(row.status === 'confirmed'
           ? {}
           : { consent_version: consentWording.version, consent_at: now, consent_page: meta.page }),
         ...(sendAgain ? { last_confirmation_at: now } : {}),
-      })
-      .where('id', '=', existing.id)
-      .execute();
-    if (sendAgain) await queueConfirmation(trx, existing.id, meta.now);
-    return {
-      outcome: wasUnsubscribed ? 'resubscribed' : 'updated',
-      subscriberId: existing.id,
-      emailQueued: sendAgain,
-    };
+      });
+      row.status = status;
+      if (sendAgain) {
+        row.last_confirmation_at = now;
+        emails.push(outboxRow(row.id, meta.now));
+      }
+      results.push({ outcome: wasUnsubscribed ? 'resubscribed' : 'updated', subscriberId: row.id, emailQueued: sendAgain });
+    }
+
+    for (let i = 0; i < inserts.length; i += CHUNK) {
+      await trx.insertInto('subscribers').values(inserts.slice(i, i + CHUNK)).execute();
+    }
+    for (const [id, set] of updates) await trx.updateTable('subscribers').set(set).where('id', '=', id).execute();
+    for (let i = 0; i < emails.length; i += CHUNK) {
+      await trx.insertInto('outbox').values(emails.slice(i, i + CHUNK)).execute();
+    }
+    return results;
+  },
+};
+
+/** One sign-up on its own (tests, scripts); the server queues them through signupBatch. */
+export function signupJob(input: SignupInput, meta: SignupMeta): Job<SignupResult> {
+  return async (trx) => {
+    const [result] = await signupBatch.run(trx, [{ input, meta }]);
+    if (!result) throw new Error('signupBatch returned no result');
+    return result;
   };
 }
 

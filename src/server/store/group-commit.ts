@@ -3,11 +3,25 @@ import type { Database } from './schema.ts';
 
 export type Job<T> = (trx: Transaction<Database>) => Promise<T>;
 
+/**
+ * Work that is cheaper done for many inputs at once (one multi-row INSERT instead of one per
+ * input): queued inputs of the same kind in a batch are handed over together. `run` must return
+ * one output per input, in order.
+ */
+export interface BatchKind<I, O> {
+  run(trx: Transaction<Database>, inputs: I[]): Promise<O[]>;
+}
+
 interface Queued {
-  job: Job<unknown>;
+  job?: Job<unknown>;
+  kind?: BatchKind<unknown, unknown>;
+  input?: unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
+
+const runOne = (trx: Transaction<Database>, item: Queued): Promise<unknown> =>
+  item.kind ? item.kind.run(trx, [item.input]).then((out) => out[0]) : (item.job as Job<unknown>)(trx);
 
 /**
  * Group commit: while one transaction is committing, jobs that arrive wait and then share the
@@ -28,8 +42,17 @@ export class GroupCommitter {
   ) {}
 
   run<T>(job: Job<T>): Promise<T> {
+    return this.enqueue<T>({ job });
+  }
+
+  /** Queues one input of a batchable kind; resolves with its output once its batch commits. */
+  runIn<I, O>(kind: BatchKind<I, O>, input: I): Promise<O> {
+    return this.enqueue<O>({ kind: kind as BatchKind<unknown, unknown>, input });
+  }
+
+  private enqueue<T>(item: Pick<Queued, 'job' | 'kind' | 'input'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ job, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ ...item, resolve: resolve as (v: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -43,12 +66,24 @@ export class GroupCommitter {
   private async drain(): Promise<void> {
     this.draining = true;
     while (this.queue.length > 0) {
+      // Let the event loop read the requests already waiting before we commit: with a
+      // synchronous driver (better-sqlite3) the first job would otherwise commit alone, every
+      // time, and nothing would ever group.
+      await new Promise((resolve) => setImmediate(resolve));
       const batch = this.queue.splice(0, this.maxBatch);
       this.batches++;
       try {
         const results = await this.db.transaction().execute(async (trx) => {
-          const out: unknown[] = [];
-          for (const item of batch) out.push(await item.job(trx));
+          const out: unknown[] = new Array(batch.length);
+          const byKind = new Map<BatchKind<unknown, unknown>, number[]>();
+          for (const [i, item] of batch.entries()) {
+            if (item.kind) byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), i]);
+            else out[i] = await runOne(trx, item);
+          }
+          for (const [kind, indexes] of byKind) {
+            const outputs = await kind.run(trx, indexes.map((i) => batch[i]?.input));
+            indexes.forEach((i, k) => (out[i] = outputs[k]));
+          }
           return out;
         });
         batch.forEach((item, i) => item.resolve(results[i]));
@@ -58,7 +93,7 @@ export class GroupCommitter {
           for (const item of batch) {
             await this.db
               .transaction()
-              .execute(item.job)
+              .execute((trx) => runOne(trx, item))
               .then(item.resolve, item.reject);
           }
         }

@@ -1,0 +1,365 @@
+// `npm run bench:signup`: durable sign-ups per second and their latency on SQLite and on
+// PostgreSQL, beside a bare node:http server answering the same POSTs, then a check that every
+// acknowledged sign-up is in the database. A measurement, not a test: it exits 0 whatever the
+// figures, and non-zero only when it could not measure.
+//
+// Mail: the server writes confirmation emails as .eml files (OUTBOX_DIR), not to an unreachable
+// SMTP port. Either way the outbox worker does the same database work per email (claim, compose
+// with a token, mark done), which is the production cost worth measuring next to the sign-ups;
+// the file mailer adds the composing of the message and a file write, as a fast mail server
+// would, while a refused SMTP connection would instead log a warning per email and reschedule
+// every row, a path production only takes when its mail server is down.
+import { readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+import SqliteDatabase from 'better-sqlite3';
+import { cookiesFrom, httpGet, httpRequest, type RawResponse } from './lib/http.ts';
+import { runLoad } from './lib/load.ts';
+import {
+  busyWarning,
+  cpuProfileArgs,
+  type LoadRow,
+  machineLine,
+  printLoadRows,
+  progress,
+  tmpfsWarning,
+} from './lib/post-bench.ts';
+import { createScratchDatabase, postgresBaseUrl, redactUrl, type ScratchDatabase } from './lib/postgres.ts';
+import {
+  runCleanups,
+  type ServerHandle,
+  startBareServer,
+  startBuiltServer,
+  startWatchdog,
+  tempDir,
+  withServer,
+} from './lib/processes.ts';
+import { int, printTable, verdict } from './lib/table.ts';
+
+const TARGETS = { sqliteRatio: 0.15, postgresRatio: 0.08, p99Ms: 25 };
+const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
+const SIGNUP_PATH = '/signup';
+
+// The protections a real sign-up passes stay on; only the two that would refuse a load generator
+// are relaxed: the time trap (a person takes seconds to fill the form) and the per-client rate
+// limit (every request comes from 127.0.0.1).
+const SIGNUP_ENV = { SIGNUP_MIN_FILL_SECONDS: '0', SIGNUP_RATE_LIMIT: '100000000', LOG_LEVEL: 'warn' };
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** What the hydrated form sends: same-origin, the CSRF cookies and the token header. */
+interface Visitor {
+  /** The page's origin, which a browser's fetch sends as Origin and (with the path) as Referer. */
+  origin: string;
+  cookie: string;
+  token: string;
+}
+
+async function visitorOf(server: ServerHandle): Promise<Visitor> {
+  const res = await httpGet(`${server.origin}/api/csrf`);
+  const cookie = cookiesFrom(res);
+  const token = /(?:^|; )XSRF-TOKEN=([^;]*)/.exec(cookie)?.[1];
+  const names = cookie.split('; ').map((c) => c.split('=')[0]);
+  if (res.status !== 204 || !token || !['_csrf', 'XSRF-TOKEN', 'dh_t'].every((n) => names.includes(n))) {
+    throw new Error(`GET /api/csrf answered ${res.status} with cookies "${cookie}"; the sign-up flow has changed.`);
+  }
+  return { origin: server.origin, cookie, token };
+}
+
+// Every sign-up needs an address of its own, or it would update a row instead of adding one. One
+// counter for the whole process, so no two requests ever share one.
+let sequence = 0;
+const nextBody = (): string => JSON.stringify({ name: 'Bench', email: `b${++sequence}@example.com` });
+
+// Origin and Referer too, as every browser sends them with the form's fetch: without a Referer
+// the server takes a path (a thrown URL error) that no real sign-up takes.
+const headersFor = (visitor: Visitor): Record<string, string> => ({
+  'content-type': 'application/json',
+  'sec-fetch-site': 'same-origin',
+  origin: visitor.origin,
+  referer: `${visitor.origin}/`,
+  cookie: visitor.cookie,
+  'x-xsrf-token': visitor.token,
+});
+
+const signupRequests = (visitor: Visitor): autocannon.Request[] => [
+  {
+    method: 'POST',
+    path: SIGNUP_PATH,
+    headers: headersFor(visitor),
+    setupRequest: (request) => ({ ...request, body: nextBody() }),
+  },
+];
+
+/** One sign-up by hand before the load, so a broken flow fails loudly rather than as 100% 403s. */
+async function probe(server: ServerHandle, visitor: Visitor): Promise<RawResponse> {
+  const res = await httpRequest(`${server.origin}${SIGNUP_PATH}`, {
+    method: 'POST',
+    headers: headersFor(visitor),
+    body: nextBody(),
+  });
+  if (res.status !== 200) {
+    throw new Error(`The probe sign-up answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  }
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+interface Stored {
+  subscribers: number;
+  outbox: number;
+  outboxSent: number;
+  emlFiles: number;
+}
+
+interface Run {
+  row: LoadRow;
+  store: 'SQLite' | 'PostgreSQL';
+  /** Sign-ups acknowledged with a 2xx: the probe, the warm-up's and the measured run's. */
+  acknowledged: number;
+  /** Answers other than 2xx, and errors, over the warm-up and the measured run. */
+  failed: number;
+  stored: Stored;
+  response: RawResponse;
+  visitor: Visitor;
+}
+
+const countEml = (dir: string): number => {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.eml')).length;
+  } catch {
+    return 0;
+  }
+};
+
+async function measureProduction(opts: {
+  store: Run['store'];
+  env: NodeJS.ProcessEnv;
+  outboxDir: string;
+  sidePids?: () => Promise<number[]>;
+  count: () => Promise<Omit<Stored, 'emlFiles'>>;
+}): Promise<Run> {
+  const label = `production, ${opts.store}`;
+  progress(`starting the production server on ${opts.store}`);
+  const { load, response, visitor } = await withServer(
+    () => startBuiltServer({ ...SIGNUP_ENV, ...opts.env, OUTBOX_DIR: opts.outboxDir }, cpuProfileArgs()),
+    async (server) => {
+      const visitor = await visitorOf(server);
+      const first = await probe(server, visitor);
+      progress(`load: ${label}, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
+      const measured = await runLoad({
+        url: `${server.origin}${SIGNUP_PATH}`,
+        requests: signupRequests(visitor),
+        serverPid: server.pid,
+        ...(opts.sidePids ? { sidePids: opts.sidePids } : {}),
+        ...LOAD,
+      });
+      progress('stopping the server (SIGTERM: it finishes its commits first)');
+      return { load: measured, response: first, visitor };
+    },
+  );
+  const stored = { ...(await opts.count()), emlFiles: countEml(opts.outboxDir) };
+  return {
+    row: {
+      label,
+      load,
+      responseBytes: `${response.headerBytes} + ${response.body.length}`,
+      minRatio: opts.store === 'SQLite' ? TARGETS.sqliteRatio : TARGETS.postgresRatio,
+      maxP99Ms: TARGETS.p99Ms,
+    },
+    store: opts.store,
+    acknowledged: 1 + load.warmup.status2xx + load.status2xx,
+    failed: load.warmup.non2xx + load.warmup.errors + load.non2xx + load.errors,
+    stored,
+    response,
+    visitor,
+  };
+}
+
+async function measureSqlite(): Promise<Run> {
+  const data = tempDir('dh-bench-signup-');
+  try {
+    const file = path.join(data.dir, 'bench.sqlite');
+    const warning = tmpfsWarning(data.dir);
+    if (warning) console.log(warning);
+    return await measureProduction({
+      store: 'SQLite',
+      env: { DATABASE_URL: `sqlite:${file}` },
+      outboxDir: path.join(data.dir, 'outbox'),
+      count: async () => {
+        const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+        try {
+          const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+          return {
+            subscribers: one('select count(*) as n from subscribers'),
+            outbox: one('select count(*) as n from outbox'),
+            outboxSent: one(`select count(*) as n from outbox where status = 'sent'`),
+          };
+        } finally {
+          db.close();
+        }
+      },
+    });
+  } finally {
+    data.remove();
+  }
+}
+
+async function measurePostgres(scratch: ScratchDatabase): Promise<Run> {
+  const data = tempDir('dh-bench-signup-pg-');
+  try {
+    return await measureProduction({
+      store: 'PostgreSQL',
+      env: { DATABASE_URL: scratch.url },
+      outboxDir: path.join(data.dir, 'outbox'),
+      sidePids: scratch.backendPids,
+      count: async () => {
+        const [row] = await scratch.query<{ subscribers: string; outbox: string; sent: string }>(
+          `select (select count(*) from subscribers) as subscribers, (select count(*) from outbox) as outbox,
+                  (select count(*) from outbox where status = 'sent') as sent`,
+        );
+        // count(*) is a bigint, which pg hands over as a string.
+        return { subscribers: Number(row?.subscribers), outbox: Number(row?.outbox), outboxSent: Number(row?.sent) };
+      },
+    });
+  } finally {
+    data.remove();
+  }
+}
+
+async function measureBare(template: RawResponse, visitor: Visitor): Promise<LoadRow> {
+  progress('starting a bare node:http server answering the same JSON');
+  const contentType = String(template.headers['content-type'] ?? 'application/json; charset=utf-8');
+  return withServer(
+    () => startBareServer({ status: 200, headers: { 'content-type': contentType }, body: template.body }),
+    async (server) => {
+      const check = await httpRequest(`${server.origin}${SIGNUP_PATH}`, {
+        method: 'POST',
+        headers: headersFor(visitor),
+        body: nextBody(),
+      });
+      if (check.status !== 200 || !check.body.equals(template.body)) {
+        throw new Error('The bare server does not answer what the production server does.');
+      }
+      progress(`load: bare node:http, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
+      // The same stream of requests (cookies, token, a new address each), so only the server differs.
+      const load = await runLoad({
+        url: `${server.origin}${SIGNUP_PATH}`,
+        requests: signupRequests(visitor),
+        serverPid: server.pid,
+        ...LOAD,
+      });
+      return { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + ${check.body.length}` };
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function printDurability(runs: Run[]): void {
+  const maxInFlight = LOAD.connections * 2;
+  printTable(
+    'Durability: sign-ups stored vs acknowledged (probe + warm-up + measured run)',
+    [
+      'Store',
+      '2xx answers',
+      'non-2xx+err',
+      'subscriber rows',
+      'rows − 2xx',
+      'outbox rows',
+      'emails sent',
+      '.eml files',
+      'durable',
+    ],
+    runs.map((r) => {
+      const extra = r.stored.subscribers - r.acknowledged;
+      // Each run ends with up to one request per connection in flight: autocannon closes those
+      // sockets without counting an answer, but the server may still have committed them; so may
+      // requests that timed out or lost their connection.
+      const ok = extra >= 0 && extra <= maxInFlight + r.failed && r.stored.outbox === r.stored.subscribers;
+      return [
+        r.store,
+        int(r.acknowledged),
+        int(r.failed),
+        int(r.stored.subscribers),
+        int(extra),
+        int(r.stored.outbox),
+        int(r.stored.outboxSent),
+        int(r.stored.emlFiles),
+        verdict(ok),
+      ];
+    }),
+  );
+  console.log(
+    '(durable: every acknowledged sign-up is stored (rows − 2xx ≥ 0), the surplus is at most what was in ' +
+      `flight when the warm-up and the run stopped (up to ${LOAD.connections} each) plus non-2xx+err, and each ` +
+      'subscriber has its outbox row (queued in the same transaction). Emails sent: how far the outbox worker ' +
+      'got before the server stopped; the rest stay queued and would go out after the burst.)',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  startWatchdog(5 * 60_000);
+  console.log(machineLine('Sign-up bench'));
+  const loadBefore = os.loadavg();
+  const runs: Run[] = [await measureSqlite()];
+
+  const pgUrl = postgresBaseUrl();
+  let scratch: ScratchDatabase | undefined;
+  try {
+    scratch = await createScratchDatabase(pgUrl);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.log(`PostgreSQL row skipped: could not create a scratch database on ${redactUrl(pgUrl)} (${reason}).`);
+  }
+  if (scratch) {
+    console.log(`PostgreSQL: scratch database ${scratch.name} on ${redactUrl(pgUrl)}; ${scratch.durability}`);
+    try {
+      runs.push(await measurePostgres(scratch));
+    } finally {
+      await scratch.drop();
+    }
+  }
+
+  const first = runs[0];
+  if (!first) throw new Error('No production run to compare with.');
+  // The bare server reads no cookie; the SQLite run's are sent so that the request bytes match.
+  const bare = await measureBare(first.response, first.visitor);
+
+  printLoadRows({
+    title:
+      `Durable sign-ups (POST ${SIGNUP_PATH}, JSON, a new address each): ${LOAD.connections} connections, ` +
+      `${LOAD.durationSec} s after a ${LOAD.warmupSec} s warm-up, one server at a time`,
+    unit: 'sign-ups/s',
+    rows: [...runs.map((r) => r.row), bare],
+    sideLabel: 'PostgreSQL backends',
+  });
+  if (runs.some((r) => r.row.load.sideCpu !== null)) {
+    console.log(
+      '(PostgreSQL backends CPU/request: the server processes serving the scratch database, not counted in ' +
+        'server CPU; the WAL writer and checkpointer are not included.)',
+    );
+  }
+  busyWarning(loadBefore);
+  printDurability(runs);
+}
+
+main().then(
+  () => {
+    runCleanups();
+    process.exit(0);
+  },
+  (error: unknown) => {
+    runCleanups();
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`\nBench failed: ${message}\n`);
+    process.exit(1);
+  },
+);
