@@ -85,8 +85,12 @@ test.describe('security headers', () => {
       expect(directives.get('base-uri')).toEqual(["'none'"]);
       expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
       expect(directives.get('default-src')).toEqual(["'self'"]);
-      // Scripts only from our own origin: no inline code, no eval.
-      expect(directives.get('script-src')).toEqual(["'self'"]);
+      // Scripts only from our own origin, plus the one inline loader by its hash: no other inline
+      // code, no eval.
+      const scriptSrc = directives.get('script-src') ?? [];
+      expect(scriptSrc[0]).toBe("'self'");
+      expect(scriptSrc.slice(1)).toHaveLength(1);
+      expect(scriptSrc[1]).toMatch(/^'sha256-[A-Za-z0-9+/]{43}='$/);
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
 
       expect(await response.headerValue('x-content-type-options')).toBe('nosniff');

@@ -108,7 +108,7 @@ export async function buildApp({ env, build, store, geo, mailer, clock = () => n
     mail.close();
   });
 
-  registerSecurityHeaders(app, { styleHashes: build.styleHashes });
+  registerSecurityHeaders(app, { styleHashes: build.styleHashes, scriptHashes: build.scriptHashes });
   // JSON is built in; urlencoded is the no-JavaScript form. Anything else is refused with 415.
   await app.register(formBody);
   app.removeContentTypeParser('text/plain');

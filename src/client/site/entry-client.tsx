@@ -15,10 +15,8 @@ function parseProps(raw: string | undefined): SitePageProps | null {
   }
 }
 
-// The product asks for the page to open at the top, even when the browser would restore an old
-// scroll position; a link to a fragment (e.g. a form result at #stay-updated) still wins.
-if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
-if (location.hash === '') window.scrollTo(0, 0);
+// Scroll restoration is turned off by the inline loader (src/server/site/site-build.ts), which
+// runs while the page is parsed; by the time this bundle runs the visitor may be reading.
 
 const root = document.getElementById('root');
 const props = parseProps(root?.dataset.props);

@@ -21,13 +21,14 @@ const permissionsPolicy = [
  * @fastify/helmet does) re-parses the CSP each time and cost about a tenth of the server's CPU in
  * `npm run bench:page`; the headers never change while the process lives.
  */
-export function securityHeaders(opts: { styleHashes: string[] }): Record<string, string> {
+export function securityHeaders(opts: { styleHashes: string[]; scriptHashes: string[] }): Record<string, string> {
   const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Our own files, plus the one inline loader by hash (see site-build.ts); nothing else.
+        scriptSrc: ["'self'", ...opts.scriptHashes],
         // Only the stylesheet we inline, by hash; no 'unsafe-inline'.
         styleSrc: ["'self'", ...opts.styleHashes],
         imgSrc: ["'self'"],
@@ -65,7 +66,10 @@ export function securityHeaders(opts: { styleHashes: string[] }): Record<string,
 }
 
 /** Security headers on every response, including errors, 404s and static files. */
-export function registerSecurityHeaders(app: FastifyInstance, opts: { styleHashes: string[] }): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  opts: { styleHashes: string[]; scriptHashes: string[] },
+): void {
   const headers = securityHeaders(opts);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);

@@ -65,13 +65,11 @@ export function renderDocument(input: DocumentInput): string {
     `<style>${build.css}</style>`,
     `<noscript><style>${noscriptCss}</style></noscript>`,
     props.page === 'home' ? `<script type="application/ld+json">${faqJsonLd(content)}</script>` : '',
-    `<script type="module" src="${e(build.entryScript)}"></script>`,
-    `<script type="module" src="${e(build.beaconScript)}"></script>`,
   ]
     .filter(Boolean)
     .join('');
   // The props travel as a data attribute rather than an inline script, so the CSP needs no hash.
   return `<!doctype html><html lang="en"><head>${head}</head><body><div id="root" data-props="${e(
     JSON.stringify(props),
-  )}">${body}</div></body></html>`;
+  )}">${body}</div><script>${build.loaderScript}</script></body></html>`;
 }

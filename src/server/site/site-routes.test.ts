@@ -83,6 +83,16 @@ describe('GET /', () => {
     expect(res.headers['permissions-policy']).toContain('camera=()');
   });
 
+  it('hashes the one inline script, which loads the bundle and the beacon after first paint', async () => {
+    const res = await app.inject({ url: '/' });
+    const { createHash } = await import('node:crypto');
+    const scripts = [...res.body.matchAll(/<script>(.*?)<\/script>/gs)].map((m) => m[1] ?? '');
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(/scrollRestoration="manual";requestAnimationFrame\(.*\/assets\/entry-client-.*\/assets\/beacon-/);
+    const hash = createHash('sha256').update(scripts[0] ?? '').digest('base64');
+    expect(String(res.headers['content-security-policy'])).toContain(`script-src 'self' 'sha256-${hash}'`);
+  });
+
   it('hashes exactly the inline styles the document carries', async () => {
     const res = await app.inject({ url: '/' });
     const { createHash } = await import('node:crypto');
@@ -98,7 +108,7 @@ describe('GET /', () => {
 describe('assets and site files', () => {
   it('caches hashed assets for a year and serves the precompressed copy', async () => {
     const html = (await app.inject({ url: '/' })).body;
-    const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
+    const script = /"(\/assets\/entry-client-[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toMatch(/^\/assets\/.+\.js$/);
     const res = await app.inject({ url: script ?? '', headers: { 'accept-encoding': 'br' } });
     expect(res.statusCode).toBe(200);
