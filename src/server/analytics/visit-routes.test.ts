@@ -92,3 +92,12 @@ describe('POST /api/visit', () => {
     expect(JSON.stringify(visit)).not.toContain('10.1.2.3');
   });
 });
+
+describe('API responses', () => {
+  it('carry a strict, short CSP and the other security headers', async () => {
+    const res = await beacon({ p: '/' });
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['permissions-policy']).toContain('camera=()');
+  });
+});

@@ -65,14 +65,19 @@ export function securityHeaders(opts: { styleHashes: string[]; scriptHashes: str
   return Object.fromEntries(headers);
 }
 
-/** Security headers on every response, including errors, 404s and static files. */
+/**
+ * Security headers on every response, including errors, 404s and static files. JSON endpoints
+ * under /api/ never render a document, so their CSP is the short "nothing at all" policy OWASP
+ * suggests for APIs: the same protection in a third of the bytes, on the busiest endpoint.
+ */
 export function registerSecurityHeaders(
   app: FastifyInstance,
   opts: { styleHashes: string[]; scriptHashes: string[] },
 ): void {
   const headers = securityHeaders(opts);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const apiHeaders = { ...headers, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
     done();
   });
 }
