@@ -3,30 +3,14 @@
 // then how many visits reached the database. A measurement, not a test: it exits 0 whatever the
 // figures, and non-zero only when it could not measure.
 import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type autocannon from 'autocannon';
-import SqliteDatabase from 'better-sqlite3';
 import { httpRequest, type RawResponse } from './lib/http.ts';
-import { runLoad } from './lib/load.ts';
-import {
-  busyWarning,
-  cpuProfileArgs,
-  type LoadRow,
-  machineLine,
-  printLoadRows,
-  progress,
-  tmpfsWarning,
-} from './lib/post-bench.ts';
-import {
-  runCleanups,
-  type ServerHandle,
-  startBareServer,
-  startBuiltServer,
-  startWatchdog,
-  tempDir,
-  withServer,
-} from './lib/processes.ts';
+import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
+import type { LoadSummary } from './lib/load.ts';
+import { answerCounts, cpuProfileArgs, sqliteCounts, withSqliteDir } from './lib/post-bench.ts';
+import { type ServerHandle, startBareServer, startBuiltServer, withServer } from './lib/processes.ts';
+import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
 import { int, printTable } from './lib/table.ts';
 
 const TARGETS = { ratio: 0.3 };
@@ -68,6 +52,10 @@ const beaconRequests: autocannon.Request[] = [
   },
 ];
 
+/** The load run, the same stream of beacons for either server. */
+const loadBeacons = (server: ServerHandle, label: string): Promise<LoadSummary> =>
+  loadRun(label, { url: `${server.origin}${VISIT_PATH}`, requests: beaconRequests, serverPid: server.pid, ...LOAD });
+
 async function probe(server: ServerHandle): Promise<RawResponse> {
   const res = await httpRequest(`${server.origin}${VISIT_PATH}`, {
     method: 'POST',
@@ -92,49 +80,27 @@ interface ProductionRun {
   stored: Stored;
 }
 
-async function measureProduction(): Promise<ProductionRun> {
-  const data = tempDir('dh-bench-beacon-');
-  try {
-    const file = path.join(data.dir, 'bench.sqlite');
-    const warning = tmpfsWarning(data.dir);
-    if (warning) console.log(warning);
+function measureProduction(): Promise<ProductionRun> {
+  return withSqliteDir('dh-bench-beacon-', async ({ file, outboxDir }) => {
     progress('starting the production server (SQLite, TRUST_PROXY=true)');
-    const env = {
-      DATABASE_URL: `sqlite:${file}`,
-      OUTBOX_DIR: path.join(data.dir, 'outbox'),
-      TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
-    };
+    const env = { DATABASE_URL: `sqlite:${file}`, OUTBOX_DIR: outboxDir, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' };
     const { load, response } = await withServer(
       () => startBuiltServer(env, cpuProfileArgs()),
       async (server) => {
         const first = await probe(server);
-        progress(`load: production, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
-        const measured = await runLoad({
-          url: `${server.origin}${VISIT_PATH}`,
-          requests: beaconRequests,
-          serverPid: server.pid,
-          ...LOAD,
-        });
+        const measured = await loadBeacons(server, 'production');
         progress(`waiting ${SETTLE_MS / 1000} s, then stopping the server (SIGTERM: it writes what it holds)`);
         await sleep(SETTLE_MS);
         return { load: measured, response: first };
       },
     );
-
-    const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
-    let stored: Stored;
-    try {
-      const one = (sql: string) => (db.prepare(sql).get() as { n: number | null }).n ?? 0;
-      stored = {
-        visits: one('select count(*) as n from visits'),
-        totalViews: one(`select sum(views) as n from daily_counts where dimension = 'total'`),
-        visitors: one('select count(*) as n from daily_visitors'),
-        countries: one(`select count(distinct country) as n from visits`),
-      };
-    } finally {
-      db.close();
-    }
+    const stored: Stored = sqliteCounts(file, {
+      visits: 'select count(*) as n from visits',
+      totalViews: `select sum(views) as n from daily_counts where dimension = 'total'`,
+      visitors: 'select count(*) as n from daily_visitors',
+      countries: `select count(distinct country) as n from visits`,
+    });
+    const { answered2xx, failed } = answerCounts(load);
     return {
       row: {
         label: 'production, SQLite',
@@ -142,13 +108,11 @@ async function measureProduction(): Promise<ProductionRun> {
         responseBytes: `${response.headerBytes} + ${response.body.length}`,
         minRatio: TARGETS.ratio,
       },
-      answered204: 1 + load.warmup.status2xx + load.status2xx,
-      failed: load.warmup.non2xx + load.warmup.errors + load.non2xx + load.errors,
+      answered204: answered2xx,
+      failed,
       stored,
     };
-  } finally {
-    data.remove();
-  }
+  });
 }
 
 async function measureBare(): Promise<LoadRow> {
@@ -157,13 +121,7 @@ async function measureBare(): Promise<LoadRow> {
     () => startBareServer({ status: 204, headers: { 'cache-control': 'no-store' }, body: Buffer.alloc(0) }),
     async (server) => {
       const check = await probe(server);
-      progress(`load: bare node:http, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
-      const load = await runLoad({
-        url: `${server.origin}${VISIT_PATH}`,
-        requests: beaconRequests,
-        serverPid: server.pid,
-        ...LOAD,
-      });
+      const load = await loadBeacons(server, 'bare node:http');
       return { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + 0` };
     },
   );
@@ -195,15 +153,11 @@ function printStored(run: ProductionRun): void {
 }
 
 async function main(): Promise<void> {
-  startWatchdog(4 * 60_000);
-  console.log(machineLine('Beacon bench'));
   const loadBefore = os.loadavg();
   const production = await measureProduction();
   const bare = await measureBare();
   printLoadRows({
-    title:
-      `Visit beacons (POST ${VISIT_PATH}, varied X-Forwarded-For): ${LOAD.connections} connections, ` +
-      `${LOAD.durationSec} s after a ${LOAD.warmupSec} s warm-up, one server at a time`,
+    title: loadTitle(`Visit beacons (POST ${VISIT_PATH}, varied X-Forwarded-For)`, LOAD),
     unit: 'beacons/s',
     rows: [production.row, bare],
   });
@@ -211,15 +165,4 @@ async function main(): Promise<void> {
   printStored(production);
 }
 
-main().then(
-  () => {
-    runCleanups();
-    process.exit(0);
-  },
-  (error: unknown) => {
-    runCleanups();
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`\nBench failed: ${message}\n`);
-    process.exit(1);
-  },
-);
+runBench({ name: 'Beacon bench', timeoutMs: 4 * 60_000 }, main);

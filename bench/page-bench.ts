@@ -18,17 +18,10 @@ import {
   performanceHints,
   runLighthouseOnce,
 } from './lib/lighthouse.ts';
-import { type LoadSummary, runLoad } from './lib/load.ts';
-import {
-  repoRoot,
-  runCleanups,
-  type ServerHandle,
-  startBareServer,
-  startBuiltServer,
-  startWatchdog,
-  withServer,
-} from './lib/processes.ts';
-import { int, kb, ms, pct, printTable, seconds, verdict } from './lib/table.ts';
+import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
+import { repoRoot, type ServerHandle, startBareServer, startBuiltServer, withServer } from './lib/processes.ts';
+import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
+import { int, kb, ms, printTable, seconds, verdict } from './lib/table.ts';
 
 const KB = 1024;
 const TARGETS = {
@@ -43,16 +36,6 @@ const TARGETS = {
 const LIGHTHOUSE_RUNS = 3;
 const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
 const BR = { 'accept-encoding': 'br' };
-
-const progress = (message: string): void => {
-  process.stderr.write(`· ${message}\n`);
-};
-
-const loadAverage = (): string =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 // ---------------------------------------------------------------------------------------------
 // Sizes
@@ -327,88 +310,35 @@ async function lighthouseSection(origin: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Throughput
 
-interface Measured {
-  label: string;
-  load: LoadSummary;
-  headerBytes: number;
-}
-
-async function measureLoad(server: ServerHandle, label: string, headers: Record<string, string>): Promise<Measured> {
+/** A load run of GET / with `headers`, as a row whose body bytes are filled in later. */
+async function measureLoad(
+  server: ServerHandle,
+  label: string,
+  headers: Record<string, string>,
+): Promise<LoadRow & { headerBytes: number }> {
   const sample = await httpGet(`${server.origin}/`, headers);
-  progress(`load: ${label}, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
-  const load = await runLoad({ url: `${server.origin}/`, headers, serverPid: server.pid, ...LOAD });
+  const load = await loadRun(label, { url: `${server.origin}/`, headers, serverPid: server.pid, ...LOAD });
   return { label, load, headerBytes: sample.headerBytes };
 }
 
-function printThroughput(rows: Measured[], bodyBytes: number, loadBefore: number[]): void {
-  const share = (v: number | null) => (v === null ? 'n/a' : pct(v));
-  printTable(
-    `Throughput of GET / (accept-encoding: br): ${LOAD.connections} connections, ${LOAD.durationSec} s ` +
-      `after a ${LOAD.warmupSec} s warm-up, one server at a time`,
-    [
-      'Server',
-      'req/s',
-      'sd',
-      'p50',
-      'p99',
-      'max',
-      'non-2xx+err',
-      'server CPU',
-      'CPU/request',
-      'autocannon CPU',
-      'bytes/response (headers + body)',
-    ],
-    rows.map(({ label, load: s, headerBytes }) => [
-      label,
-      int(s.reqPerSec),
-      `± ${int(s.reqPerSecStddev)}`,
-      `${s.latencyP50Ms} ms`,
-      `${s.latencyP99Ms} ms`,
-      `${s.latencyMaxMs} ms`,
-      int(s.non2xx + s.errors),
-      share(s.serverCpu),
-      s.serverCpuUsPerRequest === null ? 'n/a' : `${Math.round(s.serverCpuUsPerRequest)} µs`,
-      share(s.loadgenCpu),
-      `${headerBytes} + ${bodyBytes}`,
-    ]),
-  );
-
-  const bare = rows.at(-1);
-  if (!bare) return;
-  for (const [i, prod] of rows.slice(0, -1).entries()) {
-    const ratio = prod.load.reqPerSec / bare.load.reqPerSec;
+function printThroughput(rows: (LoadRow & { headerBytes: number })[], bodyBytes: number, loadBefore: number[]): void {
+  printLoadRows({
+    title: loadTitle('Throughput of GET / (accept-encoding: br)', LOAD),
+    unit: 'req/s',
     // The target is judged on the first row: a first visit, what a launch-day spike consists of.
-    const met = verdict(ratio >= TARGETS.throughputRatio);
-    const target = i === 0 ? `  (target ≥ ${TARGETS.throughputRatio.toFixed(2)}: ${met})` : '';
-    const prodCpu = prod.load.serverCpuUsPerRequest;
-    const bareCpu = bare.load.serverCpuUsPerRequest;
-    const cpuRatio = prodCpu && bareCpu ? `; CPU/request ratio ${(bareCpu / prodCpu).toFixed(2)}` : '';
-    console.log(`${prod.label} / bare: req/s ratio ${ratio.toFixed(2)}${target}${cpuRatio}`);
-  }
-  const cores = os.availableParallelism();
-  console.log(
-    '(CPU/request ratio = bare µs / production µs: the req/s ratio two CPU-bound servers would show, ' +
-      'less noisy than req/s on a busy machine, though not immune. CPU figures are shares of one core; ' +
-      `this machine has ${cores}. autocannon near 100% would mean the load generator, not the server, set the pace.)`,
-  );
-  if ((loadBefore[0] ?? 0) > cores) {
-    console.log(
-      `Warning: the load average was ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before the load runs, ` +
-        `above the ${cores} cores. Other processes were competing for the CPU, so req/s and latencies are noisy: ` +
-        'compare CPU/request, or rerun on a quiet machine.',
-    );
-  }
+    rows: rows.map((row, i) => ({
+      ...row,
+      responseBytes: `${row.headerBytes} + ${bodyBytes}`,
+      ...(i === 0 ? { minRatio: TARGETS.throughputRatio } : {}),
+    })),
+    ratioNote: { name: 'req/s ratio', caveat: ', though not immune' },
+  });
+  busyWarning(loadBefore, 'req/s');
 }
 
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  startWatchdog(15 * 60_000);
-  console.log(
-    `Page bench: node ${process.version}, ${os.availableParallelism()} cores, ` +
-      `load average ${loadAverage()}, Chromium ${chromePath}`,
-  );
-
   progress('starting the production server (dist/server/main.js)');
   let loadBefore: number[] = [];
   const { home, prod } = await withServer(startBuiltServer, async (server) => {
@@ -443,16 +373,4 @@ async function main(): Promise<void> {
   printThroughput([...prod, bare], home.body.length, loadBefore);
 }
 
-main().then(
-  () => {
-    runCleanups();
-    // Lighthouse can leave timers and sockets behind; the figures are out, so leave now.
-    process.exit(0);
-  },
-  (error: unknown) => {
-    runCleanups();
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`\nBench failed: ${message}\n`);
-    process.exit(1);
-  },
-);
+runBench({ name: 'Page bench', timeoutMs: 15 * 60_000, headerExtra: `, Chromium ${chromePath}` }, main);

@@ -13,28 +13,13 @@ import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import SqliteDatabase from 'better-sqlite3';
 import { cookiesFrom, httpGet, httpRequest, type RawResponse } from './lib/http.ts';
-import { runLoad } from './lib/load.ts';
-import {
-  busyWarning,
-  cpuProfileArgs,
-  type LoadRow,
-  machineLine,
-  printLoadRows,
-  progress,
-  tmpfsWarning,
-} from './lib/post-bench.ts';
+import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
+import type { LoadSummary } from './lib/load.ts';
+import { answerCounts, cpuProfileArgs, sqliteCounts, withSqliteDir } from './lib/post-bench.ts';
 import { createScratchDatabase, postgresBaseUrl, redactUrl, type ScratchDatabase } from './lib/postgres.ts';
-import {
-  runCleanups,
-  type ServerHandle,
-  startBareServer,
-  startBuiltServer,
-  startWatchdog,
-  tempDir,
-  withServer,
-} from './lib/processes.ts';
+import { type ServerHandle, startBareServer, startBuiltServer, tempDir, withServer } from './lib/processes.ts';
+import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
 import { int, printTable, verdict } from './lib/table.ts';
 
 const TARGETS = { sqliteRatio: 0.15, postgresRatio: 0.08, p99Ms: 25 };
@@ -93,6 +78,21 @@ const signupRequests = (visitor: Visitor): autocannon.Request[] => [
   },
 ];
 
+/** The load run: sign-ups as `visitor` sends them, with the CPU of `sidePids` where given. */
+const loadSignups = (
+  server: ServerHandle,
+  label: string,
+  visitor: Visitor,
+  sidePids?: () => Promise<number[]>,
+): Promise<LoadSummary> =>
+  loadRun(label, {
+    url: `${server.origin}${SIGNUP_PATH}`,
+    requests: signupRequests(visitor),
+    serverPid: server.pid,
+    ...(sidePids ? { sidePids } : {}),
+    ...LOAD,
+  });
+
 /** One sign-up by hand before the load, so a broken flow fails loudly rather than as 100% 403s. */
 async function probe(server: ServerHandle, visitor: Visitor): Promise<RawResponse> {
   const res = await httpRequest(`${server.origin}${SIGNUP_PATH}`, {
@@ -150,19 +150,13 @@ async function measureProduction(opts: {
     async (server) => {
       const visitor = await visitorOf(server);
       const first = await probe(server, visitor);
-      progress(`load: ${label}, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
-      const measured = await runLoad({
-        url: `${server.origin}${SIGNUP_PATH}`,
-        requests: signupRequests(visitor),
-        serverPid: server.pid,
-        ...(opts.sidePids ? { sidePids: opts.sidePids } : {}),
-        ...LOAD,
-      });
+      const measured = await loadSignups(server, label, visitor, opts.sidePids);
       progress('stopping the server (SIGTERM: it finishes its commits first)');
       return { load: measured, response: first, visitor };
     },
   );
   const stored = { ...(await opts.count()), emlFiles: countEml(opts.outboxDir) };
+  const { answered2xx, failed } = answerCounts(load);
   return {
     row: {
       label,
@@ -172,41 +166,28 @@ async function measureProduction(opts: {
       maxP99Ms: TARGETS.p99Ms,
     },
     store: opts.store,
-    acknowledged: 1 + load.warmup.status2xx + load.status2xx,
-    failed: load.warmup.non2xx + load.warmup.errors + load.non2xx + load.errors,
+    acknowledged: answered2xx,
+    failed,
     stored,
     response,
     visitor,
   };
 }
 
-async function measureSqlite(): Promise<Run> {
-  const data = tempDir('dh-bench-signup-');
-  try {
-    const file = path.join(data.dir, 'bench.sqlite');
-    const warning = tmpfsWarning(data.dir);
-    if (warning) console.log(warning);
-    return await measureProduction({
+function measureSqlite(): Promise<Run> {
+  return withSqliteDir('dh-bench-signup-', ({ file, outboxDir }) =>
+    measureProduction({
       store: 'SQLite',
       env: { DATABASE_URL: `sqlite:${file}` },
-      outboxDir: path.join(data.dir, 'outbox'),
-      count: async () => {
-        const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
-        try {
-          const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-          return {
-            subscribers: one('select count(*) as n from subscribers'),
-            outbox: one('select count(*) as n from outbox'),
-            outboxSent: one(`select count(*) as n from outbox where status = 'sent'`),
-          };
-        } finally {
-          db.close();
-        }
-      },
-    });
-  } finally {
-    data.remove();
-  }
+      outboxDir,
+      count: async () =>
+        sqliteCounts(file, {
+          subscribers: 'select count(*) as n from subscribers',
+          outbox: 'select count(*) as n from outbox',
+          outboxSent: `select count(*) as n from outbox where status = 'sent'`,
+        }),
+    }),
+  );
 }
 
 async function measurePostgres(scratch: ScratchDatabase): Promise<Run> {
@@ -245,14 +226,8 @@ async function measureBare(template: RawResponse, visitor: Visitor): Promise<Loa
       if (check.status !== 200 || !check.body.equals(template.body)) {
         throw new Error('The bare server does not answer what the production server does.');
       }
-      progress(`load: bare node:http, ${LOAD.connections} connections, ${LOAD.warmupSec} s warm-up + ${LOAD.durationSec} s`);
       // The same stream of requests (cookies, token, a new address each), so only the server differs.
-      const load = await runLoad({
-        url: `${server.origin}${SIGNUP_PATH}`,
-        requests: signupRequests(visitor),
-        serverPid: server.pid,
-        ...LOAD,
-      });
+      const load = await loadSignups(server, 'bare node:http', visitor);
       return { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + ${check.body.length}` };
     },
   );
@@ -306,8 +281,6 @@ function printDurability(runs: Run[]): void {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  startWatchdog(5 * 60_000);
-  console.log(machineLine('Sign-up bench'));
   const loadBefore = os.loadavg();
   const runs: Run[] = [await measureSqlite()];
 
@@ -334,9 +307,7 @@ async function main(): Promise<void> {
   const bare = await measureBare(first.response, first.visitor);
 
   printLoadRows({
-    title:
-      `Durable sign-ups (POST ${SIGNUP_PATH}, JSON, a new address each): ${LOAD.connections} connections, ` +
-      `${LOAD.durationSec} s after a ${LOAD.warmupSec} s warm-up, one server at a time`,
+    title: loadTitle(`Durable sign-ups (POST ${SIGNUP_PATH}, JSON, a new address each)`, LOAD),
     unit: 'sign-ups/s',
     rows: [...runs.map((r) => r.row), bare],
     sideLabel: 'PostgreSQL backends',
@@ -351,15 +322,4 @@ async function main(): Promise<void> {
   printDurability(runs);
 }
 
-main().then(
-  () => {
-    runCleanups();
-    process.exit(0);
-  },
-  (error: unknown) => {
-    runCleanups();
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`\nBench failed: ${message}\n`);
-    process.exit(1);
-  },
-);
+runBench({ name: 'Sign-up bench', timeoutMs: 5 * 60_000 }, main);

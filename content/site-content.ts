@@ -29,7 +29,7 @@ export const siteContent = {
     {
       question: 'What is Diamond Hand (DH)?',
       answer:
-        'A community meme coin for holders who don\u2019t sell in a panic \u2014 the \u201cdiamond hands\u201d of crypto.',
+        'A community meme coin for holders who don\'t sell in a panic \u2014 the "diamond hands" of crypto.',
     },
     { question: 'Which network is DH on?', answer: 'Ethereum.' },
     {

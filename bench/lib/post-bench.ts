@@ -1,25 +1,11 @@
-// What the POST benches (sign-ups, beacons) share: progress lines, the machine they ran on, and
-// one table of load runs with each production row judged against the bare server beside it.
+// What the POST benches (sign-ups, beacons) share: a throwaway SQLite data directory, CPU
+// profiles of the production server, and the counts of what it answered and what it stored.
 import { statfsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import type { LoadSummary } from './load.ts';
-import { int, pct, printTable, verdict } from './table.ts';
-
-export const progress = (message: string): void => {
-  process.stderr.write(`· ${message}\n`);
-};
-
-export const loadAverage = (): string =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
-/** One line on where and on what the figures were taken. */
-export function machineLine(name: string): string {
-  return `${name}: node ${process.version}, ${os.availableParallelism()} cores, load average ${loadAverage()}`;
-}
+import { tempDir } from './processes.ts';
+import { progress } from './run.ts';
 
 // statfs(2) f_type of tmpfs: memory, where fsync costs nothing.
 const TMPFS_MAGIC = 0x01021994;
@@ -38,6 +24,50 @@ export function tmpfsWarning(dir: string): string | null {
 }
 
 /**
+ * Runs `fn` with a fresh directory for a SQLite database and a mail outbox (warning first when
+ * it is tmpfs), and removes the directory after.
+ */
+export async function withSqliteDir<T>(
+  prefix: string,
+  fn: (paths: { file: string; outboxDir: string }) => Promise<T>,
+): Promise<T> {
+  const data = tempDir(prefix);
+  try {
+    const file = path.join(data.dir, 'bench.sqlite');
+    const warning = tmpfsWarning(data.dir);
+    if (warning) console.log(warning);
+    return await fn({ file, outboxDir: path.join(data.dir, 'outbox') });
+  } finally {
+    data.remove();
+  }
+}
+
+/** Each query's `n` (null, as from sum() over no rows, read as 0), from a SQLite file opened read-only. */
+export function sqliteCounts<K extends string>(file: string, queries: Record<K, string>): Record<K, number> {
+  const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    const counts = {} as Record<K, number>;
+    for (const [key, sql] of Object.entries(queries) as [K, string][]) {
+      counts[key] = (db.prepare(sql).get() as { n: number | null }).n ?? 0;
+    }
+    return counts;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Answers that reached the client over a probe (one 2xx) plus the warm-up and the measured run:
+ * the 2xx ones, and the others with the errors.
+ */
+export function answerCounts(load: LoadSummary): { answered2xx: number; failed: number } {
+  return {
+    answered2xx: 1 + load.warmup.status2xx + load.status2xx,
+    failed: load.warmup.non2xx + load.warmup.errors + load.non2xx + load.errors,
+  };
+}
+
+/**
  * Node flags for profiling: with BENCH_CPU_PROF=<dir> set, each production server writes a V8 CPU
  * profile (open it in Chrome DevTools) into <dir> when it exits.
  */
@@ -46,92 +76,4 @@ export function cpuProfileArgs(): string[] {
   if (!dir) return [];
   progress(`a CPU profile of this server goes to ${path.resolve(dir)}`);
   return ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`];
-}
-
-export interface LoadRow {
-  label: string;
-  load: LoadSummary;
-  /** Response headers + body, as sent for one answer. */
-  responseBytes?: string;
-  /** Target: at least this share of the bare server's rate. */
-  minRatio?: number;
-  /** Target: p99 latency at most this. */
-  maxP99Ms?: number;
-}
-
-const usPerRequest = (v: number | null): string => (v === null ? 'n/a' : `${Math.round(v)} µs`);
-
-/**
- * The load runs, one row each (the bare server last), then each production row's ratio to the
- * bare one and its p99, against the row's targets where it has them.
- */
-export function printLoadRows(opts: { title: string; unit: string; rows: LoadRow[]; sideLabel?: string }): void {
-  const { title, unit, rows, sideLabel } = opts;
-  const share = (v: number | null) => (v === null ? 'n/a' : pct(v));
-  const withSide = sideLabel !== undefined && rows.some((r) => r.load.sideCpu !== null);
-  printTable(
-    title,
-    [
-      'Server',
-      unit,
-      'sd',
-      'p50',
-      'p99',
-      'max',
-      'non-2xx+err',
-      'server CPU',
-      'CPU/request',
-      ...(withSide ? [`${sideLabel} CPU/request`] : []),
-      'autocannon CPU',
-      'bytes/response (headers + body)',
-    ],
-    rows.map(({ label, load: s, responseBytes }) => [
-      label,
-      int(s.reqPerSec),
-      `± ${int(s.reqPerSecStddev)}`,
-      `${s.latencyP50Ms} ms`,
-      `${s.latencyP99Ms} ms`,
-      `${s.latencyMaxMs} ms`,
-      int(s.non2xx + s.errors),
-      share(s.serverCpu),
-      usPerRequest(s.serverCpuUsPerRequest),
-      ...(withSide ? [usPerRequest(s.sideCpuUsPerRequest)] : []),
-      share(s.loadgenCpu),
-      responseBytes ?? '',
-    ]),
-  );
-
-  const bare = rows.at(-1);
-  if (!bare) return;
-  for (const row of rows.slice(0, -1)) {
-    const ratio = row.load.reqPerSec / bare.load.reqPerSec;
-    const target = row.minRatio;
-    const judged = target === undefined ? '' : `  (target ≥ ${target.toFixed(2)}: ${verdict(ratio >= target)})`;
-    const prodCpu = row.load.serverCpuUsPerRequest;
-    const bareCpu = bare.load.serverCpuUsPerRequest;
-    const cpuRatio = prodCpu && bareCpu ? `; CPU/request ratio ${(bareCpu / prodCpu).toFixed(2)}` : '';
-    console.log(`${row.label} / bare: ${unit} ratio ${ratio.toFixed(2)}${judged}${cpuRatio}`);
-    const maxP99 = row.maxP99Ms;
-    if (maxP99 !== undefined) {
-      const met = verdict(row.load.latencyP99Ms <= maxP99);
-      console.log(`${row.label}: p99 ${row.load.latencyP99Ms} ms  (target ≤ ${maxP99} ms: ${met})`);
-    }
-  }
-  const cores = os.availableParallelism();
-  console.log(
-    '(CPU/request ratio = bare µs / production µs: the ratio two CPU-bound servers would show, less noisy ' +
-      `than ${unit} on a busy machine. CPU figures are shares of one core; this machine has ${cores}. ` +
-      'autocannon near 100% would mean the load generator, not the server, set the pace.)',
-  );
-}
-
-/** Printed when the machine was already busy before the load runs, so figures are read with care. */
-export function busyWarning(loadBefore: number[]): void {
-  const cores = os.availableParallelism();
-  if ((loadBefore[0] ?? 0) <= cores) return;
-  console.log(
-    `Warning: the load average was ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before the load runs, ` +
-      `above the ${cores} cores. Other processes were competing for the CPU, so rates and latencies are noisy: ` +
-      'compare CPU/request, or rerun on a quiet machine.',
-  );
 }

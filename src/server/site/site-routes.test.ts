@@ -21,9 +21,10 @@ describe('GET /', () => {
     expect(html).toContain('<title>Diamond Hand (DH)</title>');
     expect(html).toContain('Embrace the Chaos, Hold the Line – Diamond Hand is for the True HODLers!');
     expect(html).toContain('GET READY FOR THE HOTTEST CRYPTO PRESALE OF 2025');
+    const asHtml = (text: string) => text.replace(/'/g, '&#x27;').replace(/"/g, '&quot;');
     for (const item of siteContent.faq) {
-      expect(html).toContain(item.question.replace(/'/g, '&#x27;'));
-      expect(html).toContain(item.answer.replace(/'/g, '&#x27;'));
+      expect(html).toContain(asHtml(item.question));
+      expect(html).toContain(asHtml(item.answer));
     }
     expect(html).toMatch(/<form[^>]*method="post"/);
     expect(html).toContain('© 2026 Diamond Hand (DH)');

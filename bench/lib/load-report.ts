@@ -1,0 +1,103 @@
+// One table of load runs, each production row judged against the bare server beside it, and the
+// warning for a machine that was busy before the runs: what every bench prints of its load runs.
+import os from 'node:os';
+import type { LoadSummary } from './load.ts';
+import { int, pct, printTable, verdict } from './table.ts';
+
+export interface LoadRow {
+  label: string;
+  load: LoadSummary;
+  /** Response headers + body, as sent for one answer. */
+  responseBytes?: string;
+  /** Target: at least this share of the bare server's rate. */
+  minRatio?: number;
+  /** Target: p99 latency at most this. */
+  maxP99Ms?: number;
+}
+
+const usPerRequest = (v: number | null): string => (v === null ? 'n/a' : `${Math.round(v)} µs`);
+
+/**
+ * The load runs, one row each (the bare server last), then each production row's ratio to the
+ * bare one and its p99, against the row's targets where it has them.
+ */
+export function printLoadRows(opts: {
+  title: string;
+  unit: string;
+  rows: LoadRow[];
+  sideLabel?: string;
+  /** How the closing note names the CPU/request ratio and qualifies it (default: "ratio", nothing). */
+  ratioNote?: { name: string; caveat: string };
+}): void {
+  const { title, unit, rows, sideLabel, ratioNote = { name: 'ratio', caveat: '' } } = opts;
+  const share = (v: number | null) => (v === null ? 'n/a' : pct(v));
+  const withSide = sideLabel !== undefined && rows.some((r) => r.load.sideCpu !== null);
+  printTable(
+    title,
+    [
+      'Server',
+      unit,
+      'sd',
+      'p50',
+      'p99',
+      'max',
+      'non-2xx+err',
+      'server CPU',
+      'CPU/request',
+      ...(withSide ? [`${sideLabel} CPU/request`] : []),
+      'autocannon CPU',
+      'bytes/response (headers + body)',
+    ],
+    rows.map(({ label, load: s, responseBytes }) => [
+      label,
+      int(s.reqPerSec),
+      `± ${int(s.reqPerSecStddev)}`,
+      `${s.latencyP50Ms} ms`,
+      `${s.latencyP99Ms} ms`,
+      `${s.latencyMaxMs} ms`,
+      int(s.non2xx + s.errors),
+      share(s.serverCpu),
+      usPerRequest(s.serverCpuUsPerRequest),
+      ...(withSide ? [usPerRequest(s.sideCpuUsPerRequest)] : []),
+      share(s.loadgenCpu),
+      responseBytes ?? '',
+    ]),
+  );
+
+  const bare = rows.at(-1);
+  if (!bare) return;
+  for (const row of rows.slice(0, -1)) {
+    const ratio = row.load.reqPerSec / bare.load.reqPerSec;
+    const target = row.minRatio;
+    const judged = target === undefined ? '' : `  (target ≥ ${target.toFixed(2)}: ${verdict(ratio >= target)})`;
+    const prodCpu = row.load.serverCpuUsPerRequest;
+    const bareCpu = bare.load.serverCpuUsPerRequest;
+    const cpuRatio = prodCpu && bareCpu ? `; CPU/request ratio ${(bareCpu / prodCpu).toFixed(2)}` : '';
+    console.log(`${row.label} / bare: ${unit} ratio ${ratio.toFixed(2)}${judged}${cpuRatio}`);
+    const maxP99 = row.maxP99Ms;
+    if (maxP99 !== undefined) {
+      const met = verdict(row.load.latencyP99Ms <= maxP99);
+      console.log(`${row.label}: p99 ${row.load.latencyP99Ms} ms  (target ≤ ${maxP99} ms: ${met})`);
+    }
+  }
+  const cores = os.availableParallelism();
+  console.log(
+    `(CPU/request ratio = bare µs / production µs: the ${ratioNote.name} two CPU-bound servers would show, ` +
+      `less noisy than ${unit} on a busy machine${ratioNote.caveat}. CPU figures are shares of one core; ` +
+      `this machine has ${cores}. autocannon near 100% would mean the load generator, not the server, set the pace.)`,
+  );
+}
+
+/**
+ * Printed when the machine was already busy before the load runs, so figures are read with care.
+ * `rates` names what the noise spoils besides latencies.
+ */
+export function busyWarning(loadBefore: number[], rates = 'rates'): void {
+  const cores = os.availableParallelism();
+  if ((loadBefore[0] ?? 0) <= cores) return;
+  console.log(
+    `Warning: the load average was ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before the load runs, ` +
+      `above the ${cores} cores. Other processes were competing for the CPU, so ${rates} and latencies are noisy: ` +
+      'compare CPU/request, or rerun on a quiet machine.',
+  );
+}
