@@ -7,6 +7,7 @@ import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { checkContentFile } from './check-content.ts';
 import { makeImages } from './make-images.ts';
+import { errorText } from '../src/server/lib/error-text.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
@@ -70,6 +71,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`\nBuild failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`\nBuild failed: ${errorText(error)}`);
   process.exit(1);
 });

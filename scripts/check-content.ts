@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseSiteContent, type SiteContent } from '../src/shared/content-schema.ts';
+import { errorText } from '../src/server/lib/error-text.ts';
 
 export async function checkContentFile(file = 'content/site-content.ts'): Promise<SiteContent> {
   const mod = (await import(pathToFileURL(path.resolve(file)).href)) as { siteContent?: unknown };
@@ -15,7 +16,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   checkContentFile(file).then(
     () => console.log(`${file} is valid.`),
     (error: unknown) => {
-      console.error(error instanceof Error ? error.message : String(error));
+      console.error(errorText(error));
       process.exit(1);
     },
   );

@@ -2,6 +2,7 @@
 import { loadEnv } from '../src/server/env.ts';
 import { openStore } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
+import { errorText } from '../src/server/lib/error-text.ts';
 
 const env = loadEnv();
 const store = await openStore(env.DATABASE_URL);
@@ -9,7 +10,7 @@ try {
   const applied = await migrateToLatest(store.db);
   console.log(applied.length ? `Applied ${applied.join(', ')} to ${store.description}.` : `${store.description} is up to date.`);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
+  console.error(errorText(error));
   process.exitCode = 1;
 } finally {
   await store.close();

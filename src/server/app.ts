@@ -20,6 +20,7 @@ import { registerSiteRoutes } from './site/site-routes.ts';
 import { loadAppSecret } from './store/app-secret.ts';
 import type { Store } from './store/database.ts';
 import { GroupCommitter } from './store/group-commit.ts';
+import { errorText } from './lib/error-text.ts';
 
 export interface AppDeps {
   /** Where visitors are: local databases, optionally a remote service (loaded once, by main). */
@@ -94,10 +95,13 @@ export async function buildApp({ env, build, store, geo, mailer, clock = () => n
     clock,
     compose: confirmationComposer({ db: store.db, content, publicUrl: env.PUBLIC_URL, secret }),
     onError: (error, row) =>
-      app.log.warn({ err: error instanceof Error ? error.message : String(error), outboxId: row.id }, 'mail not sent; will retry'),
+      app.log.warn(
+        { err: errorText(error), ...(row ? { outboxId: row.id } : {}) },
+        row ? 'mail not sent; will retry' : 'outbox not readable; will retry',
+      ),
   });
   const visits = new VisitRecorder(store.db, {
-    onError: (error) => app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'visit counts not written'),
+    onError: (error) => app.log.warn({ err: errorText(error) }, 'visit counts not written'),
   });
   const salts = new DailySalts(store.db);
   app.decorate('dh', { store, committer, worker, mailer: mail, secret, visits, salts });
@@ -147,7 +151,7 @@ export async function buildApp({ env, build, store, geo, mailer, clock = () => n
     publicUrl: env.PUBLIC_URL,
     clock,
     sameOrigin: protection.sameOrigin,
-    onError: (error) => app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'visit not counted'),
+    onError: (error) => app.log.warn({ err: errorText(error) }, 'visit not counted'),
   });
   await registerSiteRoutes(app, { build, files });
   return app;

@@ -8,6 +8,7 @@ import { EnvError, loadEnv } from './env.ts';
 import { loadSiteBuild } from './site/site-build.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
+import { errorText } from './lib/error-text.ts';
 
 // dist/server/main.js when built, src/server/main.ts under tsx: the build sits in dist/ either way.
 function findDist(): string {
@@ -20,7 +21,7 @@ function findDist(): string {
 function startMaintenance(app: Awaited<ReturnType<typeof buildApp>>, retentionDays: number): void {
   const run = () =>
     purgeAnalytics(app.dh.store.db, app.dh.salts, new Date(), retentionDays).catch((error: unknown) =>
-      app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'analytics retention failed'),
+      app.log.warn({ err: errorText(error) }, 'analytics retention failed'),
     );
   void run();
   const timer = setInterval(() => void run(), 60 * 60 * 1000);

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../store/database.ts';
 import type { Database, OutboxTable } from '../store/schema.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
+import { errorText } from '../lib/error-text.ts';
 
 export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at'> & { attempts: number };
 
@@ -26,7 +27,8 @@ export interface OutboxWorkerOptions {
   mailer: Mailer;
   compose: Composer;
   clock?: () => Date;
-  onError?: (error: unknown, row: OutboxRow) => void;
+  /** A send failed (with its row), or the outbox could not be read at all (no row). */
+  onError?: (error: unknown, row?: OutboxRow) => void;
   pollMs?: number;
   batchSize?: number;
 }
@@ -83,7 +85,7 @@ export class OutboxWorker {
       while (!this.stopped && (await this.runOnce()) > 0);
     } catch (error) {
       // The database being briefly unreachable is no reason to stop; the next poll tries again.
-      this.opts.onError?.(error, { id: '', kind: 'confirmation', subscriber_id: '', created_at: '', attempts: 0 });
+      this.opts.onError?.(error);
     }
   }
 
@@ -134,7 +136,7 @@ export class OutboxWorker {
           status: giveUp ? 'failed' : 'pending',
           attempts: failures,
           next_attempt_at: new Date(now.getTime() + retryDelayMs(failures)).toISOString(),
-          last_error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+          last_error: errorText(error).slice(0, 500),
           locked_by: null,
           locked_until: null,
         })

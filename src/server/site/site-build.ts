@@ -9,9 +9,6 @@ export interface SiteBuild {
   distDir: string;
   clientDir: string;
   renderSitePage: (props: SitePageProps) => string;
-  entryScript: string;
-  /** The visit beacon's script. */
-  beaconScript: string;
   css: string;
   /** The one inline script: loads the page bundle and the beacon once the page has painted. */
   loaderScript: string;
@@ -79,8 +76,6 @@ export async function loadSiteBuild(distDir: string): Promise<SiteBuild> {
     distDir,
     clientDir,
     renderSitePage: ssr.renderSitePage,
-    entryScript: `/${entry.file}`,
-    beaconScript: `/${beacon.file}`,
     css,
     loaderScript,
     styleHashes: [cspHash(css), cspHash(noscriptCss)],

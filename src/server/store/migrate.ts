@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
 import type { Database } from './schema.ts';
+import { errorText } from '../lib/error-text.ts';
 
 // Versioned, in order, never edited once shipped: add a new file for each change.
 const migrations: Record<string, Migration> = {
@@ -19,7 +20,7 @@ export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: s
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((r) => r.status === 'Error');
   if (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
