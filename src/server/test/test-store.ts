@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { recordConsentWording } from '../signups/signup-store.ts';
 import { openStore, type Dialect, type Store } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
@@ -10,6 +9,9 @@ import { migrateToLatest } from '../store/migrate.ts';
 // Storage is tested against real databases: a throwaway SQLite file, and when TEST_POSTGRES_URL
 // is set (CI always sets it) a throwaway schema on that PostgreSQL server.
 export const testPostgresUrl = process.env.TEST_POSTGRES_URL || undefined;
+
+/** Every throwaway PostgreSQL schema is named this plus 12 hex digits. */
+export const TEST_SCHEMA_PREFIX = 't_';
 
 export const dialectCases: { dialect: Dialect; skip: boolean; label: string }[] = [
   { dialect: 'sqlite', skip: false, label: 'sqlite' },
@@ -41,15 +43,12 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   } else {
     if (!testPostgresUrl) throw new Error('TEST_POSTGRES_URL is not set');
     url = testPostgresUrl;
-    pgSchema = `t_${randomBytes(6).toString('hex')}`;
+    pgSchema = `${TEST_SCHEMA_PREFIX}${randomBytes(6).toString('hex')}`;
     store = await openStore(url, { pgSchema });
-    const schema = pgSchema;
-    cleanup = async () => {
-      const client = new pg.Client({ connectionString: testPostgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    };
+    // Not dropped here: a DROP SCHEMA running while another test file's migrator introspects the
+    // catalogue makes that introspection fail ("schema … does not exist"). The Vitest global
+    // setup drops every test schema before and after the run instead.
+    cleanup = async () => undefined;
   }
   if (opts.migrate !== false) {
     await migrateToLatest(store.db, pgSchema ? { pgSchema } : {});
