@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumFlags, chromiumPath } from './scripts/chromium.ts';
 
 // The server the browser tests run against: the production build (`npm run build` makes dist/;
 // `npm test` builds before it runs these tests, so this config never builds). Every setting the
@@ -25,9 +26,6 @@ const serverEnv: Record<string, string> = {
   SIGNUP_RATE_LIMIT: '1000',
 };
 
-// `npx playwright install` cannot download here: use the system Chromium.
-const chromiumPath = process.env.CHROME_PATH || '/usr/bin/chromium';
-
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
@@ -48,14 +46,7 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         launchOptions: {
           executablePath: chromiumPath,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
+          args: chromiumFlags,
         },
       },
     },

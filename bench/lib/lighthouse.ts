@@ -1,20 +1,12 @@
 import { existsSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
+import { chromiumFlags, chromiumPath } from '../../scripts/chromium.ts';
 import { assertLocal } from './http.ts';
 import { onCleanup, withTimeout } from './processes.ts';
 
-export const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-
-export const chromeFlags = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export const chromePath = chromiumPath;
+export const chromeFlags = ['--headless=new', ...chromiumFlags];
 
 export const categoryIds = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type CategoryId = (typeof categoryIds)[number];

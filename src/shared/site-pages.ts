@@ -24,3 +24,9 @@ export const apiPaths = {
   confirm: '/confirm',
   unsubscribe: '/unsubscribe',
 } as const;
+
+/**
+ * The CSRF token's names on the wire: the server sets the cookie, the client's HTTP helper copies
+ * it into the header (signed double-submit; src/server/http/write-protection.ts).
+ */
+export const xsrf = { cookie: 'XSRF-TOKEN', header: 'x-xsrf-token' } as const;

@@ -1,4 +1,4 @@
-import { apiPaths } from '../../shared/site-pages.ts';
+import { apiPaths, xsrf } from '../../shared/site-pages.ts';
 
 // The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
 // leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
@@ -17,12 +17,12 @@ const readCookie = (name: string): string | null => {
  * also starts the server's "faster than a person" clock.
  */
 export async function ensureXsrfCookie(): Promise<void> {
-  if (!readCookie('XSRF-TOKEN')) await fetch(apiPaths.csrf, { credentials: 'same-origin' });
+  if (!readCookie(xsrf.cookie)) await fetch(apiPaths.csrf, { credentials: 'same-origin' });
 }
 
 async function xsrfToken(): Promise<string> {
   await ensureXsrfCookie();
-  return readCookie('XSRF-TOKEN') ?? '';
+  return readCookie(xsrf.cookie) ?? '';
 }
 
 export interface ApiResponse<T> {
@@ -40,7 +40,7 @@ export async function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', pa
     headers: {
       'content-type': 'application/json',
       accept: 'application/json',
-      'x-xsrf-token': await xsrfToken(),
+      [xsrf.header]: await xsrfToken(),
     },
     body: JSON.stringify(body),
   });

@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { xsrf } from '../../shared/site-pages.ts';
 
 // CSRF follows OWASP's signed double-submit cookie: @fastify/csrf-protection keeps a per-visitor
 // secret in an HttpOnly, signed cookie (`_csrf`) and derives the token from it; the token is also
@@ -10,8 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 // protects the no-JavaScript form, since static HTML cannot carry a per-visitor token.
 // https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html
 
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-export const XSRF_HEADER = 'x-xsrf-token';
+const XSRF_COOKIE = xsrf.cookie;
+const XSRF_HEADER = xsrf.header;
 const SECRET_COOKIE = '_csrf';
 // When this visitor first got a page: the sign-up time trap measures from here.
 const LOADED_COOKIE = 'dh_t';
