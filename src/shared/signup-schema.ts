@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { messageReplySchema } from './api-error.ts';
 
 // One schema for the sign-up message: the form validates with it before sending, the server
 // parses every request with it. zod/mini keeps the browser's share small.
@@ -54,22 +55,47 @@ export type SignupFieldErrors = Partial<Record<SignupField | 'form', string>>;
 
 export type SignupParse = { ok: true; data: SignupInput } | { ok: false; errors: SignupFieldErrors };
 
-/** Parses a sign-up; on failure returns one message in words per field (first problem wins). */
-export function parseSignup(input: unknown): SignupParse {
-  const result = signupSchema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
+/** One problem with a message, as zod reports it (and as the server's validator passes it on). */
+export interface SignupIssue {
+  path: readonly PropertyKey[];
+  code: string;
+  message: string;
+  keys?: readonly string[];
+}
+
+/** One message in words per field (first problem wins), from a parse's issues. */
+export function signupFieldErrors(issues: readonly SignupIssue[]): SignupFieldErrors {
   const errors: SignupFieldErrors = {};
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      errors.form ??= `This form does not take the field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}.`;
+      const keys = issue.keys ?? [];
+      errors.form ??= `This form does not take the field${keys.length > 1 ? 's' : ''} ${keys.join(', ')}.`;
       continue;
     }
     const field = issue.path[0];
     if (field === 'name' || field === 'email' || field === 'comment') errors[field] ??= issue.message;
     else errors.form ??= 'Please send a name, an email address and, if you like, a comment.';
   }
-  return { ok: false, errors };
+  return errors;
 }
+
+/** Parses a sign-up; on failure returns one message in words per field (first problem wins). */
+export function parseSignup(input: unknown): SignupParse {
+  const result = signupSchema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, errors: signupFieldErrors(result.error.issues) };
+}
+
+/** The JSON answer to an accepted sign-up (errors use the shared error shape, api-error.ts). */
+export const signupReplySchema = messageReplySchema;
+export type SignupReply = z.output<typeof signupReplySchema>;
+
+/** The query of a confirmation link (`/confirm?token=…`). */
+export const confirmQuerySchema = z.object({ token: z.optional(z.string()) });
+/** The query of an unsubscribe link (`/unsubscribe?id=…&sig=…`). */
+export const unsubscribeQuerySchema = z.object({ id: z.optional(z.string()), sig: z.optional(z.string()) });
+
+export const signupInvalidMessage = 'Please correct the highlighted fields.';
 
 /** What the page shows about a sign-up: after a no-JavaScript post, or after the JSON answer. */
 export interface SignupView {

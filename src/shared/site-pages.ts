@@ -17,16 +17,3 @@ export interface SitePageProps {
 
 export const isSitePageName = (v: unknown): v is SitePageName =>
   typeof v === 'string' && (sitePages as readonly string[]).includes(v);
-
-export const apiPaths = {
-  signup: '/signup',
-  csrf: '/api/csrf',
-  confirm: '/confirm',
-  unsubscribe: '/unsubscribe',
-} as const;
-
-/**
- * The CSRF token's names on the wire: the server sets the cookie, the client's HTTP helper copies
- * it into the header (signed double-submit; src/server/http/write-protection.ts).
- */
-export const xsrf = { cookie: 'XSRF-TOKEN', header: 'x-xsrf-token' } as const;

@@ -14,5 +14,3 @@ export const visitBeaconSchema = z.object({
 });
 
 export type VisitBeacon = z.output<typeof visitBeaconSchema>;
-
-export const visitPath = '/api/visit';

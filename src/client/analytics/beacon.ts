@@ -1,6 +1,7 @@
 // The visit beacon: one small POST to our own origin after the page has loaded. No dependencies,
 // no cookies (credentials: 'omit'), no storage, nothing about the person beyond what any request
 // carries. It is its own script so it can never delay or break the page.
+import { apiPaths } from '../../shared/paths.ts';
 import type { VisitBeacon } from '../../shared/visit-schema.ts';
 
 type PrivacyNavigator = Navigator & { globalPrivacyControl?: boolean };
@@ -16,7 +17,7 @@ function send(): void {
 }
 
 function post(body: VisitBeacon): void {
-  fetch('/api/visit', {
+  fetch(apiPaths.visit, {
     method: 'POST',
     keepalive: true,
     credentials: 'omit',

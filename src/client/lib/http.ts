@@ -1,8 +1,13 @@
-import { apiPaths, xsrf } from '../../shared/site-pages.ts';
+import type { z } from 'zod/mini';
+import { apiErrorSchema, type ApiError } from '../../shared/api-error.ts';
+import { apiPaths } from '../../shared/paths.ts';
+import { xsrf } from '../../shared/xsrf.ts';
 
 // The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
 // leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
-// XSRF-TOKEN cookie the server set (signed double-submit; see src/server/http/write-protection.ts).
+// XSRF-TOKEN cookie the server set (signed double-submit; see
+// src/server/plugins/write-protection.ts). Every reply is checked against its schema from
+// src/shared, so a caller only ever sees a typed answer or an error in words.
 
 const readCookie = (name: string): string | null => {
   for (const part of document.cookie.split('; ')) {
@@ -25,26 +30,57 @@ async function xsrfToken(): Promise<string> {
   return readCookie(xsrf.cookie) ?? '';
 }
 
-export interface ApiResponse<T> {
-  status: number;
-  body: T | null;
-  /** Retry-After in seconds, when the server sent one. */
-  retryAfter: number | null;
-}
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T }
+  | {
+      ok: false;
+      /** 0 when the server could not be reached at all. */
+      status: number;
+      error: ApiError;
+      /** Retry-After in seconds, when the server sent one. */
+      retryAfter: number | null;
+    };
 
-export async function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body: unknown): Promise<ApiResponse<T>> {
+export const offlineMessage = 'We could not reach our server. Check your connection and try again.';
+const unreadableMessage = 'Our server sent an answer we could not read. Please try again in a minute.';
+
+/** Sends JSON and parses the reply: `replySchema` for a 2xx, the shared error shape otherwise. */
+export async function apiSend<S extends z.ZodMiniType>(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body: unknown,
+  replySchema: S,
+): Promise<ApiResult<z.output<S>>> {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiSend takes a relative URL, got ${path}`);
-  const res = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      [xsrf.header]: await xsrfToken(),
-    },
-    body: JSON.stringify(body),
-  });
-  const parsed = (await res.json().catch(() => null)) as T | null;
+  let res: Response;
+  let json: unknown;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        [xsrf.header]: await xsrfToken(),
+      },
+      body: JSON.stringify(body),
+    });
+    json = await res.json().catch(() => undefined);
+  } catch {
+    return { ok: false, status: 0, error: { code: 'unavailable', message: offlineMessage }, retryAfter: null };
+  }
   const retry = Number(res.headers.get('retry-after'));
-  return { status: res.status, body: parsed, retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null };
+  const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : null;
+  if (res.ok) {
+    const reply = replySchema.safeParse(json);
+    if (reply.success) return { ok: true, status: res.status, data: reply.data };
+    return { ok: false, status: res.status, error: { code: 'internal', message: unreadableMessage }, retryAfter };
+  }
+  const error = apiErrorSchema.safeParse(json);
+  return {
+    ok: false,
+    status: res.status,
+    error: error.success ? error.data.error : { code: 'internal', message: unreadableMessage },
+    retryAfter,
+  };
 }

@@ -3,23 +3,18 @@ import {
   consentWording,
   parseSignup,
   signupFields,
+  signupInvalidMessage,
   signupLimits,
+  signupReplySchema,
   type SignupField,
   type SignupFieldErrors,
   type SignupView,
 } from '../../../shared/signup-schema.ts';
-import { apiPaths } from '../../../shared/site-pages.ts';
+import { pagePaths } from '../../../shared/paths.ts';
 import { apiSend, ensureXsrfCookie } from '../../lib/http.ts';
 import { content } from '../content.ts';
 
 type Status = 'idle' | 'sending' | 'success' | 'error';
-
-interface SignupAnswer {
-  message?: string;
-  errors?: SignupFieldErrors;
-}
-
-const offline = 'We could not reach our server. Check your connection and try again.';
 
 // Works as a plain form POST (the server answers with this page and `initial` filled in); once
 // hydrated, it validates with the shared schema and sends JSON without a reload.
@@ -57,29 +52,24 @@ export function StayUpdated({ initial }: { initial?: SignupView | undefined }) {
     if (!checked.ok) {
       setErrors(checked.errors);
       setStatus('error');
-      setMessage('Please correct the highlighted fields.');
+      setMessage(signupInvalidMessage);
       setFocusTick((t) => t + 1);
       return;
     }
     setErrors({});
     setStatus('sending');
     setMessage('Sending…');
-    try {
-      const res = await apiSend<SignupAnswer>('POST', apiPaths.signup, data);
-      if (res.status >= 200 && res.status < 300) {
-        setStatus('success');
-        setMessage(res.body?.message ?? 'Thank you! Check your inbox to confirm your sign-up.');
-        form.reset();
-        return;
-      }
-      setStatus('error');
-      setErrors(res.body?.errors ?? {});
-      setMessage(res.body?.message ?? 'Something went wrong on our side. Please try again in a minute.');
-      setFocusTick((t) => t + 1);
-    } catch {
-      setStatus('error');
-      setMessage(offline);
+    const res = await apiSend('POST', pagePaths.signup, data, signupReplySchema);
+    if (res.ok) {
+      setStatus('success');
+      setMessage(res.data.message);
+      form.reset();
+      return;
     }
+    setStatus('error');
+    setErrors((res.error.fields ?? {}) as SignupFieldErrors);
+    setMessage(res.error.message);
+    setFocusTick((t) => t + 1);
   }
 
   const fieldProps = (field: SignupField) => {
@@ -107,7 +97,7 @@ export function StayUpdated({ initial }: { initial?: SignupView | undefined }) {
         ref={formRef}
         className="signup-form"
         method="post"
-        action={`${apiPaths.signup}#stay-updated`}
+        action={`${pagePaths.signup}#stay-updated`}
         onSubmit={onSubmit}
         aria-busy={status === 'sending'}
       >
@@ -141,7 +131,7 @@ export function StayUpdated({ initial }: { initial?: SignupView | undefined }) {
           <input id="signup-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
         <p className="consent">
-          {consentWording.text} <a href="/privacy">Privacy notice</a>
+          {consentWording.text} <a href={pagePaths.privacy}>Privacy notice</a>
         </p>
         <button className="button button-primary" type="submit" disabled={status === 'sending'}>
           {status === 'sending' ? 'Sending…' : 'Submit'}
