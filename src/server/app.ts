@@ -1,56 +1,42 @@
-import formBody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent } from '../shared/content-schema.ts';
-import type { GeoLookup } from './analytics/geo/geo-lookup.ts';
-import { VisitRecorder } from './analytics/visit-recorder.ts';
-import { registerVisitRoutes } from './analytics/visit-routes.ts';
-import { DailySalts } from './analytics/visitor-hash.ts';
+import { analyticsFeature } from './analytics/analytics-plugin.ts';
 import type { Env } from './env.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
-import { registerWriteProtection } from './http/write-protection.ts';
-import { fileMailer, smtpMailer, type Mailer } from './mail/mailer.ts';
-import { OutboxWorker } from './mail/outbox-worker.ts';
-import { confirmationComposer } from './signups/confirmation-composer.ts';
-import { registerSignupRoutes } from './signups/signup-routes.ts';
-import { recordConsentWording } from './signups/signup-store.ts';
+import { geoPlugin } from './geo/geo-plugin.ts';
+import type { GeoLookup } from './geo/geo-lookup.ts';
+import { mailPlugin } from './mail/mail-plugin.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
+import { httpContractPlugin } from './plugins/http-contract.ts';
+import { jobsPlugin } from './plugins/jobs.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { writeProtectionPlugin } from './plugins/write-protection.ts';
+import { signupsFeature } from './signups/signups-plugin.ts';
+import { pagesPlugin } from './site/pages-plugin.ts';
 import type { SiteBuild } from './site/site-build.ts';
-import { buildSiteFiles } from './site/site-files.ts';
-import { registerSiteRoutes } from './site/site-routes.ts';
-import { loadAppSecret } from './store/app-secret.ts';
+import { siteFeature } from './site/site-plugin.ts';
 import type { Store } from './store/database.ts';
-import { GroupCommitter } from './store/group-commit.ts';
-import { errorText } from './lib/error-text.ts';
 
 export interface AppDeps {
-  /** Where visitors are: local databases, optionally a remote service (loaded once, by main). */
-  geo: GeoLookup;
   env: Env;
   build: SiteBuild;
-  /** Opened and migrated by the caller (main.ts, or a test on a throwaway database). */
+  /** Opened and migrated by the caller (main.ts, or a test on a throwaway database), closed by it. */
   store: Store;
+  /** Where visitors are: local databases, optionally a remote service (opened once by the caller). */
+  geo: GeoLookup;
   /** Defaults to SMTP_URL, or .eml files under OUTBOX_DIR when that is unset. */
   mailer?: Mailer;
   /** Injected so tests can fix "now". */
   clock?: () => Date;
   /** Where the log goes (stdout by default); tests read it back. */
   logStream?: NodeJS.WritableStream;
-}
-
-export interface AppServices {
-  store: Store;
-  visits: VisitRecorder;
-  salts: DailySalts;
-  committer: GroupCommitter;
-  worker: OutboxWorker;
-  mailer: Mailer;
-  secret: string;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    dh: AppServices;
-  }
+  /**
+   * Start the background jobs (outbox, visit flush, retention, salt purge) when the app is ready.
+   * main.ts always does; tests build without them and run a job with `app.jobs.runOnce(name)`.
+   */
+  runJobs?: boolean;
 }
 
 // The request log never holds a client address or a query string (which may carry tokens):
@@ -68,91 +54,56 @@ const loggerOptions = (env: Env, stream?: NodeJS.WritableStream): FastifyServerO
 const trustProxyOption = (v: Env['TRUST_PROXY']) =>
   typeof v === 'number' ? (_address: string, hop: number) => hop < v : v;
 
-export async function buildApp({ env, build, store, geo, mailer, clock = () => new Date(), logStream }: AppDeps): Promise<FastifyInstance> {
+/**
+ * The whole server as one Fastify app, in the order fastify/demo keeps: infrastructure plugins
+ * first (each named, each declaring what it needs), then one plugin per feature. `app.printPlugins()`
+ * draws the result; the README keeps a copy as the map of the server.
+ *
+ * Where new things go:
+ * - a route: in its feature's plugin (admin: a new `admin/` feature under apiPaths.admin);
+ * - a kind of email: `app.outbox.registerKind(kind, composer)` in the feature that owns it, plus a
+ *   migration if it needs columns;
+ * - a background job: `app.jobs.add(...)` in the feature that owns it; started when the app is
+ *   ready, stopped in reverse order at close.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { env, build } = deps;
   const app = Fastify({
-    logger: loggerOptions(env, logStream),
+    logger: loggerOptions(env, deps.logStream),
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
     bodyLimit: 16 * 1024,
-    return503OnClosing: true,
+    // http-contract answers 503 while closing, in the one error shape.
+    return503OnClosing: false,
     trustProxy: trustProxyOption(env.TRUST_PROXY),
   });
   const content = parseSiteContent(siteContent);
-  const files = buildSiteFiles({ build, content, publicUrl: env.PUBLIC_URL, year: clock().getUTCFullYear() });
 
-  const secret = await loadAppSecret(store.db, env.APP_SECRET);
-  await recordConsentWording(store.db, clock());
-
-  const mail =
-    mailer ??
-    (env.SMTP_URL
-      ? smtpMailer(env.SMTP_URL, env.MAIL_FROM)
-      : fileMailer(env.OUTBOX_DIR, env.MAIL_FROM, (m) => app.log.info(m)));
-  const committer = new GroupCommitter(store.db);
-  const worker = new OutboxWorker({
-    db: store.db,
-    dialect: store.dialect,
-    mailer: mail,
-    clock,
-    compose: confirmationComposer({ db: store.db, content, publicUrl: env.PUBLIC_URL, secret }),
-    onError: (error, row) =>
-      app.log.warn(
-        { err: errorText(error), ...(row ? { outboxId: row.id } : {}) },
-        row ? 'mail not sent; will retry' : 'outbox not readable; will retry',
-      ),
-  });
-  const visits = new VisitRecorder(store.db, {
-    onError: (error) => app.log.warn({ err: errorText(error) }, 'visit counts not written'),
-  });
-  const salts = new DailySalts(store.db);
-  app.decorate('dh', { store, committer, worker, mailer: mail, secret, visits, salts });
-  app.addHook('onClose', async () => {
-    await worker.stop();
-    await committer.idle();
-    await visits.flush();
-    mail.close();
+  // Infrastructure.
+  await app.register(clockPlugin, { clock: deps.clock ?? (() => new Date()) });
+  await app.register(storePlugin, { store: deps.store });
+  await app.register(keysPlugin, { appSecret: env.APP_SECRET });
+  await app.register(securityHeadersPlugin, { styleHashes: build.styleHashes, scriptHashes: build.scriptHashes });
+  await app.register(pagesPlugin, { build, content, publicUrl: env.PUBLIC_URL });
+  await app.register(httpContractPlugin);
+  await app.register(writeProtectionPlugin, { publicUrl: env.PUBLIC_URL });
+  await app.register(rateLimitPlugin);
+  await app.register(geoPlugin, { geo: deps.geo });
+  await app.register(jobsPlugin, { autoStart: deps.runJobs ?? false });
+  await app.register(mailPlugin, {
+    ...(deps.mailer ? { mailer: deps.mailer } : {}),
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    outboxDir: env.OUTBOX_DIR,
   });
 
-  registerSecurityHeaders(app, { styleHashes: build.styleHashes, scriptHashes: build.scriptHashes });
-  // JSON is built in; urlencoded is the no-JavaScript form. Anything else is refused with 415.
-  await app.register(formBody);
-  app.removeContentTypeParser('text/plain');
-  const protection = await registerWriteProtection(app, { secret, publicUrl: env.PUBLIC_URL, clock });
-
-  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(status).send({ error: 'Something went wrong on our side. Please try again in a minute.' });
-    }
-    return reply.code(status).send({ error: error.message });
-  });
-
-  await registerSignupRoutes(app, {
-    store,
-    committer,
-    protection,
-    secret,
+  // Features.
+  await app.register(siteFeature, { build });
+  await app.register(signupsFeature, {
+    content,
     publicUrl: env.PUBLIC_URL,
-    clock,
     minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
     ratePerMinute: env.SIGNUP_RATE_LIMIT,
-    onMailQueued: () => worker.nudge(),
-    locate: (ip) => {
-      const place = geo.lookupLocal(ip);
-      return { country: place.country, region: place.region, city: place.city };
-    },
-    renderHomeWithSignup: files.renderHomeWithSignup,
-    renderNotice: files.renderNotice,
   });
-  await registerVisitRoutes(app, {
-    recorder: visits,
-    salts,
-    geo,
-    publicUrl: env.PUBLIC_URL,
-    clock,
-    sameOrigin: protection.sameOrigin,
-    onError: (error) => app.log.warn({ err: errorText(error) }, 'visit not counted'),
-  });
-  await registerSiteRoutes(app, { build, files });
+  await app.register(analyticsFeature, { publicUrl: env.PUBLIC_URL, retentionDays: env.VISIT_RETENTION_DAYS });
   return app;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CountDimension, Database } from '../store/schema.ts';
-import { addDays } from './visitor-hash.ts';
+import { addDays, isDay } from '../lib/days.ts';
+import { signupsPerDay } from '../signups/queries.ts';
 
 export interface DayPoint {
   day: string;
@@ -26,8 +27,6 @@ export interface AudienceReport {
   topCities: TopRow[];
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * What the console shows for a date range (inclusive, UTC days). Reads only the daily roll-ups and
  * the sign-ups' creation index, so its cost depends on the number of days and distinct values,
@@ -40,7 +39,7 @@ export async function audienceReport(
   limit = 10,
 ): Promise<AudienceReport> {
   const { from, to } = range;
-  if (!DAY.test(from) || !DAY.test(to) || from > to) throw new Error('The range must be two days, YYYY-MM-DD, from ≤ to.');
+  if (!isDay(from) || !isDay(to) || from > to) throw new Error('The range must be two days, YYYY-MM-DD, from ≤ to.');
 
   const totals = await db
     .selectFrom('daily_counts')
@@ -50,16 +49,9 @@ export async function audienceReport(
     .where('day', '>=', from)
     .where('day', '<=', to)
     .execute();
-  const signups = await db
-    .selectFrom('subscribers')
-    .select((eb) => [eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(10)]).as('day'), eb.fn.countAll<number>().as('n')])
-    .where('created_at', '>=', `${from}T00:00:00.000Z`)
-    .where('created_at', '<', `${addDays(to, 1)}T00:00:00.000Z`)
-    .groupBy('day')
-    .execute();
+  const signupsByDay = await signupsPerDay(db, from, to);
 
   const byDay = new Map(totals.map((t) => [t.day, t]));
-  const signupsByDay = new Map(signups.map((s) => [s.day, Number(s.n)]));
   const days: DayPoint[] = [];
   for (let d = from; d <= to; d = addDays(d, 1)) {
     const t = byDay.get(d);

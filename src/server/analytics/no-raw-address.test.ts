@@ -2,12 +2,10 @@ import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { visitPath } from '../../shared/visit-schema.ts';
-import { fileMailer } from '../mail/mailer.ts';
+import { apiPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { openStore } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
-import { recordConsentWording } from '../signups/signup-store.ts';
 import { postSignupForm, postSignupJson, visitPage } from '../test/visitor.ts';
 
 // The promise in the privacy notice, checked end to end: after real traffic, no file in the data
@@ -33,12 +31,11 @@ beforeAll(async () => {
   const log = createWriteStream(logFile);
   const store = await openStore(`sqlite:${path.join(dir, 'data/dh.sqlite')}`);
   await migrateToLatest(store.db);
-  await recordConsentWording(store.db, new Date());
   t = await buildTestApp({
-    env: { TRUST_PROXY: 'true', LOG_LEVEL: 'trace' },
+    env: { TRUST_PROXY: 'true', LOG_LEVEL: 'trace', OUTBOX_DIR: path.join(dir, 'data/outbox') },
     store: { ...store, url: '', destroy: () => store.close() },
-    // As in production, the file mailer's lines (with the links) go to the same log.
-    mailer: fileMailer(path.join(dir, 'data/outbox'), 'DH <no-reply@dh.example>', (m) => log.write(`${m}\n`)),
+    // As in production: the file mailer (SMTP_URL unset) writes its lines to the same log.
+    mailer: 'from-env',
     logStream: log,
   });
 
@@ -46,7 +43,7 @@ beforeAll(async () => {
   for (const ip of addresses) {
     await t.app.inject({
       method: 'POST',
-      url: visitPath,
+      url: apiPaths.visit,
       headers: { ...from(ip), 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
       payload: JSON.stringify({ p: '/', r: 'https://t.co/abc', tz: 'Europe/London', l: 'en-GB' }),
     });
@@ -58,10 +55,9 @@ beforeAll(async () => {
   await postSignupJson(t.app, visitor, { name: 'Pat', email: 'pat@example.co.uk' }, from(addresses[0] ?? ''));
   await postSignupForm(t.app, visitor, { name: 'Sam', email: 'sam@example.de' }, from(addresses[3] ?? ''));
   await postSignupJson(t.app, visitor, { name: '', email: 'bad' }, from(addresses[1] ?? ''));
-  await t.app.dh.worker.runOnce();
-  // Let the beacons' after-answer work finish, then write the buffered visits.
-  await new Promise((r) => setTimeout(r, 300));
-  await t.app.dh.visits.flush();
+  await t.app.jobs.runOnce('outbox');
+  // The beacons' after-answer work, then the buffered visits written.
+  await t.app.jobs.runOnce('visit-flush');
   await t.close();
   await new Promise<void>((r) => log.end(r));
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { visitPath } from '../../shared/visit-schema.ts';
+import { apiPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 
 const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -13,7 +13,7 @@ afterEach(() => t.close());
 const beacon = (body: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({
     method: 'POST',
-    url: visitPath,
+    url: apiPaths.visit,
     headers: {
       'content-type': 'application/json',
       'sec-fetch-site': 'same-origin',
@@ -25,8 +25,8 @@ const beacon = (body: unknown, headers: Record<string, string> = {}) =>
   });
 
 async function recorded() {
-  await new Promise((r) => setTimeout(r, 50)); // the work after the 204
-  await t.app.dh.visits.flush();
+  // Waits for the work after each 204, then writes what it buffered.
+  await t.app.jobs.runOnce('visit-flush');
   return t.store.db.selectFrom('visits').selectAll().execute();
 }
 

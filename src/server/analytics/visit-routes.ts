@@ -1,23 +1,22 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { visitBeaconSchema, visitPath } from '../../shared/visit-schema.ts';
-import type { GeoFields } from './geo/geo-fields.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiPaths, countedPagePaths } from '../../shared/paths.ts';
+import { visitBeaconSchema } from '../../shared/visit-schema.ts';
+import { dayOf } from '../lib/days.ts';
 import type { VisitRecorder } from './visit-recorder.ts';
 import { skipReason } from './visit-filter.ts';
-import { dayOf, visitorHash, type DailySalts } from './visitor-hash.ts';
-
+import { visitorHash, type DailySalts } from './visitor-hash.ts';
 
 export interface VisitRouteDeps {
   recorder: VisitRecorder;
   salts: DailySalts;
-  geo: { lookup(ip: string): Promise<GeoFields> };
   publicUrl: string;
-  clock: () => Date;
-  sameOrigin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  onError: (error: unknown) => void;
+  /** Runs the work done after the answer has left (so tests and shutdown can wait for it). */
+  afterReply: (work: () => Promise<void>) => void;
 }
 
 // Only our own pages are counted by name, so a forged beacon cannot fill "top pages" with junk.
-const knownPaths = new Set(['/', '/privacy', '/signup', '/confirm', '/unsubscribe']);
+const knownPaths = new Set(countedPagePaths);
 
 function referrerHost(referrer: string | undefined, ownHost: string): string {
   if (!referrer) return '';
@@ -32,31 +31,31 @@ function referrerHost(referrer: string | undefined, ownHost: string): string {
 
 const clean = (v: string | undefined, max: number) => (v ?? '').replace(/[^\w\-/+.]/g, '').slice(0, max) || 'Unknown';
 
-export async function registerVisitRoutes(app: FastifyInstance, deps: VisitRouteDeps): Promise<void> {
+export function registerVisitRoutes(app: FastifyInstance, deps: VisitRouteDeps): void {
   const ownHost = new URL(deps.publicUrl).hostname.toLowerCase().replace(/^www\./, '');
 
-  app.post(
-    visitPath,
+  app.withTypeProvider<ZodTypeProvider>().post(
+    apiPaths.visit,
     {
       bodyLimit: 4096,
-      preHandler: deps.sameOrigin,
-      // A beacon never waits: whatever went wrong, the visitor's page does not care.
-      errorHandler: (_error, _request, reply) => reply.code(204).send(),
+      schema: { body: visitBeaconSchema },
+      preValidation: app.protection.sameOrigin,
+      // A beacon never waits: whatever went wrong (a bad body, another site), the page does not care.
+      errorHandler: (_error, _request, reply) => reply.code(204).header('cache-control', 'no-store').send(),
     },
     (request, reply) => {
-      const parsed = visitBeaconSchema.safeParse(request.body);
       const skip = skipReason(request.headers);
       reply.code(204).header('cache-control', 'no-store').send();
-      if (!parsed.success || skip) return reply;
+      if (skip) return reply;
 
       // Everything from here runs after the answer has left. The address is used in memory only.
       const address = request.ip;
       const userAgent = request.headers['user-agent'] ?? '';
-      const now = deps.clock();
-      const beacon = parsed.data;
-      void (async () => {
+      const now = app.clock();
+      const beacon = request.body;
+      deps.afterReply(async () => {
         const day = dayOf(now);
-        const [salt, place] = await Promise.all([deps.salts.saltFor(day), deps.geo.lookup(address)]);
+        const [salt, place] = await Promise.all([deps.salts.saltFor(day), app.geo.lookup(address)]);
         deps.recorder.add({
           at: now.toISOString(),
           day,
@@ -67,7 +66,7 @@ export async function registerVisitRoutes(app: FastifyInstance, deps: VisitRoute
           client_timezone: clean(beacon.tz, 64),
           language: clean(beacon.l, 35),
         });
-      })().catch(deps.onError);
+      });
       return reply;
     },
   );

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { DailySalts, dayOf, visitorHash } from './visitor-hash.ts';
+import { dayOf } from '../lib/days.ts';
+import { DailySalts, visitorHash } from './visitor-hash.ts';
 
 describe('visitorHash', () => {
   it('is stable for one salt, address and browser, and differs when any of them changes', () => {

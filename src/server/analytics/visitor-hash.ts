@@ -1,9 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { addDays, dayOf } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
 
-export const dayOf = (d: Date): string => d.toISOString().slice(0, 10);
-const addDays = (day: string, n: number): string => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * 86400_000));
 
 /**
  * Unique visitors without identifying anyone (the Plausible approach,
@@ -41,4 +40,3 @@ export class DailySalts {
 export const visitorHash = (salt: string, address: string, userAgent: string): string =>
   createHmac('sha256', salt).update(`${address}\n${userAgent}`).digest('base64url').slice(0, 22);
 
-export { addDays };

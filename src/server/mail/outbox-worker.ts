@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../store/database.ts';
-import type { Database, OutboxTable } from '../store/schema.ts';
+import type { Database } from '../store/schema.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
+import type { Composer, OutboxRow } from './outbox.ts';
 import { errorText } from '../lib/error-text.ts';
-
-export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at'> & { attempts: number };
-
-/** Turns a claimed row into a message, or 'cancel' when it should no longer be sent. */
-export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'cancel'>;
 
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_MS = 16 * 60_000;
@@ -25,7 +21,8 @@ export interface OutboxWorkerOptions {
   db: Kysely<Database>;
   dialect: Dialect;
   mailer: Mailer;
-  compose: Composer;
+  /** The composer of each kind of email, by kind (registered by the features that own them). */
+  kinds: ReadonlyMap<string, Composer>;
   clock?: () => Date;
   /** A send failed (with its row), or the outbox could not be read at all (no row). */
   onError?: (error: unknown, row?: OutboxRow) => void;
@@ -92,6 +89,8 @@ export class OutboxWorker {
   /** Claims due rows and sends them; returns how many it claimed. */
   async runOnce(): Promise<number> {
     const rows = await this.claim();
+    // First queued, first sent: RETURNING gives no order, so restore the queue's.
+    rows.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0));
     for (const row of rows) await this.deliver(row);
     return rows.length;
   }
@@ -114,7 +113,7 @@ export class OutboxWorker {
           .limit(this.opts.batchSize ?? 20)
           .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
       )
-      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts'])
+      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at'])
       .execute();
   }
 
@@ -124,7 +123,11 @@ export class OutboxWorker {
       qb.where('id', '=', row.id).where('locked_by', '=', this.id);
     let message: MailMessage | 'cancel';
     try {
-      message = await this.opts.compose(row, this.clock());
+      const compose = this.opts.kinds.get(row.kind);
+      // During a rolling deploy an older instance may claim a kind it does not know yet: the
+      // row is retried with back-off, so an instance that knows it sends it.
+      if (!compose) throw new Error(`no composer for outbox kind "${row.kind}" on this instance`);
+      message = await compose(row, this.clock());
       if (message !== 'cancel') await this.opts.mailer.send(message);
     } catch (error) {
       this.opts.onError?.(error, row);

@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { SiteContent } from '../../shared/content-schema.ts';
-import { apiPaths } from '../../shared/site-pages.ts';
-import type { Composer } from '../mail/outbox-worker.ts';
+import { pagePaths } from '../../shared/paths.ts';
+import type { Composer } from '../mail/outbox.ts';
+import type { Keys } from '../plugins/core.ts';
 import type { Database } from '../store/schema.ts';
 import { confirmationEmail } from './confirmation-email.ts';
 import { CONFIRM_LINK_VALID_MS } from './signup-store.ts';
-import { newLinkToken, unsubscribeSignature } from './tokens.ts';
-
-export const unsubscribeUrl = (publicUrl: string, secret: string, subscriberId: string): string =>
-  `${publicUrl}${apiPaths.unsubscribe}?id=${encodeURIComponent(subscriberId)}&sig=${unsubscribeSignature(secret, subscriberId)}`;
+import { newLinkToken } from './tokens.ts';
+import { unsubscribeUrl } from './unsubscribe-link.ts';
 
 /**
  * Builds a confirmation email at send time. The link's token is made here and only its hash is
@@ -18,7 +17,7 @@ export function confirmationComposer(opts: {
   db: Kysely<Database>;
   content: SiteContent;
   publicUrl: string;
-  secret: string;
+  keys: Keys;
 }): Composer {
   return async (row, now) => {
     const sub = await opts.db
@@ -38,8 +37,8 @@ export function confirmationComposer(opts: {
       content: opts.content,
       to: sub.email,
       name: sub.name,
-      confirmUrl: `${opts.publicUrl}${apiPaths.confirm}?token=${token}`,
-      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.secret, row.subscriber_id),
+      confirmUrl: `${opts.publicUrl}${pagePaths.confirm}?token=${token}`,
+      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id),
     });
   };
 }

@@ -1,14 +1,6 @@
 import type { SiteContent } from '../../shared/content-schema.ts';
-import type { MailMessage } from '../mail/mailer.ts';
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** Headers every list email carries: RFC 2369 List-Unsubscribe and RFC 8058 one-click. */
-export const listUnsubscribeHeaders = (unsubscribeUrl: string): Record<string, string> => ({
-  'List-Unsubscribe': `<${unsubscribeUrl}>`,
-  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-});
+import { listUnsubscribeHeaders, type MailMessage } from '../mail/outbox.ts';
+import { escapeHtml } from '../lib/escape-html.ts';
 
 export function confirmationEmail(opts: {
   content: SiteContent;

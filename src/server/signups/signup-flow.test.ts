@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { smtpMailer } from '../mail/mailer.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
@@ -14,7 +13,7 @@ for (const { dialect, skip, label } of dialectCases) {
     beforeEach(async () => {
       store = await openTestStore(dialect);
       sink = await startSmtpSink();
-      t = await buildTestApp({ store, mailer: smtpMailer(sink.url, 'DH <no-reply@dh.example>') });
+      t = await buildTestApp({ store, env: { SMTP_URL: sink.url }, mailer: 'from-env' });
     });
     afterEach(async () => {
       await t.close();
@@ -28,7 +27,7 @@ for (const { dialect, skip, label } of dialectCases) {
       t.clock.advance(4000);
       const res = await postSignupJson(t.app, visitor, { name: 'Hal', email });
       expect(res.statusCode).toBe(200);
-      await t.app.dh.worker.runOnce();
+      await t.app.jobs.runOnce('outbox');
       const mails = await sink.waitFor(already + 1);
       const mail = mails.at(-1);
       if (!mail) throw new Error('no email');
@@ -39,6 +38,37 @@ for (const { dialect, skip, label } of dialectCases) {
       const u = new URL(link);
       return u.pathname + u.search;
     };
+
+    it('emails a confirmation with text and HTML parts, both links and the one-click unsubscribe headers', async () => {
+      const mail = await signUpAndReceive('ada@example.com');
+      expect(mail.subject).toBe('Confirm your sign-up to Diamond Hand (DH)');
+      expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('ada@example.com');
+      expect(mail.text).toContain('Hi Hal,');
+      expect(mail.html).toContain('Confirm my sign-up');
+      expect(linkIn(mail, 'confirm')).toMatch(/^https:\/\/dh\.example\/confirm\?token=[\w-]{43}$/);
+      const unsubscribe = linkIn(mail, 'unsubscribe');
+      // Unfolded (RFC 5322 §2.2.3) so a long header reads as one line.
+      const header = (key: string) => (mail.headerLines.find((h) => h.key === key)?.line ?? '').replace(/\r\n\s+/g, ' ');
+      expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+      expect(header('list-unsubscribe')).toBe(`List-Unsubscribe: <${unsubscribe}>`);
+      const row = await store.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ kind: 'confirmation', status: 'sent' });
+      // Only the hash of the link's token is stored.
+      const token = new URL(linkIn(mail, 'confirm')).searchParams.get('token') ?? '';
+      expect(row.token_hash).not.toBe(token);
+      expect(JSON.stringify(await store.db.selectFrom('subscribers').selectAll().execute())).not.toContain(token);
+    });
+
+    it('does not send the confirmation when the person unsubscribed before it went out', async () => {
+      const visitor = await visitPage(t.app);
+      t.clock.advance(4000);
+      await postSignupJson(t.app, visitor, { name: 'Cy', email: 'cy@example.com' });
+      await store.db.updateTable('subscribers').set({ status: 'unsubscribed' }).execute();
+      await t.app.jobs.runOnce('outbox');
+      const row = await store.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row.status).toBe('cancelled');
+      expect(sink.messages).toHaveLength(0);
+    });
 
     it('confirms through the emailed link, once, on a page in the site look', async () => {
       const mail = await signUpAndReceive('hal@example.com');

@@ -1,3 +1,5 @@
+import type { ApiErrorBody } from '../../shared/api-error.ts';
+import { pagePaths } from '../../shared/paths.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signupSuccessMessage } from '../../shared/signup-schema.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
@@ -26,7 +28,7 @@ describe('POST /signup with JSON (JavaScript on)', () => {
   it('stores a pending sign-up, normalised, with consent and one queued email, then answers', async () => {
     const res = await postSignupJson(t.app, visitor, { ...person, email: '  Hodler@Example.COM ' }, { referer: 'https://dh.example/' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ok: true, message: signupSuccessMessage });
+    expect(res.json()).toEqual({ message: signupSuccessMessage });
     const sub = await t.store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
     expect(sub).toMatchObject({
       email: 'Hodler@example.com',
@@ -61,8 +63,9 @@ describe('POST /signup with JSON (JavaScript on)', () => {
   it('rejects bad fields with a message per field and stores nothing', async () => {
     const res = await postSignupJson(t.app, visitor, { name: '   ', email: 'not-an-email', comment: 'x'.repeat(1001) });
     expect(res.statusCode).toBe(400);
-    const body = res.json<{ message: string; errors: Record<string, string> }>();
-    expect(body.errors).toEqual({
+    const body = res.json<ApiErrorBody>();
+    expect(body.error.code).toBe('invalid_fields');
+    expect(body.error.fields).toEqual({
       name: 'Please enter your name.',
       email: 'Please enter a valid email address, like name@example.com.',
       comment: 'Your comment can be at most 1,000 characters.',
@@ -80,27 +83,29 @@ describe('POST /signup with JSON (JavaScript on)', () => {
   ])('explains %j in words', async (body, field, message) => {
     const res = await postSignupJson(t.app, visitor, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ errors: Record<string, string> }>().errors[field]).toBe(message);
+    expect(res.json<ApiErrorBody>().error.fields?.[field]).toBe(message);
     expect(await countRows('subscribers')).toBe(0);
   });
 
   it('answers broken JSON, wrong types and oversized bodies in words', async () => {
     const broken = await postSignupJson(t.app, visitor, '{"name":');
     expect(broken.statusCode).toBe(400);
-    expect(broken.json<{ message: string }>().message).toMatch(/could not read/);
+    expect(broken.json<ApiErrorBody>().error.message).toMatch(/could not read/);
 
     const text = await t.app.inject({
       method: 'POST',
-      url: '/signup',
+      url: pagePaths.signup,
       headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'same-origin', accept: 'application/json' },
       payload: 'hello',
     });
     expect(text.statusCode).toBe(415);
-    expect(text.json<{ message: string }>().message).toBe('Please send the form as a normal web form or as JSON.');
+    expect(text.json<ApiErrorBody>().error).toMatchObject({ code: 'unsupported_media_type' });
+    expect(text.json<ApiErrorBody>().error.message).toBe('Please send the form as a normal web form or as JSON.');
 
     const big = await postSignupJson(t.app, visitor, { ...person, comment: 'x'.repeat(17 * 1024) });
     expect(big.statusCode).toBe(413);
-    expect(big.json<{ message: string }>().message).toMatch(/16 KB/);
+    expect(big.json<ApiErrorBody>().error).toMatchObject({ code: 'payload_too_large' });
+    expect(big.json<ApiErrorBody>().error.message).toMatch(/16 KB/);
     expect(await countRows('subscribers')).toBe(0);
   });
 
@@ -112,14 +117,15 @@ describe('POST /signup with JSON (JavaScript on)', () => {
     const other = await visitPage(t.app);
     const forged = await postSignupJson(t.app, visitor, person, { 'x-xsrf-token': other.xsrf });
     expect(forged.statusCode).toBe(403);
-    expect(forged.json<{ message: string }>().message).toMatch(/security token/);
+    expect(forged.json<ApiErrorBody>().error).toMatchObject({ code: 'csrf' });
+    expect(forged.json<ApiErrorBody>().error.message).toMatch(/security token/);
     expect(await countRows('subscribers')).toBe(0);
   });
 
   it('gives the honeypot the normal answer, stores nothing and counts it', async () => {
     const res = await postSignupJson(t.app, visitor, { ...person, website: 'http://spam.example' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ok: true, message: signupSuccessMessage });
+    expect(res.json()).toEqual({ message: signupSuccessMessage });
     expect(await countRows('subscribers')).toBe(0);
     const counter = await t.store.db.selectFrom('abuse_counters').selectAll().executeTakeFirstOrThrow();
     expect(counter).toMatchObject({ reason: 'honeypot', count: 1 });
@@ -146,7 +152,8 @@ describe('POST /signup with JSON (JavaScript on)', () => {
       const third = await postSignupJson(limited.app, v, person, from('203.0.113.7'));
       expect(third.statusCode).toBe(429);
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-      expect(third.json<{ message: string }>().message).toMatch(/^Too many sign-ups from your network\. Please try again in \d+ seconds\.$/);
+      expect(third.json<ApiErrorBody>().error).toMatchObject({ code: 'rate_limited' });
+      expect(third.json<ApiErrorBody>().error.message).toMatch(/^Too many sign-ups from your network\. Please try again in \d+ seconds\.$/);
       // Another client is not affected.
       expect((await postSignupJson(limited.app, v, person, from('198.51.100.9'))).statusCode).toBe(200);
     } finally {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommitter } from '../store/group-commit.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { confirmSubscriber, countAbuseJob, signupBatch, signupJob, unsubscribeSubscriber } from './signup-store.ts';
+import { confirmSubscriber, countAbuseJob, recordConsentWording, signupBatch, signupJob, unsubscribeSubscriber } from './signup-store.ts';
 import { newLinkToken } from './tokens.ts';
 
 const input = { name: 'Ada', email: 'Ada@example.com', comment: '' };
@@ -14,6 +14,7 @@ for (const { dialect, skip, label } of dialectCases) {
 
     beforeEach(async () => {
       store = await openTestStore(dialect);
+      await recordConsentWording(store.db, clock());
       committer = new GroupCommitter(store.db);
       clock.set('2026-11-21T12:00:00.000Z');
     });

@@ -3,7 +3,11 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import { consentWording, type SignupInput } from '../../shared/signup-schema.ts';
 import type { BatchKind, Job } from '../store/group-commit.ts';
 import type { Database, SubscribersTable, SubscriberStatus } from '../store/schema.ts';
+import { newOutboxRow } from '../mail/outbox.ts';
 import { hashToken } from './tokens.ts';
+
+/** The outbox kind of the confirmation email (its composer: confirmation-composer.ts). */
+export const CONFIRMATION_KIND = 'confirmation';
 
 /** At most one confirmation email per address in this window, however often it signs up. */
 export const CONFIRMATION_COOLDOWN_MS = 15 * 60 * 1000;
@@ -33,20 +37,7 @@ export async function recordConsentWording(db: Kysely<Database>, now: Date): Pro
     .execute();
 }
 
-const outboxRow = (subscriberId: string, now: Date) => ({
-  id: randomUUID(),
-  kind: 'confirmation' as const,
-  subscriber_id: subscriberId,
-  status: 'pending' as const,
-  next_attempt_at: iso(now),
-  token_hash: null,
-  token_expires_at: null,
-  locked_by: null,
-  locked_until: null,
-  last_error: null,
-  created_at: iso(now),
-  sent_at: null,
-});
+const outboxRow = (subscriberId: string, now: Date) => newOutboxRow(CONFIRMATION_KIND, subscriberId, now);
 
 type SubscriberRow = Insertable<SubscribersTable>;
 type SubscriberUpdate = Updateable<SubscribersTable>;
@@ -191,7 +182,7 @@ export async function confirmSubscriber(db: Kysely<Database>, token: string, now
       .updateTable('outbox')
       .set({ token_hash: null, token_expires_at: null })
       .where('subscriber_id', '=', row.subscriber_id)
-      .where('kind', '=', 'confirmation')
+      .where('kind', '=', CONFIRMATION_KIND)
       .execute();
     if (row.status === 'confirmed') return 'already-confirmed';
     await trx

@@ -1,5 +1,7 @@
 import type { SiteContent } from '../../shared/content-schema.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
+import { filePaths } from '../../shared/paths.ts';
+import { escapeHtml } from '../lib/escape-html.ts';
 import { noscriptCss, type SiteBuild } from './site-build.ts';
 
 export interface DocumentInput {
@@ -13,8 +15,6 @@ export interface DocumentInput {
   description: string;
 }
 
-const escapeHtml = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 // JSON inside <script> must not be able to close the tag.
 const safeJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -36,7 +36,7 @@ export function renderDocument(input: DocumentInput): string {
   const { build, content, publicUrl, props, canonicalPath, title, description } = input;
   const body = build.renderSitePage(props);
   const fullName = `${content.name} (${content.ticker})`;
-  const image = `${publicUrl}/og-image.png`;
+  const image = `${publicUrl}${filePaths.shareImage}`;
   const canonical = canonicalPath === undefined ? null : `${publicUrl}${canonicalPath}`;
   const e = escapeHtml;
   const head = [
@@ -46,9 +46,9 @@ export function renderDocument(input: DocumentInput): string {
     `<meta name="description" content="${e(description)}">`,
     canonical ? `<link rel="canonical" href="${e(canonical)}">` : '<meta name="robots" content="noindex">',
     `<meta name="theme-color" content="${e(content.theme.background)}">`,
-    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    '<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
-    '<link rel="manifest" href="/site.webmanifest">',
+    `<link rel="icon" href="${filePaths.favicon}" type="image/svg+xml">`,
+    `<link rel="apple-touch-icon" href="${filePaths.appleTouchIcon}">`,
+    `<link rel="manifest" href="${filePaths.manifest}">`,
     '<meta property="og:type" content="website">',
     `<meta property="og:site_name" content="${e(fullName)}">`,
     `<meta property="og:title" content="${e(title)}">`,

@@ -1,5 +1,6 @@
 import type { SiteContent } from '../../shared/content-schema.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
+import { filePaths, pagePaths } from '../../shared/paths.ts';
 import type { SitePageName, SitePageProps } from '../../shared/site-pages.ts';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
@@ -18,7 +19,7 @@ export interface SiteFiles {
   renderNotice(title: string, message: string): string;
 }
 
-const indexedPaths = ['/', '/privacy'];
+const indexedPaths = [pagePaths.home, pagePaths.privacy];
 
 /**
  * Renders every public document once, at start-up, with the runtime PUBLIC_URL in its links.
@@ -48,21 +49,21 @@ export function buildSiteFiles(opts: {
     memoryFile(render({ page: name, year }, title, description, canonicalPath), html);
 
   return {
-    renderHomeWithSignup: (signup) => render({ page: 'home', year, signup }, fullName, content.description, '/'),
+    renderHomeWithSignup: (signup) => render({ page: 'home', year, signup }, fullName, content.description, pagePaths.home),
     renderNotice: (title, message) =>
       render({ page: 'notice', year, notice: { title, message } }, `${title} · ${fullName}`, message),
     pages: {
-      home: page('home', fullName, content.description, '/'),
+      home: page('home', fullName, content.description, pagePaths.home),
       privacy: page(
         'privacy',
         `Privacy notice · ${fullName}`,
         `What the ${fullName} website collects, why, and how to have it erased.`,
-        '/privacy',
+        pagePaths.privacy,
       ),
       'not-found': page('not-found', `Page not found · ${fullName}`, `There is nothing at this address.`),
     },
     robots: memoryFile(
-      `User-agent: *\nAllow: /\nDisallow: /admin\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
+      `User-agent: *\nAllow: /\nDisallow: ${pagePaths.admin}\n\nSitemap: ${publicUrl}${filePaths.sitemap}\n`,
       'text/plain; charset=utf-8',
     ),
     sitemap: memoryFile(
@@ -76,14 +77,14 @@ export function buildSiteFiles(opts: {
         name: fullName,
         short_name: content.ticker,
         description: content.description,
-        start_url: '/',
+        start_url: pagePaths.home,
         display: 'standalone',
         background_color: content.theme.background,
         theme_color: content.theme.background,
         icons: [
-          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
-          { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+          { src: filePaths.icon192, sizes: '192x192', type: 'image/png' },
+          { src: filePaths.icon512, sizes: '512x512', type: 'image/png' },
+          { src: filePaths.favicon, sizes: 'any', type: 'image/svg+xml' },
         ],
       }),
       'application/manifest+json; charset=utf-8',

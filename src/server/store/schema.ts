@@ -34,7 +34,8 @@ export interface ConsentWordingsTable {
   created_at: IsoTime;
 }
 
-export type OutboxKind = 'confirmation';
+// Which email a row is (e.g. 'confirmation'); each kind's composer is registered by its feature.
+export type OutboxKind = string;
 export type OutboxStatus = 'pending' | 'sent' | 'failed' | 'cancelled';
 
 export interface OutboxTable {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { geoLookupFrom, openGeoDatabases, type GeoDatabases } from '../analytics/geo/geo-lookup.ts';
+import { geoLookupFrom, openGeoDatabases, type GeoDatabases } from '../geo/geo-lookup.ts';
 import { buildApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
@@ -16,8 +16,8 @@ let cached: Promise<SiteBuild> | undefined;
 // The real shipped geo databases, opened once per test file (about half a second).
 let geoDbs: Promise<GeoDatabases> | undefined;
 export function testGeo(options: Parameters<typeof geoLookupFrom>[1] = {}) {
-  geoDbs ??= openGeoDatabases();
-  return geoDbs.then((dbs) => geoLookupFrom(dbs, options));
+  const dbs = (geoDbs ??= openGeoDatabases());
+  return dbs.then((opened) => geoLookupFrom(opened, options));
 }
 
 export function testSiteBuild(): Promise<SiteBuild> {
@@ -56,7 +56,8 @@ export async function buildTestApp(
   opts: {
     env?: Record<string, string>;
     store?: TestStore;
-    mailer?: Mailer;
+    /** A mailer to inject; 'from-env' builds the real one from env (SMTP_URL or OUTBOX_DIR). */
+    mailer?: Mailer | 'from-env';
     clock?: ReturnType<typeof testClock>;
     logStream?: NodeJS.WritableStream;
   } = {},
@@ -68,7 +69,7 @@ export async function buildTestApp(
     build: await testSiteBuild(),
     store,
     geo: await testGeo(),
-    mailer: opts.mailer ?? memoryMailer(),
+    ...(opts.mailer === 'from-env' ? {} : { mailer: opts.mailer ?? memoryMailer() }),
     clock,
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });

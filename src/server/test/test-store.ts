@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { recordConsentWording } from '../signups/signup-store.ts';
 import { openStore, type Dialect, type Store } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
 
@@ -52,7 +51,6 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   }
   if (opts.migrate !== false) {
     await migrateToLatest(store.db, pgSchema ? { pgSchema } : {});
-    await recordConsentWording(store.db, new Date());
   }
   return {
     ...store,

@@ -1,3 +1,4 @@
+import { apiPaths, pagePaths } from '../../shared/paths.ts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 /** What a browser would hold after loading the page: its cookies and the XSRF token. */
@@ -8,7 +9,7 @@ export interface Visitor {
 
 export async function visitPage(app: FastifyInstance): Promise<Visitor> {
   // The page itself sets no cookies; the hydrated form asks /api/csrf for them at load.
-  const res = await app.inject({ url: '/api/csrf' });
+  const res = await app.inject({ url: apiPaths.csrf });
   const jar = new Map<string, string>();
   for (const c of res.cookies as { name: string; value: string }[]) jar.set(c.name, c.value);
   return {
@@ -26,7 +27,7 @@ export function postSignupJson(
 ): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
-    url: '/signup',
+    url: pagePaths.signup,
     headers: {
       'content-type': 'application/json',
       accept: 'application/json',
@@ -48,7 +49,7 @@ export function postSignupForm(
 ): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
-    url: '/signup',
+    url: pagePaths.signup,
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
       accept: 'text/html',

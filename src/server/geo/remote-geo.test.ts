@@ -69,7 +69,7 @@ afterAll(async () => {
   local.close();
 });
 
-function withRemote(remote: { url: string; token?: string; timeoutMs?: number; cacheTtlMs?: number }): GeoLookup {
+function withRemote(remote: { url: string; token?: string; timeoutMs?: number; cacheTtlMs?: number; now?: () => number }): GeoLookup {
   const geo = geoLookupFrom(dbs, { remote });
   geos.push(geo);
   return geo;
@@ -191,9 +191,13 @@ describe('remote provider', () => {
 
   it('expires cached answers after the TTL', async () => {
     handler = json(MOUNTAIN_VIEW);
-    const geo = withRemote({ url: baseUrl, cacheTtlMs: 30 });
+    let now = 1_000;
+    const geo = withRemote({ url: baseUrl, cacheTtlMs: 30, now: () => now });
     await geo.lookup('8.8.8.8');
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    now += 29;
+    await geo.lookup('8.8.8.8');
+    expect(seen).toHaveLength(1);
+    now += 2;
     await geo.lookup('8.8.8.8');
     expect(seen).toHaveLength(2);
   });

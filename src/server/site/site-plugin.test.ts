@@ -156,6 +156,6 @@ describe('unknown paths', () => {
   it('get a JSON error in words for API clients', async () => {
     const res = await app.inject({ method: 'POST', url: '/nope', headers: { accept: 'application/json' } });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Not found: there is nothing at this address.' });
+    expect(res.json()).toEqual({ error: { code: 'not_found', message: 'Not found: there is nothing at this address.' } });
   });
 });

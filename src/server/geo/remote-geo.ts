@@ -21,6 +21,8 @@ export type RemoteGeoOptions = {
   cacheSize?: number;
   cacheTtlMs?: number;
   fetchImpl?: typeof fetch;
+  /** Milliseconds on a monotonic clock, for the cache's expiry; injected by tests. */
+  now?: () => number;
 };
 
 export type RemoteGeo = {
@@ -81,6 +83,8 @@ export function createRemoteGeo(options: RemoteGeoOptions): RemoteGeo {
   const cache = new LRUCache<string, RemoteAnswer, string>({
     max: options.cacheSize ?? DEFAULT_CACHE_SIZE,
     ttl: options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS,
+    // (ttlResolution 0: lru-cache would otherwise keep one reading of the clock per real millisecond.)
+    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
     fetchMethod: (_key, _stale, { signal, context }) => ask(context, signal),
   });
 

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import helmet from 'helmet';
+import { isApiPath } from '../../shared/paths.ts';
 
 // Features the site never uses; denying them limits what injected code could reach.
 const permissionsPolicy = [
@@ -70,14 +72,14 @@ export function securityHeaders(opts: { styleHashes: string[]; scriptHashes: str
  * under /api/ never render a document, so their CSP is the short "nothing at all" policy OWASP
  * suggests for APIs: the same protection in a third of the bytes, on the busiest endpoint.
  */
-export function registerSecurityHeaders(
-  app: FastifyInstance,
-  opts: { styleHashes: string[]; scriptHashes: string[] },
-): void {
-  const headers = securityHeaders(opts);
-  const apiHeaders = { ...headers, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
-    done();
-  });
-}
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance, opts: { styleHashes: string[]; scriptHashes: string[] }) => {
+    const headers = securityHeaders(opts);
+    const apiHeaders = { ...headers, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(isApiPath(request.url) ? apiHeaders : headers);
+      done();
+    });
+  },
+  { name: 'dh-security-headers', fastify: '5.x' },
+);

@@ -1,10 +1,10 @@
 // Load time, memory and lookup cost of the local geo databases:
-//   node --expose-gc --import tsx src/server/analytics/geo/geo-bench.ts
+//   npm run bench:geo  (node --expose-gc --import tsx bench/geo-bench.ts)
 // CPU time is printed beside wall time because a busy shared machine inflates the latter.
 import maxmind, { type Response } from 'maxmind';
-import { toPublicAddress } from './address.ts';
-import { loadAsnTable } from './asn-table.ts';
-import { defaultCityFiles, geoLookupFrom, openGeoDatabases } from './geo-lookup.ts';
+import { toPublicAddress } from '../src/server/geo/address.ts';
+import { loadAsnTable } from '../src/server/geo/asn-table.ts';
+import { defaultCityFiles, geoLookupFrom, openGeoDatabases } from '../src/server/geo/geo-lookup.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -1,0 +1,40 @@
+// Prints the server's map: the plugin tree (infrastructure, then features), the background jobs
+// and the route table, from the real app built on a throwaway SQLite database. The README keeps a
+// copy; run `npm run server-map` after changing app.ts and paste the result there.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/server/app.ts';
+import { loadEnv } from '../src/server/env.ts';
+import { createGeoLookup } from '../src/server/geo/geo-lookup.ts';
+import { loadSiteBuild } from '../src/server/site/site-build.ts';
+import { openStore } from '../src/server/store/database.ts';
+import { migrateToLatest } from '../src/server/store/migrate.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-map-'));
+try {
+  const store = await openStore(`sqlite:${path.join(dir, 'map.sqlite')}`);
+  await migrateToLatest(store.db);
+  const geo = await createGeoLookup();
+  const app = await buildApp({
+    env: loadEnv({ LOG_LEVEL: 'silent', OUTBOX_DIR: path.join(dir, 'outbox') }),
+    build: await loadSiteBuild(path.resolve(import.meta.dirname, '../dist')),
+    store,
+    geo,
+  });
+  await app.ready();
+  // avvio lists a "bound _after" step after every registration; they are noise in a map.
+  const tree = app
+    .printPlugins()
+    .split('\n')
+    .filter((line) => !line.includes('bound _after'))
+    .map((line) => line.replace(/ \d+ ms$/, '').replace('─┬', '──'))
+    .join('\n');
+  console.log(`Plugins (in registration order)\n\n${tree}\n\nBackground jobs (started in this order, stopped in reverse): ${app.jobs.names().join(', ')}\n`);
+  console.log(`Routes\n\n${app.printRoutes({ commonPrefix: false })}`);
+  await app.close();
+  geo.close();
+  await store.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

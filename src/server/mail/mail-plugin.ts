@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { errorText } from '../lib/error-text.ts';
+import { fileMailer, smtpMailer, type Mailer } from './mailer.ts';
+import type { Composer, Outbox } from './outbox.ts';
+import { OutboxWorker } from './outbox-worker.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer;
+  }
+}
+
+export interface MailOptions {
+  /** Injected by tests; otherwise SMTP_URL, or .eml files under OUTBOX_DIR when that is unset. */
+  mailer?: Mailer;
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+}
+
+/**
+ * Mail: the transport, the outbox's kinds, and the worker that sends the outbox (a background
+ * job). Features register the composer of each kind of email they own.
+ */
+export const mailPlugin = fp(
+  async (app: FastifyInstance, opts: MailOptions) => {
+    const mailer =
+      opts.mailer ??
+      (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
+    const kinds = new Map<string, Composer>();
+    const worker = new OutboxWorker({
+      db: app.store.db,
+      dialect: app.store.dialect,
+      mailer,
+      kinds,
+      clock: app.clock,
+      onError: (error, row) =>
+        app.log.warn(
+          { err: errorText(error), ...(row ? { outboxId: row.id } : {}) },
+          row ? 'mail not sent; will retry' : 'outbox not readable; will retry',
+        ),
+    });
+
+    app.decorate('mailer', mailer);
+    app.decorate('outbox', {
+      registerKind(kind, composer) {
+        if (kinds.has(kind)) throw new Error(`The outbox kind ${kind} is registered already.`);
+        kinds.set(kind, composer);
+      },
+      nudge: () => worker.nudge(),
+    } satisfies Outbox);
+
+    app.jobs.add({
+      name: 'outbox',
+      start: () => worker.start(),
+      stop: () => worker.stop(),
+      runOnce: async () => {
+        while ((await worker.runOnce()) > 0);
+      },
+    });
+    // After the worker has let go of its last send (its stop is idempotent).
+    app.addHook('onClose', async () => {
+      await worker.stop();
+      mailer.close();
+    });
+  },
+  {
+    name: 'dh-mail',
+    fastify: '5.x',
+    dependencies: ['dh-store', 'dh-clock', 'dh-jobs'],
+    decorators: { fastify: ['store', 'clock', 'jobs'] },
+  },
+);

@@ -1,0 +1,49 @@
+// The mail feature's public surface: what another feature needs to send email through the
+// outbox. A feature that owns a kind of email registers its composer (app.outbox.registerKind)
+// and queues rows with newOutboxRow inside its own transaction, so "stored" and "will be sent"
+// are one commit.
+import { randomUUID } from 'node:crypto';
+import type { MailMessage } from './mailer.ts';
+import type { OutboxTable } from '../store/schema.ts';
+
+export type { MailMessage } from './mailer.ts';
+
+export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at' | 'next_attempt_at'> & { attempts: number };
+
+/** Turns a claimed row into a message, or 'cancel' when it should no longer be sent. */
+export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'cancel'>;
+
+export interface Outbox {
+  /** The composer for one kind of email (e.g. 'confirmation'); each kind is registered once. */
+  registerKind(kind: string, composer: Composer): void;
+  /** Something was queued: send now rather than at the next poll. */
+  nudge(): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    outbox: Outbox;
+  }
+}
+
+/** A row to insert in the caller's transaction: due now, unclaimed. */
+export const newOutboxRow = (kind: string, subscriberId: string, now: Date) => ({
+  id: randomUUID(),
+  kind,
+  subscriber_id: subscriberId,
+  status: 'pending' as const,
+  next_attempt_at: now.toISOString(),
+  token_hash: null,
+  token_expires_at: null,
+  locked_by: null,
+  locked_until: null,
+  last_error: null,
+  created_at: now.toISOString(),
+  sent_at: null,
+});
+
+/** Headers every list email carries: RFC 2369 List-Unsubscribe and RFC 8058 one-click. */
+export const listUnsubscribeHeaders = (unsubscribeUrl: string): Record<string, string> => ({
+  'List-Unsubscribe': `<${unsubscribeUrl}>`,
+  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+});

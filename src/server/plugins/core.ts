@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { loadAppSecret } from '../store/app-secret.ts';
+import type { Store } from '../store/database.ts';
+import { GroupCommitter } from '../store/group-commit.ts';
+import { signKeyed, verifyKeyed } from '../lib/keyed-signature.ts';
+
+// The app's core services as named plugins: the clock, the store (with its group committer) and
+// the keys. Features declare the ones they use (fastify-plugin `decorators`/`dependencies`), and
+// Fastify refuses to start when one is missing, so wiring mistakes fail at boot, not at request.
+
+export interface Keys {
+  /** For @fastify/cookie: the first signs, every one verifies (so old cookies can be replaced). */
+  cookieSecrets: string[];
+  /** An HMAC of `value` for one purpose (e.g. "unsubscribe"), URL-safe. */
+  sign(purpose: string, value: string): string;
+  verify(purpose: string, value: string, signature: string): boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** "Now", injected so tests can fix it. */
+    clock: () => Date;
+    store: Store;
+    /** Durable writes from requests go through here (one commit per burst; see group-commit.ts). */
+    committer: GroupCommitter;
+    keys: Keys;
+  }
+}
+
+export const clockPlugin = fp(
+  async (app: FastifyInstance, opts: { clock: () => Date }) => {
+    app.decorate('clock', opts.clock);
+  },
+  { name: 'dh-clock', fastify: '5.x' },
+);
+
+/** The store is opened and migrated by the caller, who also closes it after the app. */
+export const storePlugin = fp(
+  async (app: FastifyInstance, opts: { store: Store }) => {
+    const committer = new GroupCommitter(opts.store.db);
+    app.decorate('store', opts.store);
+    app.decorate('committer', committer);
+    // Whatever requests queued is committed before the caller closes the store.
+    app.addHook('onClose', () => committer.idle());
+  },
+  { name: 'dh-store', fastify: '5.x' },
+);
+
+export const keysPlugin = fp(
+  async (app: FastifyInstance, opts: { appSecret: string | undefined }) => {
+    const secret = await loadAppSecret(app.store.db, opts.appSecret);
+    app.decorate('keys', {
+      cookieSecrets: [secret],
+      sign: (purpose, value) => signKeyed(secret, purpose, value),
+      verify: (purpose, value, signature) => verifyKeyed([secret], purpose, value, signature),
+    } satisfies Keys);
+  },
+  { name: 'dh-keys', fastify: '5.x', dependencies: ['dh-store'], decorators: { fastify: ['store'] } },
+);

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { SiteContent } from '../../shared/content-schema.ts';
+import { confirmationComposer } from './confirmation-composer.ts';
+import { registerLinkRoutes } from './link-routes.ts';
+import { registerSignupRoutes, type SignupRouteOptions } from './signup-routes.ts';
+import { CONFIRMATION_KIND, recordConsentWording } from './signup-store.ts';
+
+/**
+ * The "Stay Updated" list: the form (both ways), its cookies, the links in its emails, and the
+ * confirmation email, which it registers as a kind of the outbox.
+ */
+export const signupsFeature = fp(
+  async (app: FastifyInstance, opts: SignupRouteOptions & { content: SiteContent }) => {
+    // Sign-ups reference the wording they agreed to, so it is on record before the first one.
+    await recordConsentWording(app.store.db, app.clock());
+    app.outbox.registerKind(
+      CONFIRMATION_KIND,
+      confirmationComposer({ db: app.store.db, content: opts.content, publicUrl: opts.publicUrl, keys: app.keys }),
+    );
+    registerSignupRoutes(app, opts);
+    await registerLinkRoutes(app);
+  },
+  {
+    name: 'signups',
+    fastify: '5.x',
+    encapsulate: true,
+    dependencies: ['dh-store', 'dh-keys', 'dh-pages', 'dh-write-protection', 'dh-rate-limit', 'dh-geo', 'dh-mail'],
+    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'pages', 'protection', 'geo', 'outbox'] },
+  },
+);

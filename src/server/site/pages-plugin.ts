@@ -1,0 +1,36 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { SiteContent } from '../../shared/content-schema.ts';
+import { apiError } from '../../shared/api-error.ts';
+import { sendMemoryFile } from './memory-file.ts';
+import type { SiteBuild } from './site-build.ts';
+import { buildSiteFiles, type SiteFiles } from './site-files.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every document, rendered once at start; and the two that show a result, per request. */
+    pages: SiteFiles;
+  }
+}
+
+const wantsHtml = (request: FastifyRequest): boolean =>
+  (request.method === 'GET' || request.method === 'HEAD') && /text\/html|\*\/\*/.test(request.headers.accept ?? '');
+
+/** 404: the page in the site's look for a browser, the one error shape for anything else. */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply, files: SiteFiles): FastifyReply {
+  if (wantsHtml(request)) return sendMemoryFile(request, reply, files.pages['not-found'], { status: 404 });
+  return reply.code(404).send(apiError('not_found', 'Not found: there is nothing at this address.'));
+}
+
+/**
+ * The rendered documents, shared by the features that answer with a page (the site itself, and
+ * the sign-up form's no-JavaScript answers), and the 404 for every address nobody claimed.
+ */
+export const pagesPlugin = fp(
+  async (app: FastifyInstance, opts: { build: SiteBuild; content: SiteContent; publicUrl: string }) => {
+    const files = buildSiteFiles({ ...opts, year: app.clock().getUTCFullYear() });
+    app.decorate('pages', files);
+    app.setNotFoundHandler((request, reply) => sendNotFound(request, reply, files));
+  },
+  { name: 'dh-pages', fastify: '5.x', dependencies: ['dh-clock'], decorators: { fastify: ['clock'] } },
+);
