@@ -35,4 +35,41 @@ export default tseslint.config(
     files: ['src/server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/client/**'] }] },
   },
+  // Server features (docs/architecture.md) never reach into each other's files: each exposes one
+  // public module, and infrastructure (plugins, store, geo, lib) imports no feature at all.
+  ...serverFeatureBoundaries(),
 );
+
+function serverFeatureBoundaries() {
+  const publicModule = { site: null, signups: 'queries.ts', analytics: null, mail: 'outbox.ts', admin: null };
+  const features = Object.keys(publicModule);
+  const forbidFeatures = (except) =>
+    features
+      .filter((f) => f !== except)
+      .map((f) => ({
+        group: [`**/${f}/*`, ...(publicModule[f] ? [`!**/${f}/${publicModule[f]}`] : [])],
+        message: publicModule[f]
+          ? `Another feature's files are private: import only ${f}/${publicModule[f]}.`
+          : `The ${f} feature has no public module; share through src/shared or infrastructure.`,
+      }));
+  return [
+    ...features.map((feature) => ({
+      files: [`src/server/${feature}/**`],
+      rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/client/**'] }, ...forbidFeatures(feature)] }] },
+    })),
+    {
+      files: ['src/server/plugins/**', 'src/server/store/**', 'src/server/geo/**', 'src/server/lib/**'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              { group: ['**/client/**'] },
+              { group: features.map((f) => `**/${f}/*`), message: 'Infrastructure does not depend on features.' },
+            ],
+          },
+        ],
+      },
+    },
+  ];
+}
