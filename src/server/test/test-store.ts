@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { openStore, type Dialect, type Store } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
 
@@ -9,7 +10,7 @@ import { migrateToLatest } from '../store/migrate.ts';
 // is set (CI always sets it) a throwaway schema on that PostgreSQL server.
 export const testPostgresUrl = process.env.TEST_POSTGRES_URL || undefined;
 
-/** Every throwaway PostgreSQL schema is named this plus 12 hex digits. */
+/** Every throwaway PostgreSQL schema is named this, the test run's id (see global-setup.ts) and 12 hex digits. */
 export const TEST_SCHEMA_PREFIX = 't_';
 
 export const dialectCases: { dialect: Dialect; skip: boolean; label: string }[] = [
@@ -42,7 +43,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   } else {
     if (!testPostgresUrl) throw new Error('TEST_POSTGRES_URL is not set');
     url = testPostgresUrl;
-    pgSchema = `${TEST_SCHEMA_PREFIX}${randomBytes(6).toString('hex')}`;
+    pgSchema = `${TEST_SCHEMA_PREFIX}${inject('pgSchemaRun')}_${randomBytes(6).toString('hex')}`;
     store = await openStore(url, { pgSchema });
     // Not dropped here: a DROP SCHEMA running while another test file's migrator introspects the
     // catalogue makes that introspection fail ("schema … does not exist"). The Vitest global
