@@ -9,44 +9,107 @@ export const signupLimits = { name: 100, email: 254, emailLocalPart: 64, comment
 export const signupFields = ['name', 'email', 'comment'] as const;
 export type SignupField = (typeof signupFields)[number];
 
-/** Trims, and lower-cases the domain only: the local part may be case-sensitive (RFC 5321 §2.4). */
+/**
+ * Trims, and writes the domain in its one ASCII form: lower-cased, and an internationalised domain
+ * (`bücher.de`) as the punycode the mail system uses (`xn--bcher-kva.de`), so both spellings are
+ * one person and mail goes to exactly what is stored. The local part is left as typed: it may be
+ * case-sensitive (RFC 5321 §2.4). `URL` does the IDNA mapping in the browser and in Node alike.
+ */
 export function normaliseEmail(raw: string): string {
   const email = raw.trim();
   const at = email.lastIndexOf('@');
-  return at < 0 ? email : email.slice(0, at) + email.slice(at).toLowerCase();
+  if (at < 0) return email;
+  const domain = email.slice(at + 1);
+  return email.slice(0, at + 1) + asciiDomain(domain);
 }
+
+function asciiDomain(domain: string): string {
+  const lower = domain.toLowerCase();
+  // Only letters, digits, hyphens and dots (any script) are handed to URL: anything else
+  // (`/`, `:`, `@`, spaces…) would be read as part of a URL and silently dropped.
+  if (/^[\x21-\x7e]*$/.test(lower) || !/^[\p{L}\p{M}\p{N}.\u3002\uff0e\uff61-]+$/u.test(domain)) return lower;
+  try {
+    return new URL(`http://${domain}`).hostname;
+  } catch {
+    return lower; // not a domain: the address check below says so
+  }
+}
+
+// An address in ASCII after normaliseEmail: zod's own pattern, with punycode top-level domains
+// (`xn--p1ai`, Russia's .рф) allowed too.
+const asciiEmail =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,}|xn--[A-Za-z0-9-]+)$/;
+
+// What a text field may hold. The name lands in emails, the console and exports, so it is one line
+// of visible text: no control characters, no line or paragraph separators, no invisible
+// formatting (bidi overrides, zero-width characters; joiners only inside a word, where Persian and
+// Indic names need them), no web addresses. The comment keeps line breaks and nothing else of the
+// control range. Lone surrogates (unreadable halves of a character) are refused everywhere.
+// See docs/decisions/0011-links-keys-and-fields.md.
+const control = /[\p{Cc}]/u;
+const lineBreak = /[\n\r\u2028\u2029\v\f\x85]/;
+const loneSurrogate = /\p{Cs}/u;
+const joinerInWord = /(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}])/gu;
+const invisible = /[\p{Cf}\u115f\u1160\u3164\uffa0\u180e]|\u034f/u;
+// A scheme (`https://`), `www.`, or a dotted name ending in letters (`evil.example/login`).
+const urlLike = /:\/\/|(?:^|[^\p{L}\p{N}])www\.|(?:^|[^\p{L}\p{N}.-])[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
+
+export const fieldMessages = {
+  nameLines: 'Please write your name on one line.',
+  nameControl: 'Your name contains a character we cannot accept (an invisible control character). Please type it again.',
+  nameInvisible: 'Your name contains invisible formatting characters. Please type it again without them.',
+  nameUrl: 'Please enter just your name, without web addresses or links.',
+  emailLocalAscii: 'The part before the @ can only use the letters a to z, digits and . _ \' + -.',
+  emailInvalid: 'Please enter a valid email address, like name@example.com.',
+  commentControl: 'Your comment contains a character we cannot accept (an invisible control character). Please remove it.',
+  unreadable: 'This field contains a character we cannot read. Please type it again.',
+} as const;
+
+const tabsToSpaces = (v: string) => v.replace(/\t/g, ' ');
 
 export const signupSchema = z.strictObject({
   name: z
     .string({ error: 'Please enter your name.' })
     .check(
+      z.overwrite(tabsToSpaces),
       z.trim(),
       z.minLength(1, 'Please enter your name.'),
       z.maxLength(signupLimits.name, `Your name can be at most ${signupLimits.name} characters.`),
+      z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
+      z.refine((v) => !lineBreak.test(v), fieldMessages.nameLines),
+      z.refine((v) => !control.test(v), fieldMessages.nameControl),
+      z.refine((v) => !invisible.test(v.replace(joinerInWord, '')), fieldMessages.nameInvisible),
+      z.refine((v) => !urlLike.test(v), fieldMessages.nameUrl),
     ),
   email: z
     .string({ error: 'Please enter your email address.' })
     .check(
       z.trim(),
       z.minLength(1, 'Please enter your email address.'),
-      z.maxLength(signupLimits.email, `An email address can be at most ${signupLimits.email} characters.`),
+      z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
       z.refine(
-        (v) => v.indexOf('@') <= signupLimits.emailLocalPart,
+        (v) => v.lastIndexOf('@') <= signupLimits.emailLocalPart,
         `The part before the @ can be at most ${signupLimits.emailLocalPart} characters.`,
       ),
-      z.email('Please enter a valid email address, like name@example.com.'),
+      z.refine((v) => /^[\x21-\x7e]*$/.test(v.slice(0, Math.max(0, v.lastIndexOf('@')))), fieldMessages.emailLocalAscii),
       z.overwrite(normaliseEmail),
+      z.maxLength(signupLimits.email, `An email address can be at most ${signupLimits.email} characters.`),
+      z.email({ pattern: asciiEmail, error: fieldMessages.emailInvalid }),
     ),
   comment: z._default(
     z
       .string({ error: 'Your comment must be text.' })
       .check(
+        // Browsers send a textarea's line breaks as CRLF; one kind is stored.
+        z.overwrite((v) => tabsToSpaces(v).replace(/\r\n?/g, '\n')),
         z.trim(),
         z.maxLength(signupLimits.comment, `Your comment can be at most 1,000 characters.`),
+        z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
+        z.refine((v) => !control.test(v.replace(/\n/g, '')), fieldMessages.commentControl),
       ),
     '',
   ),
-  // The honeypot: hidden from people, so anything in it was typed by a bot.
+  // The honeypot: hidden from people, so anything in it was typed by a bot. Never stored.
   website: z.optional(z.string()),
 });
 
@@ -92,7 +155,9 @@ export type SignupReply = z.output<typeof signupReplySchema>;
 
 /** The query of a confirmation link (`/confirm?token=…`). */
 export const confirmQuerySchema = z.object({ token: z.optional(z.string()) });
-/** The query of an unsubscribe link (`/unsubscribe?id=…&sig=…`). */
+/** The form a confirmation page posts when its button is pressed (the token travels in the body). */
+export const confirmFormSchema = z.object({ token: z.optional(z.string()) });
+/** The query of an unsubscribe link (`/unsubscribe?id=…&sig=…`), also the address its POST goes to. */
 export const unsubscribeQuerySchema = z.object({ id: z.optional(z.string()), sig: z.optional(z.string()) });
 
 export const signupInvalidMessage = 'Please correct the highlighted fields.';

@@ -11,8 +11,24 @@ export interface SitePageProps {
   year: number;
   /** The home page after a sign-up posted without JavaScript. */
   signup?: SignupView;
-  /** The 'notice' page: what happened after a confirm or unsubscribe link was opened. */
-  notice?: { title: string; message: string };
+  /** The 'notice' page: what a confirm or unsubscribe link is about, or what pressing it did. */
+  notice?: Notice;
+}
+
+export interface Notice {
+  title: string;
+  message: string;
+  /** The one thing to do here: a button that POSTs a plain form (opening the page does nothing). */
+  action?: NoticeAction;
+}
+
+export interface NoticeAction {
+  /** What the button says, e.g. "Confirm my sign-up". */
+  label: string;
+  /** Where the form posts: one of our own paths (src/shared/paths.ts), with its query if any. */
+  href: string;
+  /** Hidden fields sent with the press. */
+  fields?: Record<string, string>;
 }
 
 export const isSitePageName = (v: unknown): v is SitePageName =>

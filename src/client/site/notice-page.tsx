@@ -1,12 +1,34 @@
-export function NoticePage({ notice }: { notice: { title: string; message: string } | undefined }) {
+import { pagePaths } from '../../shared/paths.ts';
+import type { Notice } from '../../shared/site-pages.ts';
+
+// The page an email link opens. Opening it changes nothing (mail scanners open every link); when
+// there is something to do, the one button posts a plain form, so it works without JavaScript.
+export function NoticePage({ notice }: { notice: Notice | undefined }) {
+  const action = notice?.action;
   return (
     <section className="prose notice" aria-labelledby="notice-title">
       <h1 id="notice-title">{notice?.title ?? 'Diamond Hand'}</h1>
       <p>{notice?.message}</p>
+      {action ? (
+        <form method="post" action={action.href} aria-labelledby="notice-title">
+          {Object.entries(action.fields ?? {}).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} defaultValue={value} />
+          ))}
+          <p>
+            <button className="button button-primary" type="submit">
+              {action.label}
+            </button>
+          </p>
+        </form>
+      ) : null}
       <p>
-        <a className="button button-primary" href="/">
-          Go to the home page
-        </a>
+        {action ? (
+          <a href={pagePaths.home}>Go to the home page</a>
+        ) : (
+          <a className="button button-primary" href={pagePaths.home}>
+            Go to the home page
+          </a>
+        )}
       </p>
     </section>
   );

@@ -1,77 +1,149 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { apiError, apiErrorSchema, messageReplySchema } from '../../shared/api-error.ts';
 import { pagePaths } from '../../shared/paths.ts';
-import { confirmQuerySchema, unsubscribeQuerySchema } from '../../shared/signup-schema.ts';
-import { confirmSubscriber, unsubscribeSubscriber } from './signup-store.ts';
+import { confirmFormSchema, confirmQuerySchema, unsubscribeQuerySchema } from '../../shared/signup-schema.ts';
+import type { Notice } from '../../shared/site-pages.ts';
+import { confirmSubscriber, inspectConfirmLink, subscriberStatus, unsubscribeSubscriber, type ConfirmResult } from './signup-store.ts';
 import { UNSUBSCRIBE_PURPOSE } from './unsubscribe-link.ts';
 
 const html = 'text/html; charset=utf-8';
 const noticePage = z.string();
 
-/** The links in our emails: confirm a sign-up, and unsubscribe (from a browser or one-click). */
+// The pages the links in our emails open. Opening one (GET or HEAD: a person, or a mail
+// scanner such as Outlook Safe Links that opens every link in a message) only shows what the link
+// is about and one button; only the press, a POST, acts. A scanner may open a link any number of
+// times and the person's press still works. The token or signature in the link is the authority
+// for the POST, so these POSTs need no same-origin check or CSRF token: a forged request would
+// have to carry the secret from the person's own email already (docs/decisions/0011).
+
+const brokenLinkNotice: Notice = {
+  title: 'This link does not work',
+  message: 'The link is incomplete. Use the full link from one of our emails.',
+};
+const usedLinkNotice: Notice = {
+  title: 'This link does not work',
+  message: 'The link is incomplete or was already used. Sign up again on the home page to get a new one.',
+};
+const expiredNotice: Notice = {
+  title: 'This link has expired',
+  message: 'Confirmation links work for 7 days. Sign up again on the home page and we will send you a new one.',
+};
+const alreadyConfirmedNotice: Notice = {
+  title: 'Already confirmed',
+  message: 'This email address was already confirmed. You are on the list.',
+};
+const unsubscribedNotice: Notice = {
+  title: 'You are unsubscribed',
+  message: 'We will not email you again. If you change your mind, sign up again on the home page.',
+};
+
+const confirmResultNotice: Record<ConfirmResult, [number, Notice]> = {
+  confirmed: [
+    200,
+    { title: 'You are on the list', message: 'Your email address is confirmed. You will hear from us the moment the presale opens.' },
+  ],
+  'already-confirmed': [200, alreadyConfirmedNotice],
+  expired: [410, expiredNotice],
+  invalid: [404, usedLinkNotice],
+};
+
+/** The form's press is a browser navigation (it asks for HTML); a mail provider's one-click is not. */
+const wantsPage = (request: FastifyRequest): boolean => /text\/html/i.test(request.headers.accept ?? '');
+
+/** The links in our emails: confirm a sign-up, and unsubscribe (from its page or one-click). */
 export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const notice = (reply: FastifyReply, status: number, title: string, message: string) =>
-    reply.code(status).type(html).header('cache-control', 'no-store').send(app.pages.renderNotice(title, message));
+  const notice = (reply: FastifyReply, status: number, page: Notice) =>
+    reply.code(status).type(html).header('cache-control', 'no-store').send(app.pages.renderNotice(page));
   // A link whose query cannot even be read (say, a parameter given twice) is a broken link.
-  const brokenLink = (_error: unknown, _request: unknown, reply: FastifyReply) =>
-    notice(reply, 400, 'This link does not work', 'The link is incomplete. Use the full link from one of our emails.');
+  const brokenLink = (_error: unknown, _request: unknown, reply: FastifyReply) => notice(reply, 400, brokenLinkNotice);
 
   api.get(
     pagePaths.confirm,
     { schema: { querystring: confirmQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } }, errorHandler: brokenLink },
     async (request, reply) => {
-      const result = await confirmSubscriber(app.store.db, request.query.token ?? '', app.clock());
-      switch (result) {
-        case 'confirmed':
-          return notice(reply, 200, 'You are on the list', 'Your email address is confirmed. You will hear from us the moment the presale opens.');
+      const token = request.query.token ?? '';
+      switch (await inspectConfirmLink(app.store.db, token, app.clock())) {
+        case 'pending':
+          return notice(reply, 200, {
+            title: 'Confirm your sign-up',
+            message:
+              'Press the button to confirm that you want emails about the presale at this address. If you did not sign up, close this page: nothing will happen.',
+            action: { label: 'Confirm my sign-up', href: pagePaths.confirm, fields: { token } },
+          });
         case 'already-confirmed':
-          return notice(reply, 200, 'Already confirmed', 'This email address was already confirmed. You are on the list.');
+          return notice(reply, 200, alreadyConfirmedNotice);
         case 'expired':
-          return notice(reply, 410, 'This link has expired', 'Confirmation links work for 7 days. Sign up again on the home page and we will send you a new one.');
+          return notice(reply, 410, expiredNotice);
         case 'invalid':
-          return notice(reply, 404, 'This link does not work', 'The link is incomplete or was already used. Sign up again on the home page to get a new one.');
+          return notice(reply, 404, usedLinkNotice);
       }
     },
   );
 
-  const unsubscribe = async (query: z.output<typeof unsubscribeQuerySchema>) => {
+  api.post(
+    pagePaths.confirm,
+    { schema: { body: confirmFormSchema, response: { '2xx': noticePage, '4xx': noticePage } }, errorHandler: brokenLink },
+    async (request, reply) => {
+      const [status, page] = confirmResultNotice[await confirmSubscriber(app.store.db, request.body.token ?? '', app.clock())];
+      return notice(reply, status, page);
+    },
+  );
+
+  /** The subscriber a signed unsubscribe link names, or null when the signature does not hold. */
+  const signedId = (query: z.output<typeof unsubscribeQuerySchema>): string | null => {
     const id = query.id ?? '';
     const sig = query.sig ?? '';
-    if (!id || !sig || !app.keys.verify(UNSUBSCRIBE_PURPOSE, id, sig)) return 'invalid' as const;
-    await unsubscribeSubscriber(app.store.db, id, app.clock());
-    // Unknown (e.g. erased) ids count as done: the person is not on the list either way.
-    return 'done' as const;
+    return id && sig && app.keys.verify(UNSUBSCRIBE_PURPOSE, id, sig) ? id : null;
   };
 
   api.get(
     pagePaths.unsubscribe,
     { schema: { querystring: unsubscribeQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } }, errorHandler: brokenLink },
     async (request, reply) => {
-      if ((await unsubscribe(request.query)) === 'invalid') {
-        return notice(reply, 404, 'This link does not work', 'The unsubscribe link is incomplete. Use the full link from one of our emails.');
+      const id = signedId(request.query);
+      if (!id) {
+        return notice(reply, 404, { title: 'This link does not work', message: 'The unsubscribe link is incomplete. Use the full link from one of our emails.' });
       }
-      return notice(reply, 200, 'You are unsubscribed', 'We will not email you again. If you change your mind, sign up again on the home page.');
+      const status = await subscriberStatus(app.store.db, id);
+      // Unknown (e.g. erased) ids count as done: the person is not on the list either way.
+      if (status === null || status === 'unsubscribed') return notice(reply, 200, unsubscribedNotice);
+      const query = new URLSearchParams({ id, sig: request.query.sig ?? '' });
+      return notice(reply, 200, {
+        title: 'Unsubscribe from our emails?',
+        message: 'Press the button to stop all emails from us to this address. You can sign up again at any time.',
+        action: { label: 'Unsubscribe me', href: `${pagePaths.unsubscribe}?${query.toString()}` },
+      });
     },
   );
 
-  // RFC 8058 one-click: the mail provider POSTs from its own servers, so no Origin or CSRF check:
-  // the signed link itself is the authority. Any body (urlencoded or multipart) is accepted unread.
+  // The press on that page, and the RFC 8058 one-click POST a mail provider sends from its own
+  // servers (no Origin, no cookies, a urlencoded or multipart body we do not need to read). Both
+  // post to the link's own address; the signed link is the authority.
   await app.register(async function oneClickUnsubscribe(scope) {
-    scope.addContentTypeParser('multipart/form-data', (_req, payload, done) => {
-      payload.resume();
-      payload.on('end', () => done(null, {}));
-      payload.on('error', done);
-    });
+    // Read (and dropped) within the body limit: Fastify counts the bytes of a `parseAs` body and
+    // stops at the limit with 413, where a stream drained by hand would read whatever is sent.
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: scope.initialConfig.bodyLimit }, (_req, _body, done) =>
+      done(null, {}),
+    );
     scope.withTypeProvider<ZodTypeProvider>().post(
       pagePaths.unsubscribe,
-      { schema: { querystring: unsubscribeQuerySchema, response: { 200: messageReplySchema, '4xx': apiErrorSchema } } },
+      {
+        schema: {
+          querystring: unsubscribeQuerySchema,
+          response: { 200: z.union([messageReplySchema, noticePage]), '4xx': z.union([apiErrorSchema, noticePage]) },
+        },
+      },
       async (request, reply) => {
-        if ((await unsubscribe(request.query)) === 'invalid') {
+        const id = signedId(request.query);
+        if (!id) {
+          if (wantsPage(request)) return notice(reply, 404, brokenLinkNotice);
           return reply.code(404).send(apiError('not_found', 'This unsubscribe link is not valid.'));
         }
+        await unsubscribeSubscriber(app.store.db, id, app.clock());
+        if (wantsPage(request)) return notice(reply, 200, unsubscribedNotice);
         return reply.code(200).send({ message: 'Unsubscribed. We will not email you again.' });
       },
     );

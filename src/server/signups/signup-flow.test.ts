@@ -43,7 +43,10 @@ for (const { dialect, skip, label } of dialectCases) {
       const mail = await signUpAndReceive('ada@example.com');
       expect(mail.subject).toBe('Confirm your sign-up to Diamond Hand (DH)');
       expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('ada@example.com');
-      expect(mail.text).toContain('Hi Hal,');
+      expect(mail.text).toContain('Hello,');
+      // Nothing the sender typed goes to an address nobody has confirmed yet.
+      expect(mail.text).not.toContain('Hal');
+      expect(mail.html).not.toContain('Hal');
       expect(mail.html).toContain('Confirm my sign-up');
       expect(linkIn(mail, 'confirm')).toMatch(/^https:\/\/dh\.example\/confirm\?token=[\w-]{43}$/);
       const unsubscribe = linkIn(mail, 'unsubscribe');
@@ -70,29 +73,78 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(sink.messages).toHaveLength(0);
     });
 
-    it('confirms through the emailed link, once, on a page in the site look', async () => {
-      const mail = await signUpAndReceive('hal@example.com');
-      const confirm = await t.app.inject({ url: pathOf(linkIn(mail, 'confirm')) });
-      expect(confirm.statusCode).toBe(200);
-      expect(confirm.body).toContain('You are on the list');
-      expect(confirm.body).toContain('<meta name="robots" content="noindex">');
-      const sub = await store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
-      expect(sub.status).toBe('confirmed');
+    const statusOf = async () => (await store.db.selectFrom('subscribers').select('status').executeTakeFirstOrThrow()).status;
+    /** The link's page, opened as a mail scanner does: GET and HEAD, several times. */
+    async function scan(url: string) {
+      for (const method of ['HEAD', 'GET', 'HEAD', 'GET'] as const) {
+        const res = await t.app.inject({ method, url });
+        expect(res.statusCode).toBe(200);
+      }
+      return t.app.inject({ url });
+    }
+    /** The form on a link's page: where it posts and its fields, as the browser would send them. */
+    function formOn(page: string) {
+      const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+      const form = /<form\b[^>]*>/.exec(page)?.[0] ?? '';
+      const action = attr(form, 'action');
+      if (!action || attr(form, 'method') !== 'post') throw new Error('no form that posts on the page');
+      const fields = new URLSearchParams();
+      for (const [input] of page.matchAll(/<input\b[^>]*type="hidden"[^>]*>/g)) fields.set(attr(input, 'name') ?? '', attr(input, 'value') ?? '');
+      return { action: action.replace(/&amp;/g, '&'), body: fields.toString() };
+    }
+    /** The person presses the page's button (a plain form post from our own page). */
+    const press = (form: { action: string; body: string }) =>
+      t.app.inject({
+        method: 'POST',
+        url: form.action,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: 'https://dh.example' },
+        payload: form.body,
+      });
 
-      const reused = await t.app.inject({ url: pathOf(linkIn(mail, 'confirm')) });
-      expect(reused.statusCode).toBe(404);
-      expect(reused.body).toContain('This link does not work');
+    it('opening the confirm link (a scanner: GET and HEAD, again and again) changes nothing; the press confirms, once', async () => {
+      const mail = await signUpAndReceive('hal@example.com');
+      const page = await scan(pathOf(linkIn(mail, 'confirm')));
+      expect(page.body).toContain('Confirm your sign-up');
+      expect(page.body).toContain('<meta name="robots" content="noindex">');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(await statusOf()).toBe('pending');
+      // Nothing was spent: the link's token is still there for the person.
+      const row = await store.db.selectFrom('outbox').select('token_hash').executeTakeFirstOrThrow();
+      expect(row.token_hash).not.toBeNull();
+
+      const form = formOn(page.body);
+      expect(form.action).toBe('/confirm');
+      const confirmed = await press(form);
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.body).toContain('You are on the list');
+      expect(await statusOf()).toBe('confirmed');
+
+      // Used: neither the press nor the link works again, and the page says so.
+      const replayed = await press(form);
+      expect(replayed.statusCode).toBe(404);
+      expect(replayed.body).toContain('This link does not work');
+      const reopened = await t.app.inject({ url: pathOf(linkIn(mail, 'confirm')) });
+      expect(reopened.statusCode).toBe(404);
+      expect(reopened.body).toContain('was already used');
     });
 
-    it('unsubscribes through the link in the email, and never mails them again', async () => {
+    it('opening the unsubscribe link changes nothing; the press unsubscribes and the old confirm link is dead', async () => {
       const mail = await signUpAndReceive('ivy@example.com');
-      const res = await t.app.inject({ url: pathOf(linkIn(mail, 'unsubscribe')) });
+      const page = await scan(pathOf(linkIn(mail, 'unsubscribe')));
+      expect(page.body).toContain('Unsubscribe me');
+      expect(await statusOf()).toBe('pending');
+
+      const res = await press(formOn(page.body));
       expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.body).toContain('You are unsubscribed');
-      const sub = await store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
-      expect(sub.status).toBe('unsubscribed');
+      expect(await statusOf()).toBe('unsubscribed');
       // Their old confirmation link no longer puts them back.
       expect((await t.app.inject({ url: pathOf(linkIn(mail, 'confirm')) })).statusCode).toBe(404);
+      // Opening the link again says plainly that it is done, with nothing left to press.
+      const again = await t.app.inject({ url: pathOf(linkIn(mail, 'unsubscribe')) });
+      expect(again.body).toContain('You are unsubscribed');
+      expect(again.body).not.toContain('<form');
     });
 
     it('honours RFC 8058 one-click unsubscribe POSTs from a mail provider', async () => {
@@ -104,8 +156,20 @@ for (const { dialect, skip, label } of dialectCases) {
         payload: 'List-Unsubscribe=One-Click',
       });
       expect(res.statusCode).toBe(200);
-      const sub = await store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
-      expect(sub.status).toBe('unsubscribed');
+      expect(res.json()).toEqual({ message: 'Unsubscribed. We will not email you again.' });
+      expect(await statusOf()).toBe('unsubscribed');
+    });
+
+    it('honours a one-click POST with a multipart body, and no Origin, cookie or token', async () => {
+      const mail = await signUpAndReceive('mo@example.com');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: pathOf(linkIn(mail, 'unsubscribe')),
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        payload: '--b\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--b--\r\n',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(await statusOf()).toBe('unsubscribed');
     });
 
     it('refuses a tampered unsubscribe link', async () => {
@@ -123,7 +187,13 @@ for (const { dialect, skip, label } of dialectCases) {
       t.clock.advance(8 * 24 * 60 * 60 * 1000);
       const res = await t.app.inject({ url: pathOf(linkIn(mail, 'confirm')) });
       expect(res.statusCode).toBe(410);
+      expect(res.body).toContain('This link has expired');
       expect(res.body).toContain('Sign up again');
+      expect(res.body).not.toContain('<form');
+      const token = new URL(linkIn(mail, 'confirm')).searchParams.get('token') ?? '';
+      const pressed = await press({ action: '/confirm', body: new URLSearchParams({ token }).toString() });
+      expect(pressed.statusCode).toBe(410);
+      expect(await statusOf()).toBe('pending');
     });
   });
 }

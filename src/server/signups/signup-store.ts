@@ -57,8 +57,8 @@ const CHUNK = 200;
  * multi-row INSERT for the new people and one for their confirmation emails, and an UPDATE per
  * known address. A new address is stored pending with its consent, its confirmation email queued
  * in the same transaction. A known address (the caller cannot tell the difference: no
- * enumeration) has its name and comment updated; it gets another confirmation email only if it is
- * not confirmed and the cooldown has passed.
+ * enumeration) that is not yet confirmed has its name and comment updated and gets another
+ * confirmation email once the cooldown has passed; a confirmed one is left exactly as it is.
  */
 export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, SignupResult> = {
   async run(trx, items) {
@@ -116,11 +116,18 @@ export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, Si
         continue;
       }
 
+      if (row.status === 'confirmed') {
+        // Whoever types a confirmed person's address cannot change their record: only the person
+        // consented to what is stored. Same answer as any sign-up (the caller cannot tell).
+        results.push({ outcome: 'updated', subscriberId: row.id, emailQueued: false });
+        continue;
+      }
+
       const cooledDown =
         row.last_confirmation_at === null ||
         meta.now.getTime() - Date.parse(row.last_confirmation_at) >= CONFIRMATION_COOLDOWN_MS;
       const wasUnsubscribed = row.status === 'unsubscribed';
-      const sendAgain = row.status !== 'confirmed' && cooledDown;
+      const sendAgain = cooledDown;
       const status: SubscriberStatus = wasUnsubscribed ? 'pending' : row.status;
       updates.set(row.id, {
         ...updates.get(row.id),
@@ -130,9 +137,9 @@ export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, Si
         status,
         updated_at: now,
         // Asking again is consenting again, to the wording shown now.
-        ...(row.status === 'confirmed'
-          ? {}
-          : { consent_version: consentWording.version, consent_at: now, consent_page: meta.page }),
+        consent_version: consentWording.version,
+        consent_at: now,
+        consent_page: meta.page,
         ...(sendAgain ? { last_confirmation_at: now } : {}),
       });
       row.status = status;
@@ -164,19 +171,40 @@ export function signupJob(input: SignupInput, meta: SignupMeta): Job<SignupResul
 }
 
 export type ConfirmResult = 'confirmed' | 'already-confirmed' | 'expired' | 'invalid';
+export type ConfirmLinkState = 'pending' | 'already-confirmed' | 'expired' | 'invalid';
 
-/** Opens a confirmation link: single use, valid for 7 days from sending. */
+const wellFormedToken = (token: string) => /^[A-Za-z0-9_-]{20,100}$/.test(token);
+
+function findConfirmLink(db: Kysely<Database>, token: string) {
+  return db
+    .selectFrom('outbox')
+    .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
+    .select(['outbox.subscriber_id', 'outbox.token_expires_at', 'subscribers.status'])
+    .where('outbox.token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+}
+
+const isExpired = (expiresAt: string | null, now: Date) => expiresAt === null || Date.parse(expiresAt) < now.getTime();
+
+/**
+ * What a confirmation link would do if pressed, without doing it: opening a link (GET, HEAD, a
+ * mail scanner) must change nothing and spend nothing.
+ */
+export async function inspectConfirmLink(db: Kysely<Database>, token: string, now: Date): Promise<ConfirmLinkState> {
+  if (!wellFormedToken(token)) return 'invalid';
+  const row = await findConfirmLink(db, token);
+  if (!row) return 'invalid';
+  if (isExpired(row.token_expires_at, now)) return 'expired';
+  return row.status === 'confirmed' ? 'already-confirmed' : 'pending';
+}
+
+/** Presses a confirmation link: single use, valid for 7 days from sending. */
 export async function confirmSubscriber(db: Kysely<Database>, token: string, now: Date): Promise<ConfirmResult> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return 'invalid';
+  if (!wellFormedToken(token)) return 'invalid';
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('outbox')
-      .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
-      .select(['outbox.subscriber_id', 'outbox.token_expires_at', 'subscribers.status'])
-      .where('outbox.token_hash', '=', hashToken(token))
-      .executeTakeFirst();
+    const row = await findConfirmLink(trx, token);
     if (!row) return 'invalid';
-    if (row.token_expires_at === null || Date.parse(row.token_expires_at) < now.getTime()) return 'expired';
+    if (isExpired(row.token_expires_at, now)) return 'expired';
     // Single use: every outstanding confirmation link of this person stops working.
     await trx
       .updateTable('outbox')
@@ -192,6 +220,12 @@ export async function confirmSubscriber(db: Kysely<Database>, token: string, now
       .execute();
     return 'confirmed';
   });
+}
+
+/** A subscriber's status, or null when there is no such subscriber (never was, or erased). */
+export async function subscriberStatus(db: Kysely<Database>, subscriberId: string): Promise<SubscriberStatus | null> {
+  const row = await db.selectFrom('subscribers').select('status').where('id', '=', subscriberId).executeTakeFirst();
+  return row?.status ?? null;
 }
 
 /** Unsubscribes; pending mail to this person is cancelled in the same transaction. */

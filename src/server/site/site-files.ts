@@ -1,7 +1,7 @@
 import type { SiteContent } from '../../shared/content-schema.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import { filePaths, pagePaths } from '../../shared/paths.ts';
-import type { SitePageName, SitePageProps } from '../../shared/site-pages.ts';
+import type { Notice, SitePageName, SitePageProps } from '../../shared/site-pages.ts';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
@@ -15,8 +15,11 @@ export interface SiteFiles {
   manifest: MemoryFile;
   /** The home page showing a sign-up result (no-JavaScript answer): rendered per request. */
   renderHomeWithSignup(signup: SignupView): string;
-  /** A short page saying what happened (confirm and unsubscribe links): rendered per request. */
-  renderNotice(title: string, message: string): string;
+  /**
+   * A short page about a confirm or unsubscribe link: what it is about and its one button, or what
+   * pressing it did. Rendered per request.
+   */
+  renderNotice(notice: Notice): string;
 }
 
 const indexedPaths = [pagePaths.home, pagePaths.privacy];
@@ -50,8 +53,7 @@ export function buildSiteFiles(opts: {
 
   return {
     renderHomeWithSignup: (signup) => render({ page: 'home', year, signup }, fullName, content.description, pagePaths.home),
-    renderNotice: (title, message) =>
-      render({ page: 'notice', year, notice: { title, message } }, `${title} · ${fullName}`, message),
+    renderNotice: (notice) => render({ page: 'notice', year, notice }, `${notice.title} · ${fullName}`, notice.message),
     pages: {
       home: page('home', fullName, content.description, pagePaths.home),
       privacy: page(
