@@ -30,7 +30,17 @@ const envSchema = z
       .optional(),
     MAIL_FROM: z.string().trim().min(3, 'must be an address such as "Diamond Hand <hello@example.com>"').optional(),
     OUTBOX_DIR: z.string().trim().default('data/outbox'),
-    APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+    // A key ring for signed cookies: the first key signs, the ones after it (comma-separated) still
+    // verify, so a rotation re-signs visitors' cookies instead of locking them out.
+    APP_SECRET: z
+      .string()
+      .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+      .pipe(
+        z
+          .array(z.string().min(32, 'each key must be at least 32 characters (e.g. `openssl rand -base64 32`)'))
+          .min(1, 'must hold at least one key'),
+      )
+      .optional(),
     TRUST_PROXY: z
       .string()
       .trim()

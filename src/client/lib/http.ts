@@ -19,15 +19,30 @@ const readCookie = (name: string): string | null => {
 
 /**
  * Pages are cookie-free (so they cache); a page with a form calls this once it has loaded, which
- * also starts the server's "faster than a person" clock.
+ * also starts the server's "faster than a person" clock. It asks every time a page loads, not only
+ * when the cookie is missing: the server checks the cookies it finds and re-signs or replaces
+ * those made with a key it no longer uses (after a key rotation), which the browser cannot see.
+ * `force` asks again (after the server refused the token).
  */
-export async function ensureXsrfCookie(): Promise<void> {
-  if (!readCookie(xsrf.cookie)) await fetch(apiPaths.csrf, { credentials: 'same-origin' });
+let cookiesChecked: Promise<void> | undefined;
+export function ensureXsrfCookie(force = false): Promise<void> {
+  if (force || !cookiesChecked) {
+    const asked = fetch(apiPaths.csrf, { credentials: 'same-origin' }).then(() => undefined);
+    // A failed check is tried again next time rather than remembered.
+    asked.catch(() => {
+      if (cookiesChecked === asked) cookiesChecked = undefined;
+    });
+    cookiesChecked = asked;
+  }
+  return cookiesChecked;
 }
 
-async function xsrfToken(): Promise<string> {
-  await ensureXsrfCookie();
-  return readCookie(xsrf.cookie) ?? '';
+/** The token cookie: `__Host-` prefixed where the site is on https, plain on http (development). */
+const xsrfCookie = (): string | null => readCookie(xsrf.hostCookie) ?? readCookie(xsrf.cookie);
+
+async function xsrfToken(force = false): Promise<string> {
+  await ensureXsrfCookie(force);
+  return xsrfCookie() ?? '';
 }
 
 export type ApiResult<T> =
@@ -52,20 +67,27 @@ export async function apiSend<S extends z.ZodMiniType>(
   replySchema: S,
 ): Promise<ApiResult<z.output<S>>> {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiSend takes a relative URL, got ${path}`);
-  let res: Response;
-  let json: unknown;
-  try {
-    res = await fetch(path, {
+  const send = async (force: boolean) => {
+    const res = await fetch(path, {
       method,
       credentials: 'same-origin',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
-        [xsrf.header]: await xsrfToken(),
+        [xsrf.header]: await xsrfToken(force),
       },
       body: JSON.stringify(body),
     });
-    json = await res.json().catch(() => undefined);
+    const json: unknown = await res.json().catch(() => undefined);
+    return { res, json };
+  };
+  let res: Response;
+  let json: unknown;
+  try {
+    ({ res, json } = await send(false));
+    // The token was refused (cookies out of date, e.g. from before a key rotation): get fresh
+    // cookies and send once more, so the person never sees an error they cannot fix.
+    if (res.status === 403 && apiErrorSchema.safeParse(json).data?.error.code === 'csrf') ({ res, json } = await send(true));
   } catch {
     return { ok: false, status: 0, error: { code: 'unavailable', message: offlineMessage }, retryAfter: null };
   }

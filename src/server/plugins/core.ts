@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { loadAppSecret } from '../store/app-secret.ts';
+import { loadAppSecrets } from '../store/app-secret.ts';
+import { loadLinkKeys } from '../store/link-keys.ts';
 import type { Store } from '../store/database.ts';
 import { GroupCommitter } from '../store/group-commit.ts';
 import { signKeyed, verifyKeyed } from '../lib/keyed-signature.ts';
@@ -12,7 +13,11 @@ import { signKeyed, verifyKeyed } from '../lib/keyed-signature.ts';
 export interface Keys {
   /** For @fastify/cookie: the first signs, every one verifies (so old cookies can be replaced). */
   cookieSecrets: string[];
-  /** An HMAC of `value` for one purpose (e.g. "unsubscribe"), URL-safe. */
+  /**
+   * An HMAC of `value` for one purpose (e.g. "unsubscribe"), URL-safe, for links in emails. Made
+   * with the link-key ring kept in the database, never with APP_SECRET: a link must outlive any
+   * rotation of the cookie keys (docs/decisions/0011-links-keys-and-fields.md).
+   */
   sign(purpose: string, value: string): string;
   verify(purpose: string, value: string, signature: string): boolean;
 }
@@ -48,12 +53,16 @@ export const storePlugin = fp(
 );
 
 export const keysPlugin = fp(
-  async (app: FastifyInstance, opts: { appSecret: string | undefined }) => {
-    const secret = await loadAppSecret(app.store.db, opts.appSecret);
+  async (app: FastifyInstance, opts: { appSecret: readonly string[] | undefined }) => {
+    // Link keys first: on the first start after migration 0003 they take over the secrets that
+    // signed earlier links, before a generated cookie key could be mistaken for one.
+    const linkKeys = await loadLinkKeys(app.store.db, opts.appSecret);
+    const cookieSecrets = await loadAppSecrets(app.store.db, opts.appSecret);
+    const [signing] = linkKeys as [string, ...string[]];
     app.decorate('keys', {
-      cookieSecrets: [secret],
-      sign: (purpose, value) => signKeyed(secret, purpose, value),
-      verify: (purpose, value, signature) => verifyKeyed([secret], purpose, value, signature),
+      cookieSecrets,
+      sign: (purpose, value) => signKeyed(signing, purpose, value),
+      verify: (purpose, value, signature) => verifyKeyed(linkKeys, purpose, value, signature),
     } satisfies Keys);
   },
   { name: 'dh-keys', fastify: '5.x', dependencies: ['dh-store'], decorators: { fastify: ['store'] } },

@@ -22,7 +22,7 @@ export function confirmationComposer(opts: {
   return async (row, now) => {
     const sub = await opts.db
       .selectFrom('subscribers')
-      .select(['email', 'name', 'status'])
+      .select(['email', 'status'])
       .where('id', '=', row.subscriber_id)
       .executeTakeFirst();
     // Confirmed or unsubscribed since it was queued (or erased): nothing to send.
@@ -36,7 +36,6 @@ export function confirmationComposer(opts: {
     return confirmationEmail({
       content: opts.content,
       to: sub.email,
-      name: sub.name,
       confirmUrl: `${opts.publicUrl}${pagePaths.confirm}?token=${token}`,
       unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id),
     });

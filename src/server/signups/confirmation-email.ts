@@ -2,20 +2,24 @@ import type { SiteContent } from '../../shared/content-schema.ts';
 import { listUnsubscribeHeaders, type MailMessage } from '../mail/outbox.ts';
 import { escapeHtml } from '../lib/escape-html.ts';
 
+/**
+ * The confirmation email goes to an address nobody has confirmed yet, so it carries nothing the
+ * sender typed: not the name, not the comment. Otherwise anyone could have us mail a stranger a
+ * message of their own ("Hi Bob, your account is locked…"). See docs/decisions/0011.
+ */
 export function confirmationEmail(opts: {
   content: SiteContent;
   to: string;
-  name: string;
   confirmUrl: string;
   unsubscribeUrl: string;
 }): MailMessage {
-  const { content, to, name, confirmUrl, unsubscribeUrl } = opts;
+  const { content, to, confirmUrl, unsubscribeUrl } = opts;
   const site = `${content.name} (${content.ticker})`;
   const subject = `Confirm your sign-up to ${site}`;
   const text = [
-    `Hi ${name},`,
+    'Hello,',
     '',
-    `Thanks for joining the ${site} list. Please confirm your email address by opening this link:`,
+    `Thanks for joining the ${site} list. Please confirm your email address: open this link and press the button on the page:`,
     '',
     confirmUrl,
     '',
@@ -33,7 +37,7 @@ export function confirmationEmail(opts: {
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:3px solid #0b1d4d;border-radius:16px">
 <tr><td style="padding:28px">
 <h1 style="margin:0 0 16px;font-size:24px">${e(site)}</h1>
-<p style="font-size:16px;line-height:1.5">Hi ${e(name)},</p>
+<p style="font-size:16px;line-height:1.5">Hello,</p>
 <p style="font-size:16px;line-height:1.5">Thanks for joining the ${e(site)} list. Please confirm your email address:</p>
 <p style="margin:24px 0"><a href="${e(confirmUrl)}" style="display:inline-block;padding:14px 26px;background:#0b1d4d;color:#ffffff;border-radius:999px;font-weight:bold;text-decoration:none">Confirm my sign-up</a></p>
 <p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${e(confirmUrl)}" style="color:#0b1d4d;word-break:break-all">${e(confirmUrl)}</a></p>

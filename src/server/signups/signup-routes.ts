@@ -12,6 +12,7 @@ import {
   type SignupFieldErrors,
   type SignupView,
 } from '../../shared/signup-schema.ts';
+import { FORM_MEDIA_TYPE, mediaTypeOf } from '../lib/media-type.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';
 import { errorBody, statusOf } from '../plugins/http-contract.ts';
 import { countAbuseJob, signupBatch } from './signup-store.ts';
@@ -23,9 +24,9 @@ export interface SignupRouteOptions {
 }
 
 // JSON in, JSON out (the hydrated form); a urlencoded post (JavaScript off) gets the page back.
+// Only the language of the answer depends on this; the token rule below does not.
 const wantsJson = (request: FastifyRequest): boolean =>
-  (request.headers['content-type'] ?? '').startsWith('application/json') ||
-  (request.headers.accept ?? '').startsWith('application/json');
+  mediaTypeOf(request) === 'application/json' || (request.headers.accept ?? '').toLowerCase().startsWith('application/json');
 
 const asValues = (body: unknown) => {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -119,11 +120,12 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       preValidation: [
         protection.sameOrigin,
         // The hydrated form sends JSON with the token header; the plain form cannot carry one
-        // (static HTML) and relies on the same-origin check above.
+        // (static HTML) and relies on the same-origin check above. So the one exemption is the
+        // plain form's own media type, parsed (never matched as text): every other body, however
+        // its Content-Type is spelt, must carry the token.
         (request, reply, done) => {
-          if ((request.headers['content-type'] ?? '').startsWith('application/json')) {
-            protection.csrfToken.call(app, request, reply, done);
-          } else done();
+          if (mediaTypeOf(request) === FORM_MEDIA_TYPE) done();
+          else protection.csrfToken.call(app, request, reply, done);
         },
       ],
     },

@@ -60,6 +60,13 @@ export interface SettingsTable {
   value: string;
 }
 
+/** Keys that sign links in emails (see migrations/0003-link-keys.ts): the newest signs, all verify. */
+export interface LinkKeysTable {
+  id: string;
+  secret: string;
+  created_at: IsoTime;
+}
+
 export interface AbuseCountersTable {
   day: string;
   reason: string;
@@ -112,5 +119,6 @@ export interface Database {
   consent_wordings: ConsentWordingsTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  link_keys: LinkKeysTable;
   abuse_counters: AbuseCountersTable;
 }

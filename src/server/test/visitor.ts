@@ -1,4 +1,5 @@
 import { apiPaths, pagePaths } from '../../shared/paths.ts';
+import { xsrf } from '../../shared/xsrf.ts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 /** What a browser would hold after loading the page: its cookies and the XSRF token. */
@@ -7,14 +8,27 @@ export interface Visitor {
   xsrf: string;
 }
 
-export async function visitPage(app: FastifyInstance): Promise<Visitor> {
-  // The page itself sets no cookies; the hydrated form asks /api/csrf for them at load.
-  const res = await app.inject({ url: apiPaths.csrf });
+export async function visitPage(app: FastifyInstance, before: Visitor = { cookie: '', xsrf: '' }): Promise<Visitor> {
+  // The page itself sets no cookies; the hydrated form asks /api/csrf for them at every load,
+  // sending whatever cookies it already has (`before`).
+  const res = await app.inject({ url: apiPaths.csrf, headers: before.cookie ? { cookie: before.cookie } : {} });
+  return withCookies(before, res);
+}
+
+/** The visitor's cookie jar after a response: Set-Cookie adds, replaces and (when expired) removes. */
+export function withCookies(before: Visitor, res: LightMyRequestResponse): Visitor {
   const jar = new Map<string, string>();
-  for (const c of res.cookies as { name: string; value: string }[]) jar.set(c.name, c.value);
+  for (const part of before.cookie.split('; ').filter(Boolean)) {
+    const eq = part.indexOf('=');
+    jar.set(part.slice(0, eq), part.slice(eq + 1));
+  }
+  for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+    if (c.maxAge === 0 || (c.expires && c.expires.getTime() <= Date.now())) jar.delete(c.name);
+    else jar.set(c.name, c.value);
+  }
   return {
     cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-    xsrf: jar.get('XSRF-TOKEN') ?? '',
+    xsrf: jar.get(xsrf.hostCookie) ?? jar.get(xsrf.cookie) ?? '',
   };
 }
 
