@@ -1,10 +1,16 @@
 // The Stay Updated sign-up, end to end in the real browser: with JavaScript (JSON, no reload) and
-// without (plain form posts), the confirmation email in the outbox, and its two links.
+// without (plain form posts), the confirmation email in the outbox, and its two links, which act
+// only when the person presses the button on the page they open (a mail scanner opening them
+// changes nothing). A visitor whose cookies were signed with a key the server no longer has (after
+// an APP_SECRET rotation) signs up normally.
 //
 // Every POST to /signup counts against the server's per-address rate limit (SIGNUP_RATE_LIMIT,
-// 10 a minute by default, and every test comes from 127.0.0.1): this file makes 7.
+// 10 a minute by default, and every test comes from 127.0.0.1): this file makes 11, so the
+// browser tests' server raises the limit (playwright.config.ts).
+import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
+import { sign } from '@fastify/cookie';
+import { expect, test, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
 import { parseSignup, signupSuccessMessage } from '../src/shared/signup-schema.ts';
 import { mailsTo, uniqueEmail, waitForMail } from './outbox.ts';
 import { waitForHydration } from './support.ts';
@@ -53,6 +59,19 @@ async function expectNotice(page: Page, url: string, status: number, title: stri
   const response = await page.goto(url);
   expect(response?.status(), `${url} should answer ${status}`).toBe(status);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+}
+
+const confirmPage = { title: 'Confirm your sign-up', button: 'Confirm my sign-up', done: 'You are on the list' };
+const unsubscribePage = { title: 'Unsubscribe from our emails?', button: 'Unsubscribe me', done: 'You are unsubscribed' };
+
+/** Opens an emailed link, which only shows its page, then presses its one button as the person does. */
+async function openAndPress(page: Page, url: string, link: typeof confirmPage): Promise<void> {
+  await expectNotice(page, url, 200, link.title);
+  const path = new URL(url).pathname;
+  const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === path);
+  await page.getByRole('button', { name: link.button, exact: true }).click();
+  expect((await answer).status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(link.done);
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
@@ -130,12 +149,39 @@ test.describe('with JavaScript', () => {
     await page.unroute('**/signup');
 
     const mail = await waitForMail(email);
-    expect(mail.text).toContain('Ada Lovelace');
+    // Nothing the visitor typed is mailed to an address nobody has confirmed yet.
+    expect(mail.text).not.toContain('Ada Lovelace');
     expect(new URL(mail.confirmUrl).origin).toBe(origin);
     expect(new URL(mail.unsubscribeUrl).searchParams.get('sig')).toBeTruthy();
-    await expectNotice(page, mail.confirmUrl, 200, 'You are on the list');
+    await openAndPress(page, mail.confirmUrl, confirmPage);
     await expectNotice(page, mail.confirmUrl, 404, 'This link does not work');
-    await expectNotice(page, mail.unsubscribeUrl, 200, 'You are unsubscribed');
+    await openAndPress(page, mail.unsubscribeUrl, unsubscribePage);
+  });
+
+  test('a mail scanner opening the links (GET and HEAD) changes nothing; the person\'s press still works', async ({ page, request }) => {
+    const email = uniqueEmail('scanner');
+    await page.goto('/');
+    await waitForHydration(page);
+    const f = signupForm(page);
+    await fill(f, { name: 'Scanned', email, comment: '' });
+    await f.submit.click();
+    await expect(f.status).toHaveText(signupSuccessMessage);
+    const mail = await waitForMail(email);
+
+    // What Safe Links and friends do: fetch every link in the message, more than once.
+    for (const url of [mail.confirmUrl, mail.unsubscribeUrl]) {
+      for (let i = 0; i < 2; i++) {
+        expect((await request.head(url)).status()).toBe(200);
+        expect((await request.get(url)).status()).toBe(200);
+      }
+    }
+    // Still pending, and the link still unspent: the page offers the press, which confirms.
+    await openAndPress(page, mail.confirmUrl, confirmPage);
+    // Scanned again after confirming: still subscribed, so the unsubscribe page offers its button.
+    expect((await request.get(mail.unsubscribeUrl)).status()).toBe(200);
+    await openAndPress(page, mail.unsubscribeUrl, unsubscribePage);
+    await expectNotice(page, mail.unsubscribeUrl, 200, unsubscribePage.done);
+    await expect(page.getByRole('button', { name: unsubscribePage.button })).toHaveCount(0);
   });
 
   test('bad input: errors beside the fields, focus on the first, nothing sent', async ({ page }) => {
@@ -189,6 +235,58 @@ test.describe('with JavaScript', () => {
   });
 });
 
+/**
+ * The cookies a visitor kept from before an APP_SECRET rotation: well-formed, but signed with a
+ * key this server does not have (the browser tests run on http, so the names carry no __Host-).
+ */
+async function oldCookieJar(context: BrowserContext, baseURL: string | undefined): Promise<void> {
+  const oldKey = randomBytes(32).toString('base64url');
+  const url = new URL(baseURL ?? '').origin;
+  await context.addCookies([
+    { name: '_csrf', value: sign(randomBytes(18).toString('base64url'), oldKey), url },
+    { name: 'XSRF-TOKEN', value: `${randomBytes(8).toString('hex')}-${randomBytes(20).toString('base64url')}`, url },
+    { name: 'dh_t', value: sign(String(Date.now() - 60_000), oldKey), url },
+  ]);
+}
+
+test.describe('after a key rotation', () => {
+  test('with JavaScript, a visitor with old cookies signs up at the first press', async ({ page, context, baseURL }) => {
+    await oldCookieJar(context, baseURL);
+    const email = uniqueEmail('oldjar-js');
+    await page.goto('/');
+    await waitForHydration(page);
+    const f = signupForm(page);
+    await fill(f, { name: 'Old Jar', email, comment: '' });
+    await f.submit.click();
+    await expect(f.status).toHaveText(signupSuccessMessage);
+    await waitForMail(email);
+  });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('a visitor with old cookies is asked to press once more, like anyone new, and then signs up', async ({ page, context, baseURL }) => {
+      await oldCookieJar(context, baseURL);
+      const email = uniqueEmail('oldjar-nojs');
+      await page.goto('/');
+      let f = signupForm(page);
+      await fill(f, { name: 'Old Jar', email, comment: '' });
+      const first = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+      await f.submit.click();
+      expect((await first).status()).toBe(428);
+      await page.waitForLoadState();
+      f = signupForm(page);
+      await expect(f.status).toHaveText(pleasePressAgain);
+      const second = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+      await f.submit.click();
+      expect((await second).status()).toBe(200);
+      await page.waitForLoadState();
+      await expect(signupForm(page).status).toHaveText(signupSuccessMessage);
+      await waitForMail(email);
+    });
+  });
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
@@ -218,8 +316,10 @@ test.describe('without JavaScript', () => {
     expect(url.pathname).toBe('/signup');
     expect(['', '#stay-updated']).toContain(url.hash);
 
+    // The links work without JavaScript too: the buttons are plain forms.
     const mail = await waitForMail(email);
-    expect(mail.text).toContain(values.name);
+    await openAndPress(page, mail.confirmUrl, confirmPage);
+    await openAndPress(page, mail.unsubscribeUrl, unsubscribePage);
   });
 
   test('bad input: the page comes back with errors beside the fields and the values kept', async ({ page }) => {
@@ -266,11 +366,15 @@ test.describe('accessibility', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     const mail = await waitForMail(email);
-    await expectNotice(page, mail.confirmUrl, 200, 'You are on the list');
+    await expectNotice(page, mail.confirmUrl, 200, confirmPage.title);
+    expect(await axeViolations(page)).toEqual([]);
+    await openAndPress(page, mail.confirmUrl, confirmPage);
     expect(await axeViolations(page)).toEqual([]);
     await expectNotice(page, mail.confirmUrl, 404, 'This link does not work');
     expect(await axeViolations(page)).toEqual([]);
-    await expectNotice(page, mail.unsubscribeUrl, 200, 'You are unsubscribed');
+    await expectNotice(page, mail.unsubscribeUrl, 200, unsubscribePage.title);
+    expect(await axeViolations(page)).toEqual([]);
+    await openAndPress(page, mail.unsubscribeUrl, unsubscribePage);
     expect(await axeViolations(page)).toEqual([]);
   });
 });
