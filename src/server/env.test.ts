@@ -57,3 +57,18 @@ describe('loadEnv: store, mail and abuse settings', () => {
     expect(() => loadEnv({ SIGNUP_MIN_FILL_SECONDS: '10' })).toThrow(/SIGNUP_MIN_FILL_SECONDS="10": must be 0–3/);
   });
 });
+
+describe('loadEnv: APP_SECRET as a key ring', () => {
+  it('reads one key or several, comma-separated, newest first', () => {
+    const a = 'a'.repeat(32);
+    const b = 'b'.repeat(40);
+    expect(loadEnv({ APP_SECRET: a }).APP_SECRET).toEqual([a]);
+    expect(loadEnv({ APP_SECRET: ` ${b} , ${a},` }).APP_SECRET).toEqual([b, a]);
+    expect(loadEnv({}).APP_SECRET).toBeUndefined();
+  });
+
+  it('refuses a short key anywhere in the ring, naming the variable', () => {
+    expect(() => loadEnv({ APP_SECRET: `${'a'.repeat(32)},short` })).toThrow(/APP_SECRET.*each key must be at least 32 characters/);
+    expect(() => loadEnv({ APP_SECRET: ' , ' })).toThrow(/APP_SECRET.*at least one key/);
+  });
+});

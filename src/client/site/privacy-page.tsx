@@ -57,8 +57,8 @@ export function PrivacyPage() {
         When the page with the sign-up form has loaded, we set three small cookies, only to protect that form, never to
         follow you: <code>XSRF-TOKEN</code> and <code>_csrf</code> prove a sign-up came from our own page and not from
         another website, and <code>dh_t</code> holds when they were set, because a form sent faster than a person can
-        type is a robot. They last 30 days and are sent only to our own site. With JavaScript off, they are set when
-        you first press Submit.
+        type is a robot. They last 30 days and are sent only to our own site (over https their names start with{' '}
+        <code>__Host-</code>). With JavaScript off, they are set when you first press Submit.
       </p>
 
       <h2>The Stay Updated form</h2>
