@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorText } from '../lib/error-text.ts';
+import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
 import { purgeAnalytics } from './retention.ts';
 import { VisitRecorder } from './visit-recorder.ts';

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
 import type { Database } from './schema.ts';
-import { errorText } from '../lib/error-text.ts';
+import { errorText } from '../lib/log-safe.ts';
 
 // Versioned, in order, never edited once shipped: add a new file for each change.
 const migrations: Record<string, Migration> = {
