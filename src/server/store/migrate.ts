@@ -21,7 +21,7 @@ export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: s
   const failed = results.find((r) => r.status === 'Error');
   if (error) {
     const reason = errorText(error);
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    throw new Error(failed ? `Database migration ${failed.migrationName} failed: ${reason}` : `Database migrations could not run: ${reason}`);
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
