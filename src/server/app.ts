@@ -142,6 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
     ratePerMinute: env.SIGNUP_RATE_LIMIT,
   });
-  await app.register(analyticsFeature, { publicUrl: env.PUBLIC_URL, retentionDays: env.VISIT_RETENTION_DAYS });
+  await app.register(analyticsFeature, {
+    publicUrl: env.PUBLIC_URL,
+    retentionDays: env.VISIT_RETENTION_DAYS,
+    visitsPerMinute: env.VISIT_RATE_LIMIT,
+  });
   return app;
 }

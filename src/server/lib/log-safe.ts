@@ -4,7 +4,8 @@
 // transports do not know that promise (a PostgreSQL error's `detail` quotes the row it refused, an
 // SMTP refusal quotes the recipient), so their words pass through here first.
 
-const EMAIL = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[^\s<>"'(),;:@]+/g;
+// Letters of any script on both sides: internationalised addresses are addresses too.
+const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 // user:password@ inside any URL.
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi;
 // A query string carries tokens and signatures (our links do); keep the path, drop the query.
