@@ -24,6 +24,16 @@ describe('MemoryVisitBudget', () => {
     expect(await budget.take('a', new Date('2026-11-21T12:01:00Z'))).toBe(true);
   });
 
+  it('a late visit from the minute before spends from the current window, never resets it', async () => {
+    const budget = new MemoryVisitBudget(2);
+    const earlier = new Date('2026-11-21T12:00:59Z');
+    const later = new Date('2026-11-21T12:01:00Z');
+    expect(await budget.take('a', later)).toBe(true);
+    expect(await budget.take('a', earlier)).toBe(true);
+    expect(await budget.take('a', later)).toBe(false);
+    expect(await budget.take('a', earlier)).toBe(false);
+  });
+
   it('holds at most maxClients counters: memory stays bounded under a flood of clients', async () => {
     const budget = new MemoryVisitBudget(1, 100);
     const at = new Date('2026-11-21T12:00:00Z');

@@ -32,7 +32,9 @@ export class MemoryVisitBudget implements VisitBudget {
   async take(client: string, now: Date): Promise<boolean> {
     const minute = Math.floor(now.getTime() / MINUTE);
     const entry = this.windows.get(client);
-    if (!entry || entry.minute !== minute) {
+    // A beacon's work runs after its answer, so one from the end of a minute can arrive after the
+    // next minute's first: it spends from the newer window rather than resetting it.
+    if (!entry || minute > entry.minute) {
       this.windows.set(client, { minute, used: 1 });
       return true;
     }

@@ -60,6 +60,7 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('the budget is per minute: the next minute counts again', async () => {
       for (let i = 0; i < 15; i++) await beacon('130.149.7.201', i);
+      await t.app.jobs.runOnce('visit-flush'); // this minute's work done before the next one's
       t.clock.advance(60_000);
       for (let i = 15; i < 30; i++) await beacon('130.149.7.201', i);
       expect((await totals()).views).toBe(2 * BUDGET);
