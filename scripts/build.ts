@@ -7,7 +7,7 @@ import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { checkContentFile } from './check-content.ts';
 import { makeImages } from './make-images.ts';
-import { errorText } from '../src/server/lib/error-text.ts';
+import { errorText } from '../src/server/lib/log-safe.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseSiteContent, type SiteContent } from '../src/shared/content-schema.ts';
-import { errorText } from '../src/server/lib/error-text.ts';
+import { errorText } from '../src/server/lib/log-safe.ts';
 
 export async function checkContentFile(file = 'content/site-content.ts'): Promise<SiteContent> {
   const mod = (await import(pathToFileURL(path.resolve(file)).href)) as { siteContent?: unknown };

@@ -2,7 +2,7 @@
 import { loadEnv } from '../src/server/env.ts';
 import { openStore } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
-import { errorText } from '../src/server/lib/error-text.ts';
+import { errorText } from '../src/server/lib/log-safe.ts';
 
 const env = loadEnv();
 const store = await openStore(env.DATABASE_URL);

@@ -8,13 +8,13 @@ import type { GeoLookup } from './geo/geo-lookup.ts';
 import { mailPlugin } from './mail/mail-plugin.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
-import { httpContractPlugin } from './plugins/http-contract.ts';
+import { clientErrorHandler, frameworkErrorHandler, httpContractPlugin } from './plugins/http-contract.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
-import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { securityHeadersFor, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { writeProtectionPlugin } from './plugins/write-protection.ts';
 import { signupsFeature } from './signups/signups-plugin.ts';
-import { pagesPlugin } from './site/pages-plugin.ts';
+import { pagesPlugin, sendUnreadableAddressPage } from './site/pages-plugin.ts';
 import type { SiteBuild } from './site/site-build.ts';
 import { siteFeature } from './site/site-plugin.ts';
 import type { Store } from './store/database.ts';
@@ -40,15 +40,44 @@ export interface AppDeps {
 }
 
 // The request log never holds a client address or a query string (which may carry tokens):
-// the privacy notice promises exactly method, path, status and time taken.
+// the privacy notice promises exactly method, path, status and time taken. A path is cut short so
+// a 16 KB request line cannot make a 16 KB log line.
+const MAX_LOGGED_PATH = 200;
+const loggedPath = (url: string): string => {
+  const path = url.split('?')[0] ?? '';
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
+};
 const loggerOptions = (env: Env, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] => ({
   level: env.LOG_LEVEL,
   ...(stream ? { stream } : {}),
   serializers: {
-    req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+    req: (req: { method: string; url: string }) => ({ method: req.method, path: loggedPath(req.url) }),
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
   },
 });
+
+/**
+ * How long a client may take (docs/decisions/0012-limits-logs-and-beacon-budget.md). The largest
+ * body we take is 16 KB, which even a 2G phone sends in a few seconds; a connection that is slower
+ * than these is either broken or holding a socket on purpose (slowloris).
+ */
+export const timeouts = {
+  /** From the first byte to the end of the headers. Node's default is 60 s. */
+  headersMs: 10_000,
+  /** From the first byte to the end of the body: the whole request. Unset (no limit) by default. */
+  requestMs: 15_000,
+  /** A socket with no bytes either way for this long is closed (slow readers, silent clients). */
+  idleMs: 30_000,
+  /**
+   * A kept-alive socket waits this long for the next request: longer than the 60 s idle timeout
+   * of common load balancers (AWS ALB, nginx), so they never reuse a socket we are closing.
+   * Fastify's default.
+   */
+  keepAliveMs: 72_000,
+  /** How often Node checks the header and request timeouts; its default of 30 s would let a
+   * slow request live up to 45 s instead of 15. */
+  checkEveryMs: 1_000,
+} as const;
 
 // A hop count N trusts the N nearest proxies (Fastify's types take it as a function).
 const trustProxyOption = (v: Env['TRUST_PROXY']) =>
@@ -68,13 +97,22 @@ const trustProxyOption = (v: Env['TRUST_PROXY']) =>
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, build } = deps;
-  const app = Fastify({
+  // Worked out once, and used both by the hook that covers every routed response and by the two
+  // handlers Fastify calls outside its hooks (an unreadable URL; a request Node's parser refused).
+  const headersFor = securityHeadersFor({ styleHashes: build.styleHashes, scriptHashes: build.scriptHashes, publicUrl: env.PUBLIC_URL });
+  const app: FastifyInstance = Fastify({
     logger: loggerOptions(env, deps.logStream),
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
     bodyLimit: 16 * 1024,
     // http-contract answers 503 while closing, in the one error shape.
     return503OnClosing: false,
     trustProxy: trustProxyOption(env.TRUST_PROXY),
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+    frameworkErrors: frameworkErrorHandler(headersFor, (request, reply, status) => sendUnreadableAddressPage(request, reply, app.pages, status)),
+    clientErrorHandler: clientErrorHandler(headersFor, () => app.log),
   });
   const content = parseSiteContent(siteContent);
 
@@ -82,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(clockPlugin, { clock: deps.clock ?? (() => new Date()) });
   await app.register(storePlugin, { store: deps.store });
   await app.register(keysPlugin, { appSecret: env.APP_SECRET });
-  await app.register(securityHeadersPlugin, { styleHashes: build.styleHashes, scriptHashes: build.scriptHashes });
+  await app.register(securityHeadersPlugin, { headersFor });
   await app.register(pagesPlugin, { build, content, publicUrl: env.PUBLIC_URL });
   await app.register(httpContractPlugin);
   await app.register(writeProtectionPlugin, { publicUrl: env.PUBLIC_URL });
@@ -104,6 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
     ratePerMinute: env.SIGNUP_RATE_LIMIT,
   });
-  await app.register(analyticsFeature, { publicUrl: env.PUBLIC_URL, retentionDays: env.VISIT_RETENTION_DAYS });
+  await app.register(analyticsFeature, {
+    publicUrl: env.PUBLIC_URL,
+    retentionDays: env.VISIT_RETENTION_DAYS,
+    visitsPerMinute: env.VISIT_RATE_LIMIT,
+  });
   return app;
 }

@@ -71,6 +71,12 @@ const envSchema = z
       .refine((u) => u.startsWith('https://') || u.startsWith('http://127.') || u.startsWith('http://localhost'), 'must use https://')
       .optional(),
     GEO_LOOKUP_TOKEN: z.string().trim().min(1).optional(),
+    VISIT_RATE_LIMIT: z.coerce
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(10_000, 'must be at most 10000')
+      .default(10),
     SIGNUP_RATE_LIMIT: z.coerce
       .number({ error: 'must be a whole number' })
       .int('must be a whole number')
@@ -97,9 +103,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const result = envSchema.safeParse(cleaned);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((i) => {
-    const name = String(i.path[0] ?? 'environment');
-    return `  - ${name}=${JSON.stringify(source[name] ?? '')}: ${i.message}`;
-  });
+  // The variable and the problem, never the value: a URL carries its password, a secret is secret,
+  // and this goes to the terminal and to whatever collects the process's output.
+  const lines = result.error.issues.map((i) => `  - ${String(i.path[0] ?? 'environment')}: ${i.message}`);
   throw new EnvError(`The server cannot start; fix these environment variables:\n${lines.join('\n')}`);
 }

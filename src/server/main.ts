@@ -3,10 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { EnvError, loadEnv } from './env.ts';
+import { errorText, redact } from './lib/log-safe.ts';
 import { createGeoLookup } from './geo/geo-lookup.ts';
 import { loadSiteBuild } from './site/site-build.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
+
+/** A start failure that is the operator's to fix (configuration, a database out of reach): words, no stack. */
+class StartError extends Error {}
 
 // dist/server/main.js when built, src/server/main.ts under tsx: the build sits in dist/ either way.
 function findDist(): string {
@@ -19,8 +23,14 @@ function findDist(): string {
 async function main(): Promise<void> {
   const env = loadEnv();
   const build = await loadSiteBuild(findDist());
-  const store = await openStore(env.DATABASE_URL);
-  await migrateToLatest(store.db);
+  const store = await openStore(env.DATABASE_URL)
+    .then(async (opened) => {
+      await migrateToLatest(opened.db);
+      return opened;
+    })
+    .catch((error: unknown) => {
+      throw new StartError(`The server could not start: the database in DATABASE_URL could not be opened: ${errorText(error)}`);
+    });
   const geo = await createGeoLookup(
     env.GEO_LOOKUP_URL ? { remote: { url: env.GEO_LOOKUP_URL, ...(env.GEO_LOOKUP_TOKEN ? { token: env.GEO_LOOKUP_TOKEN } : {}) } } : {},
   );
@@ -52,10 +62,35 @@ async function main(): Promise<void> {
   app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; mail: ${app.mailer.description})`);
 }
 
+// Whatever the configuration holds that must not be printed: whole values, and the passwords
+// inside URLs (as written and decoded), in case an error quotes either.
+function configuredSecrets(source: NodeJS.ProcessEnv): string[] {
+  const secrets: string[] = [];
+  for (const name of ['DATABASE_URL', 'SMTP_URL', 'APP_SECRET', 'GEO_LOOKUP_TOKEN', 'GEO_LOOKUP_URL']) {
+    const value = source[name];
+    if (!value) continue;
+    secrets.push(value);
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*?:([^/@\s]*)@/i.exec(value)?.[1];
+    if (password) {
+      secrets.push(password);
+      try {
+        secrets.push(decodeURIComponent(password));
+      } catch {
+        // Not percent-encoded properly: the raw form is all there is to hide.
+      }
+    }
+  }
+  return secrets;
+}
+
 main().catch((error: unknown) => {
   // A bad configuration is the operator's to fix: say what, in words. Anything else is a bug and
-  // keeps its stack for whoever fixes it.
-  if (error instanceof EnvError) process.stderr.write(`${error.message}\n`);
-  else process.stderr.write(`The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // keeps its stack for whoever fixes it. Either way no configured secret is printed, even when a
+  // driver's error quotes it.
+  const text =
+    error instanceof EnvError || error instanceof StartError
+      ? error.message
+      : `The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  process.stderr.write(`${redact(text, configuredSecrets(process.env))}\n`);
   process.exit(1);
 });

@@ -12,6 +12,7 @@ export const apiErrorCodes = [
   'csrf',
   'not_found',
   'method_not_allowed',
+  'request_timeout',
   'payload_too_large',
   'unsupported_media_type',
   'precondition_required',
@@ -41,6 +42,8 @@ export function codeForStatus(status: number): ApiErrorCode {
       return 'not_found';
     case 405:
       return 'method_not_allowed';
+    case 408:
+      return 'request_timeout';
     case 413:
       return 'payload_too_large';
     case 415:

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorText } from '../lib/error-text.ts';
+import { dayOf } from '../lib/days.ts';
+import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
 import { purgeAnalytics } from './retention.ts';
+import { MemoryVisitBudget } from './visit-budget.ts';
+import { BotVerdicts } from './visit-filter.ts';
 import { VisitRecorder } from './visit-recorder.ts';
 import { registerVisitRoutes } from './visit-routes.ts';
 import { DailySalts } from './visitor-hash.ts';
@@ -14,10 +17,13 @@ const HOUR = 60 * 60 * 1000;
  * visits, deleting raw visits past retention, and destroying old daily salts.
  */
 export const analyticsFeature = fp(
-  async (app: FastifyInstance, opts: { publicUrl: string; retentionDays: number }) => {
+  async (app: FastifyInstance, opts: { publicUrl: string; retentionDays: number; visitsPerMinute: number }) => {
     const warn = (what: string) => (error: unknown) => app.log.warn({ err: errorText(error) }, what);
     const recorder = new VisitRecorder(app.store.db, { onError: warn('visit counts not written') });
     const salts = new DailySalts(app.store.db);
+    // Per instance for now; a shared store implements the same VisitBudget interface.
+    const budget = new MemoryVisitBudget(opts.visitsPerMinute);
+    const verdicts = new BotVerdicts({ onEvict: () => recorder.drops.add('bot-cache-evicted', dayOf(app.clock())) });
 
     // The work after a beacon's 204, kept track of so a flush can wait for it.
     const inFlight = new Set<Promise<void>>();
@@ -26,7 +32,7 @@ export const analyticsFeature = fp(
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
     };
-    registerVisitRoutes(app, { recorder, salts, publicUrl: opts.publicUrl, afterReply });
+    registerVisitRoutes(app, { recorder, salts, budget, verdicts, publicUrl: opts.publicUrl, afterReply });
 
     const flushAll = async () => {
       await Promise.all(inFlight);

@@ -58,6 +58,70 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(raw).toHaveLength(5);
     });
 
+    it('holds at most maxRows visits; the rest are dropped and counted by day in abuse_counters', async () => {
+      const r = new VisitRecorder(store.db, { maxRows: 5, flushMs: 60_000 });
+      const accepted = Array.from({ length: 8 }, (_, i) => r.add(visit({ visitor_hash: `v${i}` })));
+      expect(accepted).toEqual([true, true, true, true, true, false, false, false]);
+      await r.flush();
+      // Written, so there is room again.
+      expect(r.add(visit({ visitor_hash: 'later' }))).toBe(true);
+      await r.flush();
+      expect(await store.db.selectFrom('visits').select('visitor_hash').execute()).toHaveLength(6);
+      const counters = await store.db.selectFrom('abuse_counters').selectAll().execute();
+      expect(counters.map((c) => ({ ...c, count: Number(c.count) }))).toEqual([{ day: '2026-11-20', reason: 'visit-buffer-full', count: 3 }]);
+    });
+
+    it('counts the first N referrer hosts of a day by name, across instances; later new hosts become "(other)", raw rows too', async () => {
+      const a = new VisitRecorder(store.db, { referrerHostsPerDay: 3 });
+      const b = new VisitRecorder(store.db, { referrerHostsPerDay: 3 });
+      a.add(visit({ visitor_hash: 'v1', referrer_host: 't.co' }));
+      a.add(visit({ visitor_hash: 'v2', referrer_host: 't.me' }));
+      await a.flush();
+      b.add(visit({ visitor_hash: 'v3', referrer_host: 'reddit.com' }));
+      for (let i = 0; i < 30; i++) b.add(visit({ visitor_hash: `s${i}`, referrer_host: `buy-cheap-${i}.spam.example` }));
+      b.add(visit({ visitor_hash: 'v4', referrer_host: 't.co' })); // known: still by name
+      b.add(visit({ visitor_hash: 'v5', referrer_host: '' })); // direct is not a host
+      b.add(visit({ visitor_hash: 'v6', day: '2026-11-21', at: '2026-11-21T09:00:00.000Z', referrer_host: 'news.example' })); // a new day
+      await b.flush();
+
+      const referrers = await store.db
+        .selectFrom('daily_counts')
+        .select(['day', 'value', 'views'])
+        .where('dimension', '=', 'referrer')
+        .orderBy('day')
+        .orderBy('value')
+        .execute();
+      expect(referrers.map((r) => [r.day, r.value, Number(r.views)])).toEqual([
+        ['2026-11-20', '', 1],
+        ['2026-11-20', '(other)', 30],
+        ['2026-11-20', 'reddit.com', 1],
+        ['2026-11-20', 't.co', 2],
+        ['2026-11-20', 't.me', 1],
+        ['2026-11-21', 'news.example', 1],
+      ]);
+      const raw = await store.db.selectFrom('visits').select('referrer_host').where('referrer_host', 'like', '%spam%').execute();
+      expect(raw).toEqual([]);
+    });
+
+    it('keeps counting what it dropped when a write fails, and writes those counts once the database is back', async () => {
+      const r = new VisitRecorder(store.db, { maxRows: 1, flushMs: 60_000, onError: () => undefined });
+      r.add(visit({ visitor_hash: 'v1' }));
+      r.add(visit({ visitor_hash: 'v2' })); // over the cap
+      // A row the database refuses (NOT NULL) makes the whole flush fail.
+      r.add(visit({ visitor_hash: 'v3' }));
+      await r.flush();
+      r.add({ ...visit({ visitor_hash: 'bad' }), path: null as unknown as string });
+      await r.flush();
+      r.add(visit({ visitor_hash: 'v4' }));
+      await r.flush();
+      const counters = await store.db.selectFrom('abuse_counters').select(['reason', 'count']).orderBy('reason').execute();
+      expect(counters.map((c) => [c.reason, Number(c.count)])).toEqual([
+        ['visit-buffer-full', 2],
+        ['visit-write-failed', 1],
+      ]);
+      expect((await store.db.selectFrom('visits').select('visitor_hash').orderBy('visitor_hash').execute()).map((v) => v.visitor_hash)).toEqual(['v1', 'v4']);
+    });
+
     it('computes visit → sign-up conversion over the range', async () => {
       const r = new VisitRecorder(store.db);
       for (let i = 0; i < 8; i++) r.add(visit({ visitor_hash: `v${i}` }));

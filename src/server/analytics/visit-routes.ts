@@ -3,13 +3,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiPaths, countedPagePaths } from '../../shared/paths.ts';
 import { visitBeaconSchema } from '../../shared/visit-schema.ts';
 import { dayOf } from '../lib/days.ts';
+import { clientNetwork, type VisitBudget } from './visit-budget.ts';
 import type { VisitRecorder } from './visit-recorder.ts';
-import { skipReason } from './visit-filter.ts';
+import { skipReason, type BotVerdicts } from './visit-filter.ts';
 import { visitorHash, type DailySalts } from './visitor-hash.ts';
 
 export interface VisitRouteDeps {
   recorder: VisitRecorder;
   salts: DailySalts;
+  /** Counted visits per client per minute. */
+  budget: VisitBudget;
+  verdicts: BotVerdicts;
   publicUrl: string;
   /** Runs the work done after the answer has left (so tests and shutdown can wait for it). */
   afterReply: (work: () => Promise<void>) => void;
@@ -44,7 +48,7 @@ export function registerVisitRoutes(app: FastifyInstance, deps: VisitRouteDeps):
       errorHandler: (_error, _request, reply) => reply.code(204).header('cache-control', 'no-store').send(),
     },
     (request, reply) => {
-      const skip = skipReason(request.headers);
+      const skip = skipReason(request.headers, deps.verdicts);
       reply.code(204).header('cache-control', 'no-store').send();
       if (skip) return reply;
 
@@ -55,7 +59,14 @@ export function registerVisitRoutes(app: FastifyInstance, deps: VisitRouteDeps):
       const beacon = request.body;
       deps.afterReply(async () => {
         const day = dayOf(now);
-        const [salt, place] = await Promise.all([deps.salts.saltFor(day), app.geo.lookup(address)]);
+        const salt = await deps.salts.saltFor(day);
+        // The client is named by a keyed hash of its network, even in memory, so a shared budget
+        // store (Redis, later) never holds an address either.
+        if (!(await deps.budget.take(visitorHash(salt, clientNetwork(address), 'visit-budget'), now))) {
+          deps.recorder.drops.add('visit-over-budget', day);
+          return;
+        }
+        const place = await app.geo.lookup(address);
         deps.recorder.add({
           at: now.toISOString(),
           day,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorText } from '../lib/error-text.ts';
+import { errorText } from '../lib/log-safe.ts';
 import { fileMailer, smtpMailer, type Mailer } from './mailer.ts';
 import type { Composer, Outbox } from './outbox.ts';
 import { OutboxWorker } from './outbox-worker.ts';

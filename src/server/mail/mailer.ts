@@ -38,20 +38,21 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 
 /**
  * No SMTP_URL: every email becomes an .eml file under data/outbox/ (open it with any mail
- * program), and its links are printed, so a newcomer can confirm a sign-up locally.
+ * program, or `npm run outbox:last` for the newest one's links). The log names only the file:
+ * the recipient and the links (live tokens) stay in the file, which only this user can read.
  */
 export function fileMailer(dir: string, from: string, log: (msg: string) => void): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  mkdirSync(dir, { recursive: true });
+  // Owner only: the folder and every file hold addresses and working links.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   let n = 0;
   return {
     description: `files in ${dir}`,
     async send(m) {
       const info = await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers ?? {} });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${n++}.eml`);
-      writeFileSync(file, info.message as Buffer);
-      const links = m.text.match(/https?:\/\/\S+/g) ?? [];
-      log(`Mail to ${m.to} written to ${file}\n${links.map((l) => `  ${l}`).join('\n')}`);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      log(`Mail written to ${file}`);
     },
     close: () => transport.close(),
   };

@@ -4,7 +4,7 @@ import type { Dialect } from '../store/database.ts';
 import type { Database } from '../store/schema.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
 import type { Composer, OutboxRow } from './outbox.ts';
-import { errorText } from '../lib/error-text.ts';
+import { errorText } from '../lib/log-safe.ts';
 
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_MS = 16 * 60_000;

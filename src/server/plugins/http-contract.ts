@@ -1,8 +1,13 @@
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
 import formBody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiError, codeForStatus, type ApiErrorBody } from '../../shared/api-error.ts';
+import { API_PREFIX } from '../../shared/paths.ts';
+import { logSafeError } from '../lib/log-safe.ts';
+import type { HeadersFor } from './security-headers.ts';
 import { csrfErrorMessage, isCsrfError } from './write-protection.ts';
 
 // The HTTP contract every route shares: request and response schemas are the zod schemas in
@@ -29,6 +34,8 @@ export function errorWords(error: ErrorLike, status: number): string {
       return 'Not found: there is nothing at this address.';
     case 405:
       return 'That address does not take this kind of request.';
+    case 408:
+      return 'That request took too long to arrive. Please check your connection and try again.';
     case 413:
       return 'That was more than this address takes (16 KB at most). Please send less.';
     case 415:
@@ -57,13 +64,82 @@ export function fieldErrors(error: FastifyError): Record<string, string> | undef
   return fields;
 }
 
+/**
+ * The client went away before its request had arrived (closed the tab, lost the network): nothing
+ * is wrong on our side, so it is worth an info line, never an error.
+ */
+export const isClientAbort = (error: { code?: string }, request: FastifyRequest): boolean =>
+  request.raw.aborted || request.raw.socket?.destroyed === true || error.code === 'ECONNRESET' || error.code === 'ECONNABORTED';
+
 /** The one JSON error body for any error, logging the ones that are our fault. */
 export function errorBody(error: FastifyError, request: FastifyRequest): { status: number; body: ApiErrorBody } {
   const fields = fieldErrors(error);
   if (fields) return { status: 400, body: apiError('invalid_fields', 'Please correct the fields named below.', fields) };
+  if (isClientAbort(error, request)) {
+    request.log.info('request aborted by the client');
+    return { status: 400, body: apiError('bad_request', errorWords(error, 400)) };
+  }
   const status = statusOf(error);
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  // Only what is safe to keep: a database error's detail can quote the row it refused.
+  if (status >= 500) request.log.error({ err: logSafeError(error) }, 'request failed');
   return { status, body: apiError(isCsrfError(error) ? 'csrf' : codeForStatus(status), errorWords(error, status)) };
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL it cannot even decode (`/%`), or a route parameter over
+ * `maxParamLength`. These are answered before any hook runs, so without this they would go out
+ * with no security header and Fastify's own body, which quotes the URL back. Here they get the
+ * headers, and the one error shape or (for a browser) the page `sendPage` gives; never the URL.
+ */
+export function frameworkErrorHandler(
+  headersFor: HeadersFor,
+  sendPage: (request: FastifyRequest, reply: FastifyReply, status: number) => FastifyReply | undefined,
+) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    reply.headers(headersFor(request.url)).header('cache-control', 'no-store');
+    // FST_ERR_BAD_URL and FST_ERR_MAX_PARAM_LENGTH are the visitor's; an async constraint
+    // failing (we have none) would be ours.
+    const status = error.code === 'FST_ERR_ASYNC_CONSTRAINT' ? 500 : 400;
+    if (status >= 500) request.log.error({ err: logSafeError(error) }, 'request failed');
+    return sendPage(request, reply, status) ?? reply.code(status).send(apiError(codeForStatus(status), errorWords(error, status)));
+  };
+}
+
+/**
+ * Answers what Node's HTTP parser refused before Fastify saw a request: a request that took longer
+ * than the request or header timeout (408), headers over the size limit (431), bytes that are not
+ * HTTP (400). Fastify's default handler sends these without security headers and logs the raw
+ * packet at trace level, request line and cookies included; this one sends the one error shape
+ * with the headers, and logs only the error's code.
+ */
+export function clientErrorHandler(headersFor: HeadersFor, log: () => FastifyBaseLogger) {
+  return (error: ConnectionError, socket: Socket): void => {
+    // The client is gone already: nothing to answer, nothing wrong.
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    if (status === 408) log().info({ code: error.code }, 'request timed out; connection closed');
+    else log().debug({ code: error.code }, 'unreadable request; connection closed');
+    // A response already under way on this socket (say, a 413 sent while the body was still
+    // arriving) must not have another written into it; Node's own handler makes the same check.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
+      const body = JSON.stringify(apiError(codeForStatus(status), errorWords({}, status === 431 ? 400 : status)));
+      const headers = {
+        // No document is ever sent here, so the API's short policy fits.
+        ...headersFor(API_PREFIX),
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        'cache-control': 'no-store',
+        connection: 'close',
+      };
+      const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n${head}\r\n${body}`);
+    }
+    socket.destroy();
+  };
 }
 
 export const httpContractPlugin = fp(

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorText } from '../lib/error-text.ts';
+import { errorText } from '../lib/log-safe.ts';
 
 /** Work the server does on its own, outside requests. */
 export interface BackgroundJob {

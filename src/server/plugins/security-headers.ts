@@ -23,7 +23,14 @@ const permissionsPolicy = [
  * @fastify/helmet does) re-parses the CSP each time and cost about a tenth of the server's CPU in
  * `npm run bench:page`; the headers never change while the process lives.
  */
-export function securityHeaders(opts: { styleHashes: string[]; scriptHashes: string[] }): Record<string, string> {
+export interface SecurityHeaderOptions {
+  styleHashes: string[];
+  scriptHashes: string[];
+  /** HSTS is sent only when the site's public address is https (docs/decisions/0012). */
+  publicUrl: string;
+}
+
+export function securityHeaders(opts: SecurityHeaderOptions): Record<string, string> {
   const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -47,6 +54,13 @@ export function securityHeaders(opts: { styleHashes: string[]; scriptHashes: str
     // only the origin leaves, never the path.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+    // Says what `frame-ancestors 'none'` says, for browsers too old to read CSP; SAMEORIGIN would
+    // contradict it.
+    xFrameOptions: { action: 'deny' },
+    // Only over https, and only for this host: the site may live on a subdomain of a domain whose
+    // other hosts are not ours to force onto https (includeSubDomains), and preloading is the
+    // domain owner's one-way decision, not the app's.
+    strictTransportSecurity: new URL(opts.publicUrl).protocol === 'https:' ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: false } : false,
   });
   const headers = new Map<string, string>();
   const res = {
@@ -67,17 +81,30 @@ export function securityHeaders(opts: { styleHashes: string[]; scriptHashes: str
   return Object.fromEntries(headers);
 }
 
+/** The headers for a response to `url`, worked out once. */
+export type HeadersFor = (url: string) => Record<string, string>;
+
 /**
- * Security headers on every response, including errors, 404s and static files. JSON endpoints
- * under /api/ never render a document, so their CSP is the short "nothing at all" policy OWASP
- * suggests for APIs: the same protection in a third of the bytes, on the busiest endpoint.
+ * JSON endpoints under /api/ never render a document, so their CSP is the short "nothing at all"
+ * policy OWASP suggests for APIs: the same protection in a third of the bytes, on the busiest
+ * endpoint.
+ */
+export function securityHeadersFor(opts: SecurityHeaderOptions): HeadersFor {
+  const headers = securityHeaders(opts);
+  const apiHeaders = { ...headers, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+  return (url) => (isApiPath(url) ? apiHeaders : headers);
+}
+
+/**
+ * Security headers on every response that goes through Fastify's hooks: pages, errors, 404s and
+ * static files. (The few answers Fastify gives outside its hooks — an unreadable URL, a timed-out
+ * or malformed request — get the same headers from `frameworkErrors` and the client-error handler
+ * in http-contract.ts, which app.ts hands this same `headersFor`.)
  */
 export const securityHeadersPlugin = fp(
-  async (app: FastifyInstance, opts: { styleHashes: string[]; scriptHashes: string[] }) => {
-    const headers = securityHeaders(opts);
-    const apiHeaders = { ...headers, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+  async (app: FastifyInstance, opts: { headersFor: HeadersFor }) => {
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isApiPath(request.url) ? apiHeaders : headers);
+      reply.headers(opts.headersFor(request.url));
       done();
     });
   },

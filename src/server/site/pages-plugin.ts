@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { apiError } from '../../shared/api-error.ts';
+import { isApiPath } from '../../shared/paths.ts';
 import { sendMemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
 import { buildSiteFiles, type SiteFiles } from './site-files.ts';
@@ -20,6 +21,15 @@ const wantsHtml = (request: FastifyRequest): boolean =>
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply, files: SiteFiles): FastifyReply {
   if (wantsHtml(request)) return sendMemoryFile(request, reply, files.pages['not-found'], { status: 404 });
   return reply.code(404).send(apiError('not_found', 'Not found: there is nothing at this address.'));
+}
+
+/**
+ * An address that cannot even be decoded (`/%`): for a browser, the not-found page ("there is
+ * nothing at this address" is the truth) with the 400 it is; anything else gets the one error
+ * shape from the caller (undefined here).
+ */
+export function sendUnreadableAddressPage(request: FastifyRequest, reply: FastifyReply, files: SiteFiles, status: number): FastifyReply | undefined {
+  return wantsHtml(request) && !isApiPath(request.url) ? sendMemoryFile(request, reply, files.pages['not-found'], { status, cacheControl: 'no-store' }) : undefined;
 }
 
 /**

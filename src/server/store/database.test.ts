@@ -1,5 +1,9 @@
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDatabaseUrl } from './database.ts';
+import { openStore, parseDatabaseUrl } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
 
 describe('parseDatabaseUrl', () => {
   it('defaults to the embedded SQLite file', () => {
@@ -17,5 +21,37 @@ describe('parseDatabaseUrl', () => {
   it('refuses anything else in words', () => {
     expect(() => parseDatabaseUrl('sqlite:')).toThrow('needs a file path');
     expect(() => parseDatabaseUrl('mysql://db')).toThrow('must start with sqlite: or postgres://');
+  });
+});
+
+describe('the SQLite file is readable by its owner only', () => {
+  const mode = (p: string) => statSync(p).mode & 0o777;
+
+  it('creates the folder 0700 and the database, WAL and shared-memory files 0600', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'dh-perm-'));
+    try {
+      const file = path.join(root, 'data', 'dh.sqlite');
+      const store = await openStore(`sqlite:${file}`);
+      await migrateToLatest(store.db);
+      expect(mode(path.dirname(file))).toBe(0o700);
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f), f).toBe(0o600);
+      await store.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('tightens a database file an older version left world-readable', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'dh-perm-'));
+    try {
+      const file = path.join(root, 'dh.sqlite');
+      writeFileSync(file, '');
+      chmodSync(file, 0o644);
+      const store = await openStore(`sqlite:${file}`);
+      expect(mode(file)).toBe(0o600);
+      await store.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -58,6 +58,19 @@ export function parseDatabaseUrl(url: string | undefined): { dialect: Dialect; t
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');
 }
 
+/**
+ * The list's file readable by this user only: its folder is created 0700, the file itself made
+ * (or tightened to) 0600 before SQLite opens it. SQLite creates its -wal and -shm files with the
+ * database file's permissions, so they follow. A folder that existed already is the operator's
+ * and is left as it is.
+ */
+function ownerOnly(file: string): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  if (existsSync(file)) chmodSync(file, 0o600);
+  else closeSync(openSync(file, 'a', 0o600));
+  for (const side of [`${file}-wal`, `${file}-shm`, `${file}-journal`]) if (existsSync(side)) chmodSync(side, 0o600);
+}
+
 export interface OpenOptions {
   /** PostgreSQL only: a schema to use (and create), so tests can run side by side. */
   pgSchema?: string;
@@ -67,7 +80,7 @@ export interface OpenOptions {
 export async function openStore(url: string | undefined, opts: OpenOptions = {}): Promise<Store> {
   const { dialect, target } = parseDatabaseUrl(url);
   if (dialect === 'sqlite') {
-    if (target !== ':memory:') mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    if (target !== ':memory:') ownerOnly(target);
     const sqlite = new SqliteDatabase(target);
     // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before
     // we answer (https://www.sqlite.org/pragma.html#pragma_synchronous).

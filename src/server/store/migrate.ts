@@ -3,7 +3,7 @@ import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
 import { linkKeysMigration } from './migrations/0003-link-keys.ts';
 import type { Database } from './schema.ts';
-import { errorText } from '../lib/error-text.ts';
+import { errorText } from '../lib/log-safe.ts';
 
 // Versioned, in order, never edited once shipped: add a new file for each change.
 const migrations: Record<string, Migration> = {
@@ -23,7 +23,7 @@ export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: s
   const failed = results.find((r) => r.status === 'Error');
   if (error) {
     const reason = errorText(error);
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    throw new Error(failed ? `Database migration ${failed.migrationName} failed: ${reason}` : `Database migrations could not run: ${reason}`);
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// What the real process prints when it cannot start: the variable and the problem, never a
+// password or a secret, whatever the configuration or the driver says.
+const main = path.resolve(import.meta.dirname, '../../dist/server/main.js');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-main-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [main], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', OUTBOX_DIR: path.join(dir, 'outbox'), DATABASE_URL: `sqlite:${path.join(dir, 'dh.sqlite')}`, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += String(c)));
+    child.stderr.on('data', (c: Buffer) => (output += String(c)));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('a start that fails says why without printing secrets', () => {
+  it.each([
+    ['APP_SECRET too short', { APP_SECRET: 'canary-secret-short' }, /APP_SECRET: .*at least 32 characters/],
+    ['DATABASE_URL of another kind', { DATABASE_URL: 'mysql://dh:canary-password@db.internal/dh' }, /DATABASE_URL: must be sqlite:/],
+    ['SMTP_URL of another kind', { SMTP_URL: 'http://mailer:canary-password@mail.internal' }, /SMTP_URL: must be smtp:/],
+    ['a database that is not there', { DATABASE_URL: 'postgres://dh:canary-password@127.0.0.1:1/dh' }, /DATABASE_URL could not be opened: .*ECONNREFUSED/],
+    ['a database URL that cannot be read', { DATABASE_URL: 'postgres://dh:canary-password@[::1/dh' }, /DATABASE_URL could not be opened/],
+  ])('%s', async (_label, env, expected) => {
+    const { code, output } = await start(env);
+    expect(code).toBe(1);
+    expect(output).toMatch(expected);
+    expect(output).not.toContain('canary');
+  });
+});
