@@ -1,39 +1,36 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { TEST_SCHEMA_PREFIX } from './test-store.ts';
 
 // Runs once around the Vitest run. Says plainly when the PostgreSQL half of the store tests is
 // skipped (so a green laptop run is not mistaken for a PostgreSQL-tested one), and drops throwaway
-// test schemas: this run's own after it, and before it those of runs that are no longer alive
-// (a crashed run's leftovers). Never another live run's: two checkouts may test against one
-// server at once, and a DROP racing a migrator's catalogue lookup fails it.
+// test schemas: this run's own after it, and before it those older than any run lasts (a crashed
+// run's leftovers). Never another live run's: two checkouts may test against one server at once
+// (from sandboxes that cannot see each other's processes), and a DROP racing a migrator's
+// catalogue lookup fails it. So a schema's name carries its run's start time and tag.
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Names this run's PostgreSQL schemas: `t_<pid of the Vitest process>_…`. */
+    /** Names this run's PostgreSQL schemas: `t_<run start, Unix seconds>_<run tag>_…`. */
     pgSchemaRun: string;
   }
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
+// No test run lasts this long; a schema older than this was left by a run that died.
+const STALE_AFTER_S = 3 * 60 * 60;
+const runTag = `${Math.floor(Date.now() / 1000)}_${randomBytes(2).toString('hex')}`;
 
-async function dropTestSchemas(url: string, which: (pid: number) => boolean): Promise<void> {
+async function dropTestSchemas(url: string, which: (startedAt: number, run: string) => boolean): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ nspname: string }>('select nspname from pg_namespace where nspname ~ $1', [
-      `^${TEST_SCHEMA_PREFIX}[0-9]+_[0-9a-f]{12}$`,
+      `^${TEST_SCHEMA_PREFIX}[0-9]+_[0-9a-f]{4}_[0-9a-f]{12}$`,
     ]);
     for (const { nspname } of rows) {
-      const pid = Number(nspname.slice(TEST_SCHEMA_PREFIX.length).split('_')[0]);
-      if (which(pid)) await client.query(`drop schema if exists ${nspname} cascade`);
+      const [startedAt = '0', tag = ''] = nspname.slice(TEST_SCHEMA_PREFIX.length).split('_');
+      if (which(Number(startedAt), `${startedAt}_${tag}`)) await client.query(`drop schema if exists ${nspname} cascade`);
     }
   } finally {
     await client.end();
@@ -41,7 +38,7 @@ async function dropTestSchemas(url: string, which: (pid: number) => boolean): Pr
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  project.provide('pgSchemaRun', String(process.pid));
+  project.provide('pgSchemaRun', runTag);
   const url = process.env.TEST_POSTGRES_URL;
   if (!url) {
     console.log(
@@ -50,6 +47,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   console.log(`PostgreSQL store tests run against ${url.replace(/\/\/[^@]*@/, '//…@')}`);
-  await dropTestSchemas(url, (pid) => !alive(pid));
-  return () => dropTestSchemas(url, (pid) => pid === process.pid);
+  await dropTestSchemas(url, (startedAt) => startedAt < Date.now() / 1000 - STALE_AFTER_S);
+  return () => dropTestSchemas(url, (_startedAt, run) => run === runTag);
 }

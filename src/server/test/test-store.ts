@@ -10,7 +10,7 @@ import { migrateToLatest } from '../store/migrate.ts';
 // is set (CI always sets it) a throwaway schema on that PostgreSQL server.
 export const testPostgresUrl = process.env.TEST_POSTGRES_URL || undefined;
 
-/** Every throwaway PostgreSQL schema is named this, the test run's id (see global-setup.ts) and 12 hex digits. */
+/** Every throwaway PostgreSQL schema is named this, the test run's tag (see global-setup.ts) and 12 hex digits. */
 export const TEST_SCHEMA_PREFIX = 't_';
 
 export const dialectCases: { dialect: Dialect; skip: boolean; label: string }[] = [
