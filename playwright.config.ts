@@ -4,7 +4,8 @@ import { chromiumFlags, chromiumPath } from './scripts/chromium.ts';
 // The server the browser tests run against: the production build (`npm run build` makes dist/;
 // `npm test` builds before it runs these tests, so this config never builds). Every setting the
 // server is started with lives here; add database / mail outbox settings to this object.
-const PORT = 4173;
+// E2E_PORT lets two checkouts on one machine run their browser tests side by side.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
 const HOST = '127.0.0.1';
 const BASE_URL = `http://${HOST}:${PORT}`;
 
