@@ -344,11 +344,28 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
   );
 }
 
+/**
+ * One Lighthouse run that recorded the page. Lighthouse sometimes fails to record a trace at all
+ * (NO_NAVSTART and the like, more often on a busy machine): that is no measurement, so it is
+ * said and tried again, up to twice; a page that scored badly is never retried.
+ */
+async function lighthouseRecorded(url: string): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouseOnce(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !message.startsWith('Lighthouse: ')) throw error;
+      console.log(`(A Lighthouse run recorded nothing and was repeated: ${message.split('\n')[0]})`);
+    }
+  }
+}
+
 async function lighthouseSection(origin: string): Promise<void> {
   const runs: Result[] = [];
   for (let i = 1; i <= LIGHTHOUSE_RUNS; i++) {
     progress(`Lighthouse run ${i}/${LIGHTHOUSE_RUNS}`);
-    runs.push(await runLighthouseOnce(`${origin}/`));
+    runs.push(await lighthouseRecorded(`${origin}/`));
   }
   const median = medianByPerformance(runs);
   printLighthouse(runs, median, origin);
