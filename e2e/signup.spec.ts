@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import { parseSignup, signupSuccessMessage } from '../src/shared/signup-schema.ts';
 import { mailsTo, uniqueEmail, waitForMail } from './outbox.ts';
-import { waitForHydration } from './support.ts';
+import { waitForHydration, waitForIsland } from './support.ts';
 
 const pleasePressAgain = 'Almost there: please press Submit once more to confirm you are a person.';
 const correctFields = 'Please correct the highlighted fields.';
@@ -93,6 +93,8 @@ test.describe('with JavaScript', () => {
     await waitForHydration(page);
     const f = signupForm(page);
     await fill(f, { name: 'Ada Lovelace', email, comment: 'Hold on tight.' });
+    // Typing woke the form's island; from here on it sends JSON.
+    await waitForIsland(page, 'signup');
     await page.evaluate(() => {
       (window as unknown as { __marker?: number }).__marker = 1;
     });
@@ -122,7 +124,7 @@ test.describe('with JavaScript', () => {
     expect(request.method()).toBe('POST');
     const headers = await request.allHeaders();
     expect(headers['content-type']).toMatch(/^application\/json/);
-    // The token header is the XSRF-TOKEN cookie /api/csrf set after hydration.
+    // The token header is the XSRF-TOKEN cookie /api/csrf set at idle time after load.
     const xsrf = (await context.cookies(origin)).find((c) => c.name === 'XSRF-TOKEN')?.value;
     expect(xsrf, 'the XSRF-TOKEN cookie').toBeTruthy();
     expect(headers['x-xsrf-token']).toBe(decodeURIComponent(xsrf ?? ''));
@@ -144,6 +146,7 @@ test.describe('with JavaScript', () => {
     await waitForHydration(page);
     const f = signupForm(page);
     await fill(f, { name: '', email: 'not-an-email', comment: 'Still here?' });
+    await waitForIsland(page, 'signup');
     await f.submit.click();
 
     await expectFieldError(f.name, nameError);
@@ -166,6 +169,7 @@ test.describe('with JavaScript', () => {
     const f = signupForm(page);
 
     await fill(f, { name: 'Twice', email, comment: '' });
+    await waitForIsland(page, 'signup');
     await f.submit.click();
     await expect(f.status).toHaveText(signupSuccessMessage);
     await expect(f.email).toHaveValue('');
@@ -250,6 +254,7 @@ test.describe('accessibility', () => {
     await waitForHydration(page);
     const f = signupForm(page);
     await fill(f, { name: '', email: 'not-an-email', comment: '' });
+    await waitForIsland(page, 'signup');
     await f.submit.click();
     await expectFieldError(f.email, emailError);
     expect(await axeViolations(page)).toEqual([]);

@@ -77,7 +77,7 @@ export async function buildApp({ env, build, store, geo, mailer, clock = () => n
     trustProxy: trustProxyOption(env.TRUST_PROXY),
   });
   const content = parseSiteContent(siteContent);
-  const files = buildSiteFiles({ build, content, publicUrl: env.PUBLIC_URL, year: clock().getUTCFullYear() });
+  const files = buildSiteFiles({ build, content, publicUrl: env.PUBLIC_URL, clock });
 
   const secret = await loadAppSecret(store.db, env.APP_SECRET);
   await recordConsentWording(store.db, clock());

@@ -1,24 +1,11 @@
-import { apiPaths, xsrf } from '../../shared/site-pages.ts';
+import { xsrf } from '../../shared/site-pages.ts';
+import { ensureXsrfCookie, readCookie } from './xsrf-cookie.ts';
 
 // The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
 // leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
 // XSRF-TOKEN cookie the server set (signed double-submit; see src/server/http/write-protection.ts).
 
-const readCookie = (name: string): string | null => {
-  for (const part of document.cookie.split('; ')) {
-    const eq = part.indexOf('=');
-    if (part.slice(0, eq) === name) return decodeURIComponent(part.slice(eq + 1));
-  }
-  return null;
-};
-
-/**
- * Pages are cookie-free (so they cache); a page with a form calls this once it has loaded, which
- * also starts the server's "faster than a person" clock.
- */
-export async function ensureXsrfCookie(): Promise<void> {
-  if (!readCookie(xsrf.cookie)) await fetch(apiPaths.csrf, { credentials: 'same-origin' });
-}
+export { ensureXsrfCookie };
 
 async function xsrfToken(): Promise<string> {
   await ensureXsrfCookie();

@@ -1,5 +1,6 @@
 import logoUrl from '../assets/logo.svg';
 import { content } from '../content.ts';
+import { Island } from '../islands/island.tsx';
 import { WalletButton } from './wallet-button.tsx';
 
 export function SiteHeader() {
@@ -12,7 +13,9 @@ export function SiteHeader() {
           <span className="brand-ticker">{`(${content.ticker})`}</span>
         </span>
       </a>
-      <WalletButton />
+      <Island name="wallet" props={{}}>
+        <WalletButton />
+      </Island>
     </header>
   );
 }
