@@ -23,7 +23,12 @@ export function mount(container: HTMLElement, props: IslandProps['countdown']): 
 
   const tick = () => {
     const now = Date.now();
-    const left = countdownAt(opensAt, now);
+    // The clock changes every second, or with reduced motion every minute (it then shows no
+    // seconds; styles.css hides them), so nothing moves on its own every second for someone who
+    // asked for stillness. Either way it rounds up to its step, as the sentence does.
+    const step = reducedMotion() ? 60_000 : 1000;
+    const ms = opensAt - now;
+    const left = countdownAt(opensAt, opensAt - Math.ceil(ms / step) * step);
     setText(sentence, countdownSentence(opensAt, now));
     for (const [unit, el] of cells) setText(el, pad2(left?.[unit] ?? 0));
     if (left === null) {
@@ -31,11 +36,7 @@ export function mount(container: HTMLElement, props: IslandProps['countdown']): 
       if (open) open.hidden = false;
       return;
     }
-    // Next change of the display: the next whole second, or with reduced motion the next whole
-    // minute (the clock then shows no seconds; styles.css hides them), so nothing moves on its
-    // own every second for someone who asked for stillness.
-    const step = reducedMotion() ? 60_000 : 1000;
-    const ms = opensAt - now;
+    // The display next changes when what is left crosses the next whole step.
     setTimeout(tick, ms % step || step);
   };
   tick();
