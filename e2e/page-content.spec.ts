@@ -28,9 +28,10 @@ async function expectSiteFrame(page: Page): Promise<void> {
   const header = page.getByRole('banner');
   const home = header.getByRole('link', { name: fullName, exact: true });
   await expect(home).toHaveAttribute('href', '/');
-  const logo = home.locator('img');
+  // The logo is our SVG written into the page (no request), drawn at its 48 px.
+  const logo = home.locator('.brand-logo svg');
   await expect(logo).toBeVisible();
-  await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  expect(await logo.boundingBox()).toMatchObject({ width: 48, height: 48 });
   await expect(header.getByRole('button', { name: 'Connect Wallet', exact: true })).toBeVisible();
 
   const footer = page.getByRole('contentinfo');

@@ -56,10 +56,11 @@ async function main(): Promise<void> {
       outDir: path.join(dist, 'ssr'),
       emptyOutDir: true,
       manifest: false,
-      // Most of the page is rendered only on the server now (docs/decisions/0010-page-islands.md),
-      // so the images it shows (logo, mascot) are imported by no browser code and the client
-      // build would not emit them. The SSR build emits them, with the very names its HTML uses,
-      // and they are copied next to the client's assets below.
+      // Most of the page is rendered only on the server now (docs/decisions/0010-page-islands.md):
+      // a file it links to (an image imported by URL) is imported by no browser code, so the
+      // client build would not emit it. The SSR build emits such files, with the very names its
+      // HTML uses, and they are copied next to the client's assets below. (Our own SVG art is
+      // written into the HTML instead; see sections/inline-svg.tsx.)
       ssrEmitAssets: true,
       rollupOptions: {
         input: path.join(root, 'src/client/site/entry-server.tsx'),

@@ -1,5 +1,6 @@
-import mascotUrl from '../assets/mascot.svg';
+import mascotSvg from '../assets/mascot.svg?raw';
 import { content } from '../content.ts';
+import { InlineSvg } from './inline-svg.tsx';
 
 // A native disclosure per question (<details>/<summary>): the browser opens and closes it on
 // click, Enter and Space, tells assistive technology whether it is expanded, and does all of it
@@ -10,7 +11,7 @@ export function Faq() {
     <section className="faq" id="faq" aria-labelledby="faq-title">
       <h2 id="faq-title">FAQS</h2>
       <div className="faq-layout">
-        <img className="mascot" src={mascotUrl} width="320" height="360" alt="" loading="lazy" decoding="async" />
+        <InlineSvg className="mascot" svg={mascotSvg} />
         <div className="accordion">
           {content.faq.map((item, i) => (
             <details className="accordion-item" key={item.question} open={i === 0}>

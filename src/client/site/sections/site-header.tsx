@@ -1,13 +1,14 @@
-import logoUrl from '../assets/logo.svg';
+import logoSvg from '../assets/logo.svg?raw';
 import { content } from '../content.ts';
 import { Island } from '../islands/island.tsx';
+import { InlineSvg } from './inline-svg.tsx';
 import { WalletButton } from './wallet-button.tsx';
 
 export function SiteHeader() {
   return (
     <header className="site-header">
       <a className="brand" href="/">
-        <img src={logoUrl} width="48" height="48" alt="" />
+        <InlineSvg className="brand-logo" svg={logoSvg} />
         <span>
           {`${content.name} `}
           <span className="brand-ticker">{`(${content.ticker})`}</span>
