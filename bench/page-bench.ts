@@ -209,7 +209,7 @@ interface MetricRow {
   show: (value: number) => string;
   target: string;
   met: ((value: number) => boolean) | null;
-  /** Which run the target is judged on: every run (so the worst), or the median run. */
+  /** What the target is judged on: every run (so the worst), or the median over the runs. */
   judged: 'worst' | 'median';
 }
 
@@ -255,6 +255,12 @@ const metricValue = (lhr: Result, id: string): number | null => lhr.audits[id]?.
 
 const shown = (value: number | null, show: (v: number) => string): string => (value === null ? 'n/a' : show(value));
 
+/** The median of a figure over the runs (the lower middle value for an even count). */
+function medianOf(values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+  return known.length === 0 ? null : (known[Math.floor((known.length - 1) / 2)] ?? null);
+}
+
 /** The worst value of a figure over the runs: lowest score, highest time or shift. */
 function worstOf(values: (number | null)[], higherIsBetter: boolean): number | null {
   const known = values.filter((v): v is number => v !== null);
@@ -271,7 +277,7 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
       return [
         id,
         shown(worst, String),
-        shown(score100(median, id), String),
+        shown(medianOf(values), String),
         ...values.map((v) => shown(v, String)),
         `${TARGETS.score} (every run)`,
         verdict(worst === TARGETS.score),
@@ -280,11 +286,11 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
     ...METRICS.map((m) => {
       const values = runs.map((r) => metricValue(r, m.id));
       const worst = worstOf(values, false);
-      const judged = m.judged === 'worst' ? worst : metricValue(median, m.id);
+      const judged = m.judged === 'worst' ? worst : medianOf(values);
       return [
         m.label,
         shown(worst, m.show),
-        shown(metricValue(median, m.id), m.show),
+        shown(medianOf(values), m.show),
         ...values.map((v) => shown(v, m.show)),
         m.target,
         m.met === null || judged === null ? '' : verdict(m.met(judged)),
@@ -295,8 +301,8 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
   printTable(
     `Lighthouse ${median.lighthouseVersion}: ${formFactor} emulation, ${throttlingMethod} throttling ` +
       `(RTT ${throttling.rttMs ?? '?'} ms, ${throttling.throughputKbps ?? '?'} kbps, ` +
-      `CPU ×${throttling.cpuSlowdownMultiplier ?? '?'}); ${runs.length} consecutive runs, the worst of each figure, ` +
-      'and the median run by performance score (*)',
+      `CPU ×${throttling.cpuSlowdownMultiplier ?? '?'}); ${runs.length} consecutive runs, the worst and the median ` +
+      'of each figure; (*) marks the median run by performance score, whose report and requests follow',
     ['Figure', 'Worst', 'Median', ...runs.map((_, i) => `Run ${i + 1}${i === medianIndex ? '*' : ''}`), 'Target', ''],
     rows,
   );
