@@ -297,6 +297,17 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
       ];
     }),
   ];
+  // Lighthouse's own measure of the host's speed during each run: a busy machine shows here
+  // first (simulated throttling multiplies what the host really took).
+  const hostIndex = runs.map((r) => r.environment.benchmarkIndex);
+  rows.push([
+    'Host CPU index',
+    int(Math.min(...hostIndex)),
+    int(medianOf(hostIndex) ?? 0),
+    ...hostIndex.map((v) => int(v)),
+    '(higher = quieter)',
+    '',
+  ]);
   const { formFactor, throttlingMethod, throttling } = median.configSettings;
   printTable(
     `Lighthouse ${median.lighthouseVersion}: ${formFactor} emulation, ${throttlingMethod} throttling ` +
