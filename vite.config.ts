@@ -25,7 +25,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     rollupOptions: {
       // The beacon is its own tiny entry: it must never wait for, or fail with, the page's bundle.
       // (The SSR build names its own input in scripts/build.ts; Vite would merge the two lists.)
-      ...(isSsrBuild ? {} : { input: ['src/client/site/entry-client.tsx', 'src/client/analytics/beacon.ts'] }),
+      ...(isSsrBuild ? {} : { input: ['src/client/site/entry-client.ts', 'src/client/analytics/beacon.ts'] }),
     },
   },
 }));

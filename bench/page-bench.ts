@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result } from 'lighthouse';
+import { loadUntouched, type UntouchedLoad } from './lib/first-load.ts';
 import { pageRefs, staticImports } from './lib/html-refs.ts';
 import { cookiesFrom, httpGet, type RawResponse } from './lib/http.ts';
 import {
@@ -24,16 +25,20 @@ import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
 import { int, kb, ms, printTable, seconds, verdict } from './lib/table.ts';
 
 const KB = 1024;
+// Issue 9: every run scores 100 with TBT ≤ 50 ms (the worst run is judged, not the median), LCP
+// ≤ 1.0 s at the median, no layout shift; at most 15 KB of JavaScript runs before the visitor
+// touches the page, and the whole first load stays under 40 KB.
 const TARGETS = {
   score: 100,
-  lcpMs: 1200,
+  lcpMs: 1000,
   cls: 0,
   tbtMs: 50,
   htmlBr: 14 * KB,
-  firstLoadJsBr: 70 * KB,
+  jsBeforeInteractionBr: 15 * KB,
+  firstLoadBr: 40 * KB,
   throughputRatio: 0.7,
 };
-const LIGHTHOUSE_RUNS = 3;
+const LIGHTHOUSE_RUNS = 5;
 const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
 const BR = { 'accept-encoding': 'br' };
 
@@ -152,18 +157,47 @@ function printSizes(origin: string, sizes: SizeReport): void {
         verdict(sizes.html.br <= TARGETS.htmlBr),
       ],
       ['  its response headers', kb(sizes.home.headerBytes), '', '', ''],
-      [
-        `First-load JS (${jsFiles})`,
-        kb(jsBr),
-        kb(total(sizes.js, 'gzip')),
-        `≤ ${kb(TARGETS.firstLoadJsBr)}`,
-        verdict(jsBr <= TARGETS.firstLoadJsBr),
-      ],
+      // Scripts the HTML names and their static imports; islands' dynamic imports are measured
+      // in the browser below, where it shows whether anything loads them without a person.
+      [`JS the HTML references (${jsFiles})`, kb(jsBr), kb(total(sizes.js, 'gzip')), '', ''],
       ['HTML + JS + CSS + img', kb(total(core, 'br')), kb(total(core, 'gzip')), '', ''],
       ['  + icons & manifest', kb(total(all, 'br')), kb(total(all, 'gzip')), '', ''],
     ],
   );
-  console.log(`(1 KB = 1024 bytes. First-load JS uncompressed: ${kb(total(sizes.js, 'identity'))}.)`);
+  console.log(`(1 KB = 1024 bytes. That JS uncompressed: ${kb(total(sizes.js, 'identity'))}.)`);
+}
+
+/**
+ * The two budgets of issue 9, from a real load in Chromium with nobody touching the page: the
+ * JavaScript that runs before interaction (inline loader included), and the whole first load
+ * (the HTML with its inline CSS, that JavaScript, images, icons and manifest).
+ */
+function printFirstLoad(origin: string, sizes: SizeReport, load: UntouchedLoad): void {
+  const path = (url: string) => (url.startsWith(origin) ? url.slice(origin.length) || '/' : url);
+  const scripts = load.responses.filter((r) => r.kind === 'script');
+  const jsBr = scripts.reduce((t, r) => t + r.encodedBytes, 0) + load.inlineScriptsBr;
+  printTable(
+    'JavaScript run before the visitor interacts (Chromium, 412×823 phone, page loaded and left alone until the network is quiet)',
+    ['Script', 'Sent', 'Encoding'],
+    [
+      ...scripts.map((r) => [path(r.url), kb(r.encodedBytes), r.encoding]),
+      ['(inline scripts of the document, br)', kb(load.inlineScriptsBr), 'br'],
+    ],
+  );
+  const others = load.responses.filter((r) => r.kind !== 'script' && r.kind !== 'document');
+  if (others.length > 0) console.log(`Other responses of that load: ${others.map((r) => `${path(r.url)} ${kb(r.encodedBytes)}`).join(', ')}`);
+  const firstLoad = sizes.html.br + jsBr + total(sizes.css, 'br') + total(sizes.images, 'br') + total(sizes.extras, 'br');
+  printTable('First-load budgets (br)', ['Figure', 'Bytes', 'Target', ''], [
+    ['JS run before interaction', kb(jsBr), `≤ ${kb(TARGETS.jsBeforeInteractionBr)}`, verdict(jsBr <= TARGETS.jsBeforeInteractionBr)],
+    [
+      'Whole first load: HTML (CSS inline) + that JS + images + icons & manifest',
+      kb(firstLoad),
+      `≤ ${kb(TARGETS.firstLoadBr)}`,
+      verdict(firstLoad <= TARGETS.firstLoadBr),
+    ],
+  ]);
+  console.log(`(${jsBr} bytes of JavaScript before interaction; ${firstLoad} bytes of first load.)`);
+
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,6 +209,8 @@ interface MetricRow {
   show: (value: number) => string;
   target: string;
   met: ((value: number) => boolean) | null;
+  /** What the target is judged on: every run (so the worst), or the median over the runs. */
+  judged: 'worst' | 'median';
 }
 
 const METRICS: MetricRow[] = [
@@ -182,8 +218,9 @@ const METRICS: MetricRow[] = [
     id: 'largest-contentful-paint',
     label: 'LCP',
     show: seconds,
-    target: `≤ ${seconds(TARGETS.lcpMs)}`,
+    target: `≤ ${seconds(TARGETS.lcpMs)} (median)`,
     met: (v) => v <= TARGETS.lcpMs,
+    judged: 'median',
   },
   {
     id: 'cumulative-layout-shift',
@@ -192,16 +229,18 @@ const METRICS: MetricRow[] = [
     target: String(TARGETS.cls),
     // Judged at the three decimals Lighthouse itself displays.
     met: (v) => Number(v.toFixed(3)) === TARGETS.cls,
+    judged: 'worst',
   },
   {
     id: 'total-blocking-time',
     label: 'TBT',
     show: ms,
-    target: `≤ ${ms(TARGETS.tbtMs)}`,
+    target: `≤ ${ms(TARGETS.tbtMs)} (every run)`,
     met: (v) => v <= TARGETS.tbtMs,
+    judged: 'worst',
   },
-  { id: 'first-contentful-paint', label: 'FCP', show: seconds, target: '', met: null },
-  { id: 'speed-index', label: 'Speed Index', show: seconds, target: '', met: null },
+  { id: 'first-contentful-paint', label: 'FCP', show: seconds, target: '', met: null, judged: 'worst' },
+  { id: 'speed-index', label: 'Speed Index', show: seconds, target: '', met: null, judged: 'worst' },
 ];
 
 // Audits that fail only because the bench serves plain http on 127.0.0.1, not the deployed site.
@@ -216,36 +255,66 @@ const metricValue = (lhr: Result, id: string): number | null => lhr.audits[id]?.
 
 const shown = (value: number | null, show: (v: number) => string): string => (value === null ? 'n/a' : show(value));
 
+/** The median of a figure over the runs (the lower middle value for an even count). */
+function medianOf(values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+  return known.length === 0 ? null : (known[Math.floor((known.length - 1) / 2)] ?? null);
+}
+
+/** The worst value of a figure over the runs: lowest score, highest time or shift. */
+function worstOf(values: (number | null)[], higherIsBetter: boolean): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  if (known.length === 0) return null;
+  return higherIsBetter ? Math.min(...known) : Math.max(...known);
+}
+
 function printLighthouse(runs: Result[], median: Result, origin: string): void {
   const medianIndex = runs.indexOf(median);
   const rows: string[][] = [
     ...categoryIds.map((id) => {
-      const value = score100(median, id);
+      const values = runs.map((r) => score100(r, id));
+      const worst = worstOf(values, true);
       return [
         id,
-        shown(value, String),
-        ...runs.map((r) => shown(score100(r, id), String)),
-        String(TARGETS.score),
-        verdict(value === TARGETS.score),
+        shown(worst, String),
+        shown(medianOf(values), String),
+        ...values.map((v) => shown(v, String)),
+        `${TARGETS.score} (every run)`,
+        verdict(worst === TARGETS.score),
       ];
     }),
     ...METRICS.map((m) => {
-      const value = metricValue(median, m.id);
+      const values = runs.map((r) => metricValue(r, m.id));
+      const worst = worstOf(values, false);
+      const judged = m.judged === 'worst' ? worst : medianOf(values);
       return [
         m.label,
-        shown(value, m.show),
-        ...runs.map((r) => shown(metricValue(r, m.id), m.show)),
+        shown(worst, m.show),
+        shown(medianOf(values), m.show),
+        ...values.map((v) => shown(v, m.show)),
         m.target,
-        m.met === null || value === null ? '' : verdict(m.met(value)),
+        m.met === null || judged === null ? '' : verdict(m.met(judged)),
       ];
     }),
   ];
+  // Lighthouse's own measure of the host's speed during each run: a busy machine shows here
+  // first (simulated throttling multiplies what the host really took).
+  const hostIndex = runs.map((r) => r.environment.benchmarkIndex);
+  rows.push([
+    'Host CPU index',
+    int(Math.min(...hostIndex)),
+    int(medianOf(hostIndex) ?? 0),
+    ...hostIndex.map((v) => int(v)),
+    '(higher = quieter)',
+    '',
+  ]);
   const { formFactor, throttlingMethod, throttling } = median.configSettings;
   printTable(
     `Lighthouse ${median.lighthouseVersion}: ${formFactor} emulation, ${throttlingMethod} throttling ` +
       `(RTT ${throttling.rttMs ?? '?'} ms, ${throttling.throughputKbps ?? '?'} kbps, ` +
-      `CPU ×${throttling.cpuSlowdownMultiplier ?? '?'}); median of ${runs.length} runs by performance score (*)`,
-    ['Figure', 'Median', ...runs.map((_, i) => `Run ${i + 1}${i === medianIndex ? '*' : ''}`), 'Target', ''],
+      `CPU ×${throttling.cpuSlowdownMultiplier ?? '?'}); ${runs.length} consecutive runs, the worst and the median ` +
+      'of each figure; (*) marks the median run by performance score, whose report and requests follow',
+    ['Figure', 'Worst', 'Median', ...runs.map((_, i) => `Run ${i + 1}${i === medianIndex ? '*' : ''}`), 'Target', ''],
     rows,
   );
   const perfScores = runs.map((r) => shown(score100(r, 'performance'), String));
@@ -292,19 +361,53 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
   );
 }
 
+/**
+ * One Lighthouse run that recorded the page. Lighthouse sometimes fails to record a trace at all
+ * (NO_NAVSTART and the like, more often on a busy machine): that is no measurement, so it is
+ * said and tried again, up to twice; a page that scored badly is never retried.
+ */
+async function lighthouseRecorded(url: string): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouseOnce(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !message.startsWith('Lighthouse: ')) throw error;
+      console.log(`(A Lighthouse run recorded nothing and was repeated: ${message.split('\n')[0]})`);
+    }
+  }
+}
+
 async function lighthouseSection(origin: string): Promise<void> {
   const runs: Result[] = [];
   for (let i = 1; i <= LIGHTHOUSE_RUNS; i++) {
     progress(`Lighthouse run ${i}/${LIGHTHOUSE_RUNS}`);
-    runs.push(await runLighthouseOnce(`${origin}/`));
+    runs.push(await lighthouseRecorded(`${origin}/`));
   }
   const median = medianByPerformance(runs);
   printLighthouse(runs, median, origin);
 
-  const reportPath = path.join(repoRoot, '.bench/lighthouse-home.json');
-  mkdirSync(path.dirname(reportPath), { recursive: true });
-  writeFileSync(reportPath, JSON.stringify(median, null, 2));
-  console.log(`(Median run's full report: ${path.relative(repoRoot, reportPath)}, for the Lighthouse viewer.)`);
+  // The worst run is the one the target is judged on: say where its blocking time came from.
+  const worst = runs.reduce((a, b) => (metricValue(b, 'total-blocking-time') ?? 0) > (metricValue(a, 'total-blocking-time') ?? 0) ? b : a);
+  const longTasks = worst.audits['long-tasks']?.details;
+  if (longTasks?.type === 'table' && longTasks.items.length > 0) {
+    const where = (url: unknown) => (typeof url === 'string' && url.startsWith(origin) ? url.slice(origin.length) || '/' : String(url));
+    console.log(
+      `\nLong tasks in the run with the most blocking time (run ${runs.indexOf(worst) + 1}, simulated): ` +
+        longTasks.items.map((t) => `${where(t.url)} ${ms(Number(t.duration))} at ${ms(Number(t.startTime))}`).join(', '),
+    );
+  }
+
+  const save = (name: string, lhr: Result) => {
+    const reportPath = path.join(repoRoot, `.bench/${name}.json`);
+    mkdirSync(path.dirname(reportPath), { recursive: true });
+    writeFileSync(reportPath, JSON.stringify(lhr, null, 2));
+    return path.relative(repoRoot, reportPath);
+  };
+  console.log(
+    `(Full reports, for the Lighthouse viewer: median run ${save('lighthouse-home', median)}, ` +
+      `the run with the most blocking time ${save('lighthouse-home-worst', worst)}.)`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -345,6 +448,8 @@ async function main(): Promise<void> {
     progress(`server up at ${server.origin}; measuring sizes`);
     const sizes = await measureSizes(server.origin);
     printSizes(server.origin, sizes);
+    progress('loading / in Chromium, untouched, for the bytes that run before interaction');
+    printFirstLoad(server.origin, sizes, await loadUntouched(`${server.origin}/`));
     await lighthouseSection(server.origin);
     loadBefore = os.loadavg();
     const measured = [await measureLoad(server, 'production, first visit', BR)];

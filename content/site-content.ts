@@ -13,7 +13,11 @@ export const siteContent = {
     headline: 'GET READY FOR THE HOTTEST CRYPTO PRESALE OF',
     year: 2025,
   },
+  // e.g. '2026-12-01T18:00:00Z' (the offset is required): the banner then counts down to it.
   presaleDate: null,
+  // Where the banner links once the presale is open, e.g. 'https://presale.example/dh'; required
+  // with a presaleDate.
+  presaleUrl: null,
   walletConnect: { enabled: false },
   stayUpdated: {
     heading: 'Stay Updated',

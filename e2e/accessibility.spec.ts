@@ -37,10 +37,10 @@ test('axe finds no violations with every FAQ answer open and the wallet button f
   await page.setViewportSize(DESKTOP);
   await page.goto('/');
   await waitForHydration(page);
-  for (const question of await page.locator('.accordion button').all()) {
-    if ((await question.getAttribute('aria-expanded')) === 'true') continue;
-    await question.click();
-    await expect(question).toHaveAttribute('aria-expanded', 'true');
+  for (const details of await page.locator('.accordion details').all()) {
+    if (await details.evaluate((d: HTMLDetailsElement) => d.open)) continue;
+    await details.locator('summary').click();
+    await expect(details).toHaveJSProperty('open', true);
   }
   const wallet = page.getByRole('button', { name: 'Connect Wallet', exact: true });
   await wallet.click();

@@ -1,7 +1,7 @@
-// The two interactive parts of the page, with JavaScript on: the Connect Wallet flip card and the
-// FAQ accordion.
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { content, facing, PHONE, waitForHydration } from './support.ts';
+// The two interactive parts of the page's top half: the Connect Wallet flip card (an island that
+// wakes on intent) and the FAQ accordion (native disclosures, no script at all).
+import { expect, test, type Page } from '@playwright/test';
+import { accessibilityNode, content, facing, PHONE, waitForHydration } from './support.ts';
 
 function wallet(page: Page) {
   const button = page.getByRole('button', { name: 'Connect Wallet', exact: true });
@@ -91,18 +91,29 @@ test.describe('Connect Wallet button', () => {
 });
 
 test.describe('FAQ accordion', () => {
-  function faqItems(page: Page): { question: Locator; panel: Locator; answer: string }[] {
+  // Native <details>/<summary> disclosures: no JavaScript is needed for any of this, so none of
+  // these tests waits for the page's script.
+  function faqItems(page: Page) {
     const faq = page.getByRole('region', { name: 'FAQS', exact: true });
-    return content.faq.map((item) => ({
-      question: faq.getByRole('button', { name: item.question, exact: true }),
-      // includeHidden: closed panels are out of the accessibility tree but must still exist.
-      panel: faq.getByRole('region', { name: item.question, exact: true, includeHidden: true }),
-      answer: item.answer,
-    }));
+    return content.faq.map((item, i) => {
+      const details = faq.locator('details').nth(i);
+      return {
+        details,
+        id: `faq-q-${i}`,
+        question: details.locator('summary'),
+        // includeHidden: closed panels are out of the accessibility tree but must still exist.
+        panel: faq.getByRole('region', { name: item.question, exact: true, includeHidden: true }),
+        text: item.question,
+        answer: item.answer,
+      };
+    });
   }
+  type Item = ReturnType<typeof faqItems>[number];
 
-  async function expectOpen(item: { question: Locator; panel: Locator; answer: string }, open: boolean) {
-    await expect(item.question).toHaveAttribute('aria-expanded', String(open));
+  async function expectOpen(page: Page, item: Item, open: boolean) {
+    await expect(item.details).toHaveJSProperty('open', open);
+    // What a screen reader is told: Chromium's accessibility tree, not just the markup.
+    await expect.poll(async () => (await accessibilityNode(page, item.id)).expanded).toBe(open);
     if (open) {
       await expect(item.panel).toBeVisible();
       await expect(item.panel).toHaveText(item.answer);
@@ -111,18 +122,20 @@ test.describe('FAQ accordion', () => {
     }
   }
 
-  test('opens the first question on load; each question is a button that controls its panel', async ({ page }) => {
+  test('opens the first question on load; each question is a disclosure that controls its answer', async ({ page }) => {
     await page.goto('/');
     const items = faqItems(page);
     expect(items).toHaveLength(5);
     for (const [i, item] of items.entries()) {
-      await expectOpen(item, i === 0);
-      // aria-controls names the panel's id, and the panel is labelled by its question.
-      const panelId = await item.question.getAttribute('aria-controls');
-      expect(panelId).toBeTruthy();
-      await expect(item.panel).toHaveAttribute('id', panelId ?? '');
-      const questionId = await item.question.getAttribute('id');
-      await expect(item.panel).toHaveAttribute('aria-labelledby', questionId ?? '');
+      await expect(item.question).toHaveText(item.text);
+      await expectOpen(page, item, i === 0);
+      // Announced as an expandable control named by its question (Chromium's role for a
+      // summary), whose answer is a region labelled by that question, inside the same disclosure.
+      const node = await accessibilityNode(page, item.id);
+      expect(node.role).toBe('DisclosureTriangle');
+      expect(node.name).toBe(item.text);
+      await expect(item.panel).toHaveAttribute('aria-labelledby', item.id);
+      await expect(item.details.locator('.accordion-panel')).toHaveCount(1);
     }
   });
 
@@ -131,23 +144,22 @@ test.describe('FAQ accordion', () => {
     const items = faqItems(page);
     const [first, second, third] = [items[0], items[1], items[2]];
     if (!first || !second || !third) throw new Error('expected five FAQ items');
-    await waitForHydration(page);
 
     await second.question.click();
-    await expectOpen(second, true);
-    await expectOpen(first, true);
-    await expectOpen(third, false);
+    await expectOpen(page, second, true);
+    await expectOpen(page, first, true);
+    await expectOpen(page, third, false);
 
     await first.question.click();
-    await expectOpen(first, false);
-    await expectOpen(second, true);
+    await expectOpen(page, first, false);
+    await expectOpen(page, second, true);
 
     await second.question.click();
-    await expectOpen(second, false);
+    await expectOpen(page, second, false);
 
     for (const item of items) {
       await item.question.click();
-      await expectOpen(item, true);
+      await expectOpen(page, item, true);
     }
   });
 
@@ -156,25 +168,40 @@ test.describe('FAQ accordion', () => {
     const items = faqItems(page);
     const [first, last] = [items[0], items[4]];
     if (!first || !last) throw new Error('expected five FAQ items');
-    await waitForHydration(page);
 
     await last.question.focus();
     await expect(last.question).toBeFocused();
     await page.keyboard.press('Enter');
-    await expectOpen(last, true);
+    await expectOpen(page, last, true);
     await page.keyboard.press('Enter');
-    await expectOpen(last, false);
+    await expectOpen(page, last, false);
     await page.keyboard.press('Space');
-    await expectOpen(last, true);
+    await expectOpen(page, last, true);
     await page.keyboard.press('Space');
-    await expectOpen(last, false);
+    await expectOpen(page, last, false);
 
     await first.question.focus();
     await page.keyboard.press('Space');
-    await expectOpen(first, false);
+    await expectOpen(page, first, false);
     await page.keyboard.press('Enter');
-    await expectOpen(first, true);
+    await expectOpen(page, first, true);
     // Focus stays on the question throughout.
     await expect(first.question).toBeFocused();
+  });
+
+  test.describe('with JavaScript off', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('the questions still open and close, by click and by keyboard', async ({ page }) => {
+      await page.goto('/');
+      const [first, second] = faqItems(page);
+      if (!first || !second) throw new Error('expected five FAQ items');
+      await expectOpen(page, first, true);
+      await second.question.click();
+      await expectOpen(page, second, true);
+      await first.question.focus();
+      await page.keyboard.press('Enter');
+      await expectOpen(page, first, false);
+    });
   });
 });

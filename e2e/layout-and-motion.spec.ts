@@ -43,7 +43,7 @@ test.describe('layout switch at 500 px', () => {
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/');
     const faq = page.getByRole('region', { name: 'FAQS', exact: true });
-    const mascot = faq.locator('img.mascot');
+    const mascot = faq.locator('.mascot');
     const accordion = faq.locator('.accordion');
     await mascot.scrollIntoViewIfNeeded();
     const [m, a] = [await mascot.boundingBox(), await accordion.boundingBox()];

@@ -1,7 +1,7 @@
 // The page loads nothing from anyone else, runs clean (no errors, no hydration mismatch), and is
 // served with the security headers its Content Security Policy depends on.
 import { expect, test, type Page } from '@playwright/test';
-import { MISSING_PATH, scrollToBottom, waitForHydration, watchConsole } from './support.ts';
+import { MISSING_PATH, scrollToBottom, waitForHydration, waitForIsland, watchConsole } from './support.ts';
 
 const pages = [
   { path: '/', status: 200 },
@@ -48,7 +48,11 @@ for (const { path, status } of pages) {
     const response = await page.goto(path);
     expect(response?.status()).toBe(status);
     await waitForHydration(page);
+    // Wake every island the page has, so a hydration mismatch in any of them would show.
+    await page.getByRole('button', { name: 'Connect Wallet', exact: true }).hover();
+    await waitForIsland(page, 'wallet');
     await scrollToBottom(page);
+    if (path === '/') await waitForIsland(page, 'signup');
     await page.waitForLoadState('networkidle');
 
     // The document, its script, and its images at least.
@@ -111,7 +115,7 @@ test.describe('security headers', () => {
     const wallet = page.getByRole('button', { name: 'Connect Wallet', exact: true });
     await waitForHydration(page);
     await wallet.click();
-    await page.locator('.accordion button').last().click();
+    await page.locator('.accordion summary').last().click();
     await scrollToBottom(page);
     expect(await violations()).toEqual([]);
 

@@ -13,7 +13,7 @@ import { sign } from '@fastify/cookie';
 import { expect, test, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
 import { parseSignup, signupSuccessMessage } from '../src/shared/signup-schema.ts';
 import { mailsTo, uniqueEmail, waitForMail } from './outbox.ts';
-import { waitForHydration } from './support.ts';
+import { waitForHydration, waitForIsland } from './support.ts';
 
 const pleasePressAgain = 'Almost there: please press Submit once more to confirm you are a person.';
 const correctFields = 'Please correct the highlighted fields.';
@@ -112,6 +112,8 @@ test.describe('with JavaScript', () => {
     await waitForHydration(page);
     const f = signupForm(page);
     await fill(f, { name: 'Ada Lovelace', email, comment: 'Hold on tight.' });
+    // Typing woke the form's island; from here on it sends JSON.
+    await waitForIsland(page, 'signup');
     await page.evaluate(() => {
       (window as unknown as { __marker?: number }).__marker = 1;
     });
@@ -141,7 +143,7 @@ test.describe('with JavaScript', () => {
     expect(request.method()).toBe('POST');
     const headers = await request.allHeaders();
     expect(headers['content-type']).toMatch(/^application\/json/);
-    // The token header is the XSRF-TOKEN cookie /api/csrf set after hydration.
+    // The token header is the XSRF-TOKEN cookie /api/csrf set at idle time after load.
     const xsrf = (await context.cookies(origin)).find((c) => c.name === 'XSRF-TOKEN')?.value;
     expect(xsrf, 'the XSRF-TOKEN cookie').toBeTruthy();
     expect(headers['x-xsrf-token']).toBe(decodeURIComponent(xsrf ?? ''));
@@ -190,6 +192,7 @@ test.describe('with JavaScript', () => {
     await waitForHydration(page);
     const f = signupForm(page);
     await fill(f, { name: '', email: 'not-an-email', comment: 'Still here?' });
+    await waitForIsland(page, 'signup');
     await f.submit.click();
 
     await expectFieldError(f.name, nameError);
@@ -212,6 +215,7 @@ test.describe('with JavaScript', () => {
     const f = signupForm(page);
 
     await fill(f, { name: 'Twice', email, comment: '' });
+    await waitForIsland(page, 'signup');
     await f.submit.click();
     await expect(f.status).toHaveText(signupSuccessMessage);
     await expect(f.email).toHaveValue('');
@@ -355,6 +359,7 @@ test.describe('accessibility', () => {
     await waitForHydration(page);
     const f = signupForm(page);
     await fill(f, { name: '', email: 'not-an-email', comment: '' });
+    await waitForIsland(page, 'signup');
     await f.submit.click();
     await expectFieldError(f.email, emailError);
     expect(await axeViolations(page)).toEqual([]);

@@ -54,11 +54,52 @@ export async function scrollToBottom(page: Page): Promise<void> {
 }
 
 /**
- * Wait until React has hydrated the page: SitePage marks <html data-hydrated="true"> from an
- * effect, which runs only after hydration has committed.
+ * Wait until the page's loader has run (src/client/site/entry-client.ts marks <html
+ * data-hydrated="true">): every island is armed and wakes when it is needed. React itself loads
+ * only with an island; see `waitForIsland`.
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await expect(page.locator('html'), 'React should hydrate the page').toHaveAttribute('data-hydrated', 'true');
+  await expect(page.locator('html'), 'the page loader should run').toHaveAttribute('data-hydrated', 'true');
+}
+
+export type IslandName = 'wallet' | 'signup' | 'countdown';
+
+/** Wait until one island's code has arrived and taken over its part of the page. */
+export async function waitForIsland(page: Page, name: IslandName): Promise<void> {
+  await expect(page.locator(`[data-island="${name}"]`), `the ${name} island should hydrate`).toHaveAttribute(
+    'data-island-state',
+    'hydrated',
+  );
+}
+
+/** The scripts the page has requested so far, as paths (/assets/…). */
+export function watchScripts(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  return scripts;
+}
+
+/**
+ * What Chromium's own accessibility tree says about the element with this id: the role and
+ * states a screen reader is given (not what the markup claims).
+ */
+export async function accessibilityNode(
+  page: Page,
+  id: string,
+): Promise<{ role: string; name: string; expanded: boolean | undefined }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `#${id}` });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const node = nodes[0];
+    const expanded = node?.properties?.find((p) => p.name === 'expanded')?.value.value as boolean | undefined;
+    return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? ''), expanded };
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // `npm run build`: content check → client bundle → SSR bundle → server bundle → images →
 // precompressed copies. Each step stops the build with a readable message when it fails.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build as esbuild } from 'esbuild';
@@ -33,6 +33,16 @@ function precompress(dir: string): number {
   return count;
 }
 
+/** Copies images and other files the server's HTML names from the SSR build into the client's. */
+function copyServerOnlyAssets(from: string, to: string): void {
+  if (!existsSync(from)) return;
+  for (const name of readdirSync(from)) {
+    // The stylesheet is inlined by the server from the client build; code never leaves dist/ssr.
+    if (/\.(js|mjs|css|map)$/.test(name) || existsSync(path.join(to, name))) continue;
+    copyFileSync(path.join(from, name), path.join(to, name));
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const content = await checkContentFile(path.join(root, 'content/site-content.ts'));
@@ -46,12 +56,19 @@ async function main(): Promise<void> {
       outDir: path.join(dist, 'ssr'),
       emptyOutDir: true,
       manifest: false,
+      // Most of the page is rendered only on the server now (docs/decisions/0010-page-islands.md):
+      // a file it links to (an image imported by URL) is imported by no browser code, so the
+      // client build would not emit it. The SSR build emits such files, with the very names its
+      // HTML uses, and they are copied next to the client's assets below. (Our own SVG art is
+      // written into the HTML instead; see sections/inline-svg.tsx.)
+      ssrEmitAssets: true,
       rollupOptions: {
         input: path.join(root, 'src/client/site/entry-server.tsx'),
         output: { entryFileNames: 'entry-server.js' },
       },
     },
   });
+  copyServerOnlyAssets(path.join(dist, 'ssr/assets'), path.join(dist, 'client/assets'));
 
   await esbuild({
     entryPoints: [path.join(root, 'src/server/main.ts')],

@@ -13,9 +13,28 @@ describe('the content file', () => {
     expect(parseSiteContent(siteContent).name).toBe('Diamond Hand');
   });
 
+  it('accepts a presale date with its offset and a link for when it opens', () => {
+    const set = parseSiteContent({
+      ...siteContent,
+      presaleDate: '2026-12-01T20:00:00+02:00',
+      presaleUrl: 'https://presale.example/dh',
+    });
+    expect(set.presaleDate).toBe('2026-12-01T20:00:00+02:00');
+    expect(set.presaleUrl).toBe('https://presale.example/dh');
+  });
+
   it.each([
     [{ ...siteContent, name: '   ' }, 'name: must not be empty'],
-    [{ ...siteContent, presaleDate: 'soon' }, 'presaleDate: must be a date written YYYY-MM-DD, or null'],
+    [{ ...siteContent, presaleDate: 'soon' }, 'presaleDate: must be an ISO date-time with its UTC offset'],
+    // A time without an offset means a different instant in every time zone: refused.
+    [{ ...siteContent, presaleDate: '2026-12-01T18:00' }, 'presaleDate: must be an ISO date-time with its UTC offset'],
+    [{ ...siteContent, presaleDate: '2026-12-01' }, 'presaleDate: must be an ISO date-time with its UTC offset'],
+    [{ ...siteContent, presaleDate: '2026-02-30T18:00:00Z' }, 'presaleDate: must be an ISO date-time'],
+    [{ ...siteContent, presaleDate: '2026-12-01T18:00:00Z' }, 'presaleUrl: must be an https:// URL when presaleDate is set'],
+    [
+      { ...siteContent, presaleDate: '2026-12-01T18:00:00Z', presaleUrl: 'http://presale.example/' },
+      'presaleUrl: must start with https://',
+    ],
     [{ ...siteContent, walletConnect: { enabled: true } }, 'walletConnect.enabled: wallet connect is not built yet'],
     [{ ...siteContent, faq: [] }, 'faq: needs at least one question'],
     [{ ...siteContent, theme: { ...siteContent.theme, color: 'blue' } }, 'theme.color: must be a #rrggbb colour'],
@@ -37,6 +56,7 @@ describe('the content file', () => {
     expect(error?.stderr).toContain('banner.year:');
     expect(error?.stderr).toContain('social.telegram.url: must start with https://');
     expect(error?.stderr).toContain('faq.0.question: must not be empty');
+    expect(error?.stderr).toContain('presaleDate: must be an ISO date-time with its UTC offset');
     expect(error?.stderr).not.toMatch(/\n\s+at /); // words, not a stack trace
   });
 

@@ -33,11 +33,16 @@ export const siteContentSchema = z
       headline: text(120),
       year: z.number().int('must be a whole year').min(2000).max(2100),
     }),
-    // ISO date (YYYY-MM-DD); null means "Coming Soon".
+    // When the presale opens: an ISO date-time with an explicit UTC offset (the page counts down
+    // to one instant, wherever the visitor is); null means "Coming Soon".
     presaleDate: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD, or null')
+      .iso.datetime({
+        offset: true,
+        error: 'must be an ISO date-time with its UTC offset, like 2026-12-01T18:00:00Z or 2026-12-01T20:00:00+02:00, or null',
+      })
       .nullable(),
+    // Where the banner sends people once the presale is open; needed when presaleDate is set.
+    presaleUrl: httpsUrl.nullable(),
     walletConnect: z.object({
       // Turning this on needs a real wallet integration, which is out of scope today: refuse it
       // at build rather than ship a button that pretends.
@@ -61,7 +66,17 @@ export const siteContentSchema = z
       background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'),
     }),
   })
-  .strict();
+  .strict()
+  .check((ctx) => {
+    if (ctx.value.presaleDate !== null && ctx.value.presaleUrl === null) {
+      ctx.issues.push({
+        code: 'custom',
+        path: ['presaleUrl'],
+        message: 'must be an https:// URL when presaleDate is set (where the banner links once the presale is open)',
+        input: ctx.value.presaleUrl,
+      });
+    }
+  });
 
 export type SiteContent = z.infer<typeof siteContentSchema>;
 export type FaqItem = z.infer<typeof faqItemSchema>;

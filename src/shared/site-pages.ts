@@ -5,10 +5,22 @@ import type { SignupView } from './signup-schema.ts';
 export const sitePages = ['home', 'privacy', 'not-found', 'notice'] as const;
 export type SitePageName = (typeof sitePages)[number];
 
+/** The presale countdown, when the content file sets a date: what the banner needs to render it. */
+export interface PresaleProps {
+  /** ISO date-time with its UTC offset, as written in the content file. */
+  opensAt: string;
+  /** Where the banner links once the presale is open (https). */
+  url: string;
+  /** When the server rendered this page (ms since the epoch): the countdown it shows is from then. */
+  renderedAt: number;
+}
+
 export interface SitePageProps {
   page: SitePageName;
-  /** The year printed in the footer, fixed by the server so hydration matches. */
+  /** The year printed in the footer, from the server's clock. */
   year: number;
+  /** Set on the home page when the content file has a presale date; unset means "Coming Soon". */
+  presale?: PresaleProps;
   /** The home page after a sign-up posted without JavaScript. */
   signup?: SignupView;
   /** The 'notice' page: what a confirm or unsubscribe link is about, or what pressing it did. */

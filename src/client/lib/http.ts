@@ -1,7 +1,7 @@
 import type { z } from 'zod/mini';
 import { apiErrorSchema, type ApiError } from '../../shared/api-error.ts';
-import { apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
+import { ensureXsrfCookie, readCookie } from './xsrf-cookie.ts';
 
 // The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
 // leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
@@ -9,33 +9,7 @@ import { xsrf } from '../../shared/xsrf.ts';
 // src/server/plugins/write-protection.ts). Every reply is checked against its schema from
 // src/shared, so a caller only ever sees a typed answer or an error in words.
 
-const readCookie = (name: string): string | null => {
-  for (const part of document.cookie.split('; ')) {
-    const eq = part.indexOf('=');
-    if (part.slice(0, eq) === name) return decodeURIComponent(part.slice(eq + 1));
-  }
-  return null;
-};
-
-/**
- * Pages are cookie-free (so they cache); a page with a form calls this once it has loaded, which
- * also starts the server's "faster than a person" clock. It asks every time a page loads, not only
- * when the cookie is missing: the server checks the cookies it finds and re-signs or replaces
- * those made with a key it no longer uses (after a key rotation), which the browser cannot see.
- * `force` asks again (after the server refused the token).
- */
-let cookiesChecked: Promise<void> | undefined;
-export function ensureXsrfCookie(force = false): Promise<void> {
-  if (force || !cookiesChecked) {
-    const asked = fetch(apiPaths.csrf, { credentials: 'same-origin' }).then(() => undefined);
-    // A failed check is tried again next time rather than remembered.
-    asked.catch(() => {
-      if (cookiesChecked === asked) cookiesChecked = undefined;
-    });
-    cookiesChecked = asked;
-  }
-  return cookiesChecked;
-}
+export { ensureXsrfCookie };
 
 /** The token cookie: `__Host-` prefixed where the site is on https, plain on http (development). */
 const xsrfCookie = (): string | null => readCookie(xsrf.hostCookie) ?? readCookie(xsrf.cookie);

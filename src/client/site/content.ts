@@ -1,15 +1,9 @@
 import { siteContent } from '../../../content/site-content.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
 
-// The build validated this file (scripts/check-content.ts); the browser only reads it.
+// The build validated this file (scripts/check-content.ts). Only the server render reads it: the
+// islands that run in the browser get what they need as props, so no copy ships as JavaScript.
 export const content: SiteContent = siteContent;
 
-export const presaleLabel = (c: SiteContent): string =>
-  c.presaleDate === null
-    ? 'Coming Soon'
-    : new Date(`${c.presaleDate}T00:00:00Z`).toLocaleDateString('en-GB', {
-        day: 'numeric',
-        month: 'long',
-        year: 'numeric',
-        timeZone: 'UTC',
-      });
+/** What the banner says while the content file has no presale date. */
+export const comingSoonText = 'Coming Soon';

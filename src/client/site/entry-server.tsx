@@ -7,3 +7,7 @@ import { SitePage } from './site-page.tsx';
 export function renderSitePage(props: SitePageProps): string {
   return renderToString(<SitePage {...props} />);
 }
+
+// The countdown's words, so the server can tell when the home page would read differently and
+// render it again (src/server/site/site-files.ts) with exactly what the page itself says.
+export { countdownSentence } from './countdown.ts';

@@ -1,3 +1,4 @@
+import { pagePaths } from '../../shared/paths.ts';
 import { content } from './content.ts';
 
 // Written for what the site really does today. Update it in the same change that alters what is
@@ -97,7 +98,7 @@ export function PrivacyPage() {
         <a href="https://db-ip.com">DB-IP.com</a>, both kept on our own server.
       </p>
       <p>
-        <a href="/">Back to the home page</a>
+        <a href={pagePaths.home}>Back to the home page</a>
       </p>
     </article>
   );

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { HomePage } from './home-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -8,10 +7,10 @@ import { Clouds } from './sections/clouds.tsx';
 import { SiteFooter } from './sections/site-footer.tsx';
 import { SiteHeader } from './sections/site-header.tsx';
 
-function PageBody({ page, signup, notice }: Omit<SitePageProps, 'year'>) {
+function PageBody({ page, signup, notice, presale }: Omit<SitePageProps, 'year'>) {
   switch (page) {
     case 'home':
-      return <HomePage signup={signup} />;
+      return <HomePage signup={signup} presale={presale} />;
     case 'notice':
       return <NoticePage notice={notice} />;
     case 'privacy':
@@ -21,20 +20,19 @@ function PageBody({ page, signup, notice }: Omit<SitePageProps, 'year'>) {
   }
 }
 
-/** The whole visible page: what the server renders and the browser hydrates, given the same props. */
-export function SitePage({ page, year, signup, notice }: SitePageProps) {
-  // A public "the page is interactive now" mark (effects run only in the browser, after
-  // hydration): browser tests and monitoring wait for it instead of guessing.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
+/**
+ * The whole visible page, rendered by the server only. The browser never hydrates it as a whole:
+ * the few parts that respond to a person are islands (see islands/island.tsx) that wake on
+ * their own.
+ */
+export function SitePage({ page, year, signup, notice, presale }: SitePageProps) {
   return (
     <>
       <Clouds />
       <div className="page">
         <SiteHeader />
         <main id="main">
-          <PageBody page={page} signup={signup} notice={notice} />
+          <PageBody page={page} signup={signup} notice={notice} presale={presale} />
         </main>
         <SiteFooter year={year} />
       </div>

@@ -68,8 +68,9 @@ export function renderDocument(input: DocumentInput): string {
   ]
     .filter(Boolean)
     .join('');
-  // The props travel as a data attribute rather than an inline script, so the CSP needs no hash.
-  return `<!doctype html><html lang="en"><head>${head}</head><body><div id="root" data-props="${e(
-    JSON.stringify(props),
-  )}">${body}</div><script>${build.loaderScript}</script></body></html>`;
+  // Nothing hydrates the page as a whole, so it carries no page props: each island carries its
+  // own in a data attribute (src/client/site/islands/island.tsx), so the CSP needs no hash.
+  return `<!doctype html><html lang="en"><head>${head}</head><body><div id="root">${body}</div><script>${
+    build.loaderScript
+  }</script></body></html>`;
 }

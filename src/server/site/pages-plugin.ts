@@ -38,7 +38,7 @@ export function sendUnreadableAddressPage(request: FastifyRequest, reply: Fastif
  */
 export const pagesPlugin = fp(
   async (app: FastifyInstance, opts: { build: SiteBuild; content: SiteContent; publicUrl: string }) => {
-    const files = buildSiteFiles({ ...opts, year: app.clock().getUTCFullYear() });
+    const files = buildSiteFiles({ ...opts, clock: app.clock });
     app.decorate('pages', files);
     app.setNotFoundHandler((request, reply) => sendNotFound(request, reply, files));
   },

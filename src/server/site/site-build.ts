@@ -9,8 +9,10 @@ export interface SiteBuild {
   distDir: string;
   clientDir: string;
   renderSitePage: (props: SitePageProps) => string;
+  /** What the presale banner says at `nowMs` (to the minute): the home page changes with it. */
+  countdownSentence: (opensAtMs: number, nowMs: number) => string;
   css: string;
-  /** The one inline script: loads the page bundle and the beacon once the page has painted. */
+  /** The one inline script: loads the islands' loader and the beacon once the page has painted. */
   loaderScript: string;
   /** CSP hashes of every inline <style> the documents carry. */
   styleHashes: string[];
@@ -26,14 +28,17 @@ interface ManifestChunk {
 
 interface SsrModule {
   renderSitePage: (props: SitePageProps) => string;
+  countdownSentence: (opensAtMs: number, nowMs: number) => string;
 }
 
-// With JavaScript off the accordion's closed panels must still be readable; with it on, this
-// <noscript> block is ignored, so there is no flash of open panels and no layout shift.
-export const noscriptCss = '.accordion-panel[hidden]{display:block}.wallet-flip{cursor:default}';
+// With JavaScript off nothing would tick, so the countdown's clock face (seconds and all) is not
+// shown and its sentence, which the server keeps current to the minute, says it alone; the wallet
+// button only flips on hover and focus, so it does not look clickable. With JavaScript on this
+// <noscript> block is ignored. (The FAQ needs nothing here: <details> works without script.)
+export const noscriptCss = '.countdown-clock{display:none}.presale-slot{min-height:0}.wallet-flip{cursor:default}';
 
 /**
- * Hydration and the beacon start only after the first paint (a frame, then a task): the page's
+ * The islands' loader and the beacon start only after the first paint (a frame, then a task): the page's
  * words are already in the HTML, so nothing a visitor sees waits for JavaScript, and on a slow
  * phone the bundle's download and evaluation no longer stand between the request and first paint.
  */
@@ -58,7 +63,7 @@ export async function loadSiteBuild(distDir: string): Promise<SiteBuild> {
     string,
     ManifestChunk
   >;
-  const entry = manifest['src/client/site/entry-client.tsx'];
+  const entry = manifest['src/client/site/entry-client.ts'];
   const beacon = manifest['src/client/analytics/beacon.ts'];
   if (!entry || !beacon) throw new Error('The client build lacks the page or beacon entry; run `npm run build`.');
   // With cssCodeSplit off, Vite lists the one stylesheet as its own manifest entry.
@@ -76,6 +81,7 @@ export async function loadSiteBuild(distDir: string): Promise<SiteBuild> {
     distDir,
     clientDir,
     renderSitePage: ssr.renderSitePage,
+    countdownSentence: ssr.countdownSentence,
     css,
     loaderScript,
     styleHashes: [cspHash(css), cspHash(noscriptCss)],

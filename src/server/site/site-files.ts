@@ -1,7 +1,7 @@
 import type { SiteContent } from '../../shared/content-schema.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import { filePaths, pagePaths } from '../../shared/paths.ts';
-import type { Notice, SitePageName, SitePageProps } from '../../shared/site-pages.ts';
+import type { Notice, PresaleProps, SitePageName, SitePageProps } from '../../shared/site-pages.ts';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
@@ -9,7 +9,12 @@ import type { SiteBuild } from './site-build.ts';
 type StaticPage = Exclude<SitePageName, 'notice'>;
 
 export interface SiteFiles {
-  pages: Record<StaticPage, MemoryFile>;
+  /**
+   * The pages every visitor gets. Each read gives the page as it reads now: a page whose words
+   * depend on the time (the presale countdown, the footer's year) is rendered again when, and
+   * only when, those words change; otherwise it is the same bytes, compression and ETag.
+   */
+  readonly pages: Readonly<Record<StaticPage, MemoryFile>>;
   robots: MemoryFile;
   sitemap: MemoryFile;
   manifest: MemoryFile;
@@ -25,17 +30,38 @@ export interface SiteFiles {
 const indexedPaths = [pagePaths.home, pagePaths.privacy];
 
 /**
- * Renders every public document once, at start-up, with the runtime PUBLIC_URL in its links.
- * Doing it here rather than writing HTML files at build keeps one render path for static pages
- * and for pages that show a result (see docs/decisions/0002-prerendering.md).
+ * A page kept rendered and compressed in memory, rendered again only when `wordsAt(now)` (the
+ * part of it that depends on the time) changes. Checked on each read, so a page nobody asks for
+ * costs nothing, and a busy one at most one render a minute (the countdown reads to the minute).
+ */
+function timedPage(clock: () => Date, wordsAt: (now: Date) => string, render: (now: Date) => string, type: string) {
+  let words: string | undefined;
+  let file: MemoryFile | undefined;
+  return (): MemoryFile => {
+    const now = clock();
+    const current = wordsAt(now);
+    if (file === undefined || current !== words) {
+      file = memoryFile(render(now), type);
+      words = current;
+    }
+    return file;
+  };
+}
+
+/**
+ * Renders every public document at start-up, with the runtime PUBLIC_URL in its links, and again
+ * when its time-dependent words change (see `timedPage`). Doing it here rather than writing HTML
+ * files at build keeps one render path for static pages and for pages that show a result (see
+ * docs/decisions/0002-prerendering.md).
  */
 export function buildSiteFiles(opts: {
   build: SiteBuild;
   content: SiteContent;
   publicUrl: string;
-  year: number;
+  /** The app's clock: what "now" is for the countdown and the footer's year. */
+  clock: () => Date;
 }): SiteFiles {
-  const { build, content, publicUrl, year } = opts;
+  const { build, content, publicUrl, clock } = opts;
   const fullName = `${content.name} (${content.ticker})`;
   const html = 'text/html; charset=utf-8';
   const render = (props: SitePageProps, title: string, description: string, canonicalPath?: string) =>
@@ -48,21 +74,46 @@ export function buildSiteFiles(opts: {
       description,
       ...(canonicalPath === undefined ? {} : { canonicalPath }),
     });
-  const page = (name: StaticPage, title: string, description: string, canonicalPath?: string) =>
-    memoryFile(render({ page: name, year }, title, description, canonicalPath), html);
+  const year = (now: Date) => now.getUTCFullYear();
+  const { presaleDate, presaleUrl } = content;
+  const presaleAt = (now: Date): { presale?: PresaleProps } =>
+    presaleDate === null || presaleUrl === null
+      ? {}
+      : { presale: { opensAt: presaleDate, url: presaleUrl, renderedAt: now.getTime() } };
+  const homeProps = (now: Date): SitePageProps => ({ page: 'home', year: year(now), ...presaleAt(now) });
+  const homeWords = (now: Date): string =>
+    `${year(now)} ${presaleDate === null ? '' : build.countdownSentence(Date.parse(presaleDate), now.getTime())}`;
+
+  const page = (name: Exclude<StaticPage, 'home'>, title: string, description: string, canonicalPath?: string) =>
+    timedPage(
+      clock,
+      (now) => String(year(now)),
+      (now) => render({ page: name, year: year(now) }, title, description, canonicalPath),
+      html,
+    );
+  const home = timedPage(clock, homeWords, (now) => render(homeProps(now), fullName, content.description, pagePaths.home), html);
+  const privacy = page(
+    'privacy',
+    `Privacy notice · ${fullName}`,
+    `What the ${fullName} website collects, why, and how to have it erased.`,
+    pagePaths.privacy,
+  );
+  const notFound = page('not-found', `Page not found · ${fullName}`, `There is nothing at this address.`);
 
   return {
-    renderHomeWithSignup: (signup) => render({ page: 'home', year, signup }, fullName, content.description, pagePaths.home),
-    renderNotice: (notice) => render({ page: 'notice', year, notice }, `${notice.title} · ${fullName}`, notice.message),
+    renderHomeWithSignup: (signup) => render({ ...homeProps(clock()), signup }, fullName, content.description, pagePaths.home),
+    renderNotice: (notice) =>
+      render({ page: 'notice', year: year(clock()), notice }, `${notice.title} · ${fullName}`, notice.message),
     pages: {
-      home: page('home', fullName, content.description, pagePaths.home),
-      privacy: page(
-        'privacy',
-        `Privacy notice · ${fullName}`,
-        `What the ${fullName} website collects, why, and how to have it erased.`,
-        pagePaths.privacy,
-      ),
-      'not-found': page('not-found', `Page not found · ${fullName}`, `There is nothing at this address.`),
+      get home() {
+        return home();
+      },
+      get privacy() {
+        return privacy();
+      },
+      get 'not-found'() {
+        return notFound();
+      },
     },
     robots: memoryFile(
       `User-agent: *\nAllow: /\nDisallow: ${pagePaths.admin}\n\nSitemap: ${publicUrl}${filePaths.sitemap}\n`,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
+import { testClock } from '../test/test-store.ts';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -157,5 +158,25 @@ describe('unknown paths', () => {
     const res = await app.inject({ method: 'POST', url: '/nope', headers: { accept: 'application/json' } });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: { code: 'not_found', message: 'Not found: there is nothing at this address.' } });
+  });
+});
+
+describe('pages over time', () => {
+  it('follow the app clock: the footer year turns at midnight UTC on New Year, with a new ETag', async () => {
+    const clock = testClock('2026-12-31T23:59:30.000Z');
+    const late = await buildTestApp({ clock });
+    try {
+      const before = await late.app.inject({ url: '/' });
+      expect(before.body).toContain('© 2026 Diamond Hand (DH)');
+      // The shipped content has no presale date: "Coming Soon", and no countdown island.
+      expect(before.body).toContain('<p class="banner-status">Coming Soon</p>');
+      expect(before.body).not.toContain('data-island="countdown"');
+      clock.advance(30_000);
+      const after = await late.app.inject({ url: '/', headers: { 'if-none-match': String(before.headers.etag) } });
+      expect(after.statusCode).toBe(200);
+      expect(after.body).toContain('© 2027 Diamond Hand (DH)');
+    } finally {
+      await late.close();
+    }
   });
 });

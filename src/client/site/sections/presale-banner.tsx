@@ -1,13 +1,15 @@
-import { content, presaleLabel } from '../content.ts';
+import type { PresaleProps } from '../../../shared/site-pages.ts';
+import { comingSoonText, content } from '../content.ts';
+import { PresaleCountdown } from './presale-countdown.tsx';
 import { SocialLinks } from './social-links.tsx';
 
-export function PresaleBanner() {
+export function PresaleBanner({ presale }: { presale?: PresaleProps | undefined }) {
   return (
     <section className="banner" aria-labelledby="banner-title">
       <h2 id="banner-title">
         {`${content.banner.headline} ${content.banner.year}`}
       </h2>
-      <p className="banner-status">{presaleLabel(content)}</p>
+      {presale ? <PresaleCountdown presale={presale} /> : <p className="banner-status">{comingSoonText}</p>}
       <SocialLinks />
     </section>
   );

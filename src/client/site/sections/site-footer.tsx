@@ -1,3 +1,4 @@
+import { pagePaths } from '../../../shared/paths.ts';
 import { content } from '../content.ts';
 import { SocialLinks } from './social-links.tsx';
 
@@ -7,7 +8,7 @@ export function SiteFooter({ year }: { year: number }) {
       <SocialLinks className="social social-small" />
       <p>{content.riskNotice}</p>
       <p>
-        <a href="/privacy">Privacy notice</a>
+        <a href={pagePaths.privacy}>Privacy notice</a>
       </p>
       <p>
         {`© ${year} ${content.name} (${content.ticker})`}

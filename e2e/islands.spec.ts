@@ -1,0 +1,170 @@
+// The page's islands (docs/decisions/0010-page-islands.md): no React before a visitor does
+// something; each island's code arrives when it is needed, takes over without moving anything;
+// what a person does before it arrives still works.
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { signupSuccessMessage } from '../src/shared/signup-schema.ts';
+import { uniqueEmail, waitForMail } from './outbox.ts';
+import { PHONE, waitForHydration, waitForIsland, watchConsole, watchScripts } from './support.ts';
+
+const island = (name: string) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`);
+const loader = island('entry-client');
+const beacon = island('beacon');
+
+/** Holds every request for one island's chunk until `release` is called. */
+async function holdChunk(page: Page, name: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/assets/${name}-*.js`, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Layout shifts the page has recorded since it started loading (none after an input count). */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[];
+          resolve(entries.filter((e) => !e.hadRecentInput).reduce((total, e) => total + e.value, 0));
+        }).observe({ type: 'layout-shift', buffered: true });
+        // The observer reports buffered entries at once when there are any; none means zero.
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(0)));
+      }),
+  );
+}
+
+test.describe('before the visitor does anything', () => {
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+  test('only the loader and the beacon run: no React, no form code; the form cookies are already set', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const scripts = watchScripts(page);
+    const csrf = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/csrf');
+    await page.goto('/');
+    await waitForHydration(page);
+    // The loader asks for the form's cookies at idle time, without the form's code.
+    expect((await csrf).status()).toBe(204);
+    await page.waitForLoadState('networkidle');
+    expect(scripts.every((s) => loader.test(s) || beacon.test(s)), scripts.join(', ')).toBe(true);
+    expect(scripts.filter((s) => loader.test(s))).toHaveLength(1);
+    const names = (await context.cookies(new URL(baseURL ?? '').origin)).map((c) => c.name).sort();
+    expect(names).toEqual(['XSRF-TOKEN', '_csrf', 'dh_t']);
+    // No island woke by itself: the shipped content has no countdown, and nobody touched anything.
+    await expect(page.locator('[data-island-state]')).toHaveCount(0);
+  });
+});
+
+test.describe('waking', () => {
+  test('the wallet wakes on hover, the form when it comes near; React arrives with the first of them', async ({
+    page,
+  }) => {
+    const scripts = watchScripts(page);
+    await page.goto('/');
+    await waitForHydration(page);
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((s) => island('hydrate').test(s))).toBe(false);
+
+    await page.getByRole('button', { name: 'Connect Wallet', exact: true }).hover();
+    await waitForIsland(page, 'wallet');
+    expect(scripts.some((s) => island('wallet-island').test(s))).toBe(true);
+    expect(scripts.some((s) => island('hydrate').test(s))).toBe(true);
+    // The form is still far below: its code (zod/mini, the HTTP helper) has not been asked for.
+    expect(scripts.some((s) => island('signup-island').test(s))).toBe(false);
+
+    await page.locator('form.signup-form').scrollIntoViewIfNeeded();
+    await waitForIsland(page, 'signup');
+    expect(scripts.some((s) => island('signup-island').test(s))).toBe(true);
+  });
+
+  test('nothing moves when the islands wake, and the console stays clean', async ({ page }) => {
+    const log = watchConsole(page);
+    await page.goto('/');
+    await waitForHydration(page);
+    await page.getByRole('button', { name: 'Connect Wallet', exact: true }).hover();
+    await waitForIsland(page, 'wallet');
+    await page.locator('form.signup-form').scrollIntoViewIfNeeded();
+    await waitForIsland(page, 'signup');
+    expect(await layoutShift(page)).toBe(0);
+    expect(log.problems).toEqual([]);
+  });
+
+  test('what a person typed before the form woke is kept', async ({ page }) => {
+    const release = await holdChunk(page, 'signup-island');
+    await page.goto('/');
+    await waitForHydration(page);
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill('Early Bird');
+    await expect(page.locator('[data-island="signup"]')).toHaveAttribute('data-island-state', 'loading');
+    release();
+    await waitForIsland(page, 'signup');
+    await expect(name).toHaveValue('Early Bird');
+    await expect(name).toBeFocused();
+  });
+});
+
+test.describe('before an island has woken', () => {
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+  test('a tap on the wallet button while its code is on the way still flips it', async ({ page }) => {
+    const release = await holdChunk(page, 'wallet-island');
+    await page.goto('/');
+    await waitForHydration(page);
+    const button = page.getByRole('button', { name: 'Connect Wallet', exact: true });
+    await button.tap();
+    await expect(page.locator('[data-island="wallet"]')).toHaveAttribute('data-island-state', 'loading');
+    await expect(button).toHaveAttribute('data-flipped', 'false');
+    release();
+    await waitForIsland(page, 'wallet');
+    // Replayed once: flipped (not flipped and back), and said in the live region.
+    await expect(button).toHaveAttribute('data-flipped', 'true');
+    await expect(page.getByRole('banner').getByRole('status')).toHaveText(/coming soon/i);
+  });
+
+  test('a submit before the form has woken is a plain post, and signs up', async ({ page }) => {
+    // The form's chunk never arrives; the cookies came at idle time, so one press is enough.
+    await page.route('**/assets/signup-island-*.js', (route) => route.abort());
+    const csrf = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/csrf');
+    await page.goto('/');
+    await csrf;
+    const email = uniqueEmail('early');
+    await page.getByLabel('Name', { exact: true }).fill('Quick Person');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await expect(page.locator('[data-island="signup"]')).toHaveAttribute('data-island-state', 'failed');
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    const response = await answer;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    await page.waitForLoadState();
+    await expect(page.locator('form.signup-form').getByRole('status')).toHaveText(signupSuccessMessage);
+    // The email carries nothing the sender typed (decision 0011), so its arrival is the proof.
+    expect((await waitForMail(email)).to).toEqual([email]);
+  });
+
+  test('without the cookies either, the plain post asks for one more press, then signs up', async ({ page }) => {
+    await page.route('**/assets/signup-island-*.js', (route) => route.abort());
+    await page.route('**/api/csrf', (route) => route.abort());
+    await page.goto('/');
+    await waitForHydration(page);
+    const email = uniqueEmail('early-nocookie');
+    await page.getByLabel('Name', { exact: true }).fill('Quicker Person');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    const first = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    expect((await first).status()).toBe(428);
+    await page.waitForLoadState();
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email);
+    const second = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    expect((await second).status()).toBe(200);
+    await page.waitForLoadState();
+    await expect(page.locator('form.signup-form').getByRole('status')).toHaveText(signupSuccessMessage);
+    expect((await waitForMail(email)).to).toEqual([email]);
+  });
+});

@@ -1,0 +1,44 @@
+import { countdownAt, countdownSentence, countdownUnits, pad2 } from '../countdown.ts';
+import type { IslandProps } from './island-names.ts';
+
+// The presale countdown ticking in the browser. It responds to no one, so it is not React: a few
+// lines that take over the text the server rendered (countdown.ts says the same words on both
+// sides). It runs at load, so its bytes count in the page's "before interaction" budget.
+
+const reducedMotion = (): boolean => matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export function mount(container: HTMLElement, props: IslandProps['countdown']): Promise<void> {
+  const opensAt = Date.parse(props.opensAt);
+  const find = (name: string) => container.querySelector<HTMLElement>(`[data-countdown="${name}"]`);
+  const sentence = find('sentence');
+  const clock = container.querySelector<HTMLElement>('.countdown-clock');
+  const open = container.querySelector<HTMLElement>('.presale-open');
+  const cells = countdownUnits.map((unit) => [unit, find(unit)] as const);
+
+  // Writes only what changed: the sentence (a polite live region) changes at most once a
+  // minute, so a screen reader is not told every second.
+  const setText = (el: HTMLElement | null, text: string) => {
+    if (el && el.textContent !== text) el.textContent = text;
+  };
+
+  const tick = () => {
+    const now = Date.now();
+    // The clock changes every second, or with reduced motion every minute (it then shows no
+    // seconds; styles.css hides them), so nothing moves on its own every second for someone who
+    // asked for stillness. Either way it rounds up to its step, as the sentence does.
+    const step = reducedMotion() ? 60_000 : 1000;
+    const ms = opensAt - now;
+    const left = countdownAt(opensAt, opensAt - Math.ceil(ms / step) * step);
+    setText(sentence, countdownSentence(opensAt, now));
+    for (const [unit, el] of cells) setText(el, pad2(left?.[unit] ?? 0));
+    if (left === null) {
+      if (clock) clock.hidden = true;
+      if (open) open.hidden = false;
+      return;
+    }
+    // The display next changes when what is left crosses the next whole step.
+    setTimeout(tick, ms % step || step);
+  };
+  tick();
+  return Promise.resolve();
+}

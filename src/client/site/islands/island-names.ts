@@ -1,0 +1,17 @@
+import type { SignupView } from '../../../shared/signup-schema.ts';
+
+// The page's islands: the only parts that run in the browser. Everything else on the page is
+// server-rendered HTML that never ships as JavaScript (docs/decisions/0010-page-islands.md).
+export interface IslandProps {
+  /** Connect Wallet: React, woken by the first sign of intent (hover, focus, touch, click). */
+  wallet: Record<string, never>;
+  /** The sign-up form: React, woken when the visitor nears or touches it. */
+  signup: { initial?: SignupView };
+  /** The presale countdown: a few lines of plain script, started at load (it ticks unasked). */
+  countdown: { opensAt: string };
+}
+
+export type IslandName = keyof IslandProps;
+
+/** When an island's code loads: at load, when it scrolls near, or on the first sign of intent. */
+export type IslandWake = 'load' | 'visible' | 'interaction';

@@ -1,0 +1,42 @@
+import type { PresaleProps } from '../../../shared/site-pages.ts';
+import { countdownAt, countdownSentence, countdownUnits, pad2 } from '../countdown.ts';
+import { Island } from '../islands/island.tsx';
+
+/**
+ * The countdown as the server renders it, at the moment it renders (`renderedAt`): a sentence to
+ * the minute that reads without JavaScript ("Presale opens in 12 days, 3 hours and 4 minutes"),
+ * a clock face with seconds for the ticking island (hidden with JavaScript off, where it could
+ * only stand still), and the link for when it is open. Both states are in the HTML so the island
+ * only flips `hidden` at zero; the slot keeps one height, so nothing below moves when it does.
+ */
+export function PresaleCountdown({ presale }: { presale: PresaleProps }) {
+  const opensAt = Date.parse(presale.opensAt);
+  const left = countdownAt(opensAt, presale.renderedAt);
+  const open = left === null;
+  return (
+    <Island name="countdown" props={{ opensAt: presale.opensAt }}>
+      {/* Polite: the island changes this sentence at most once a minute, so that is how often a
+          screen reader hears it. The ticking clock below is for eyes only. */}
+      <p className="banner-status" aria-live="polite" data-countdown="sentence">
+        {countdownSentence(opensAt, presale.renderedAt)}
+      </p>
+      <div className="presale-slot">
+        <p className="countdown-clock" aria-hidden="true" hidden={open}>
+          {countdownUnits.map((unit) => (
+            <span key={unit} className={`countdown-cell countdown-${unit}`}>
+              <span className="countdown-value" data-countdown={unit}>
+                {pad2(left?.[unit] ?? 0)}
+              </span>
+              <span className="countdown-unit">{unit}</span>
+            </span>
+          ))}
+        </p>
+        <p className="presale-open" hidden={!open}>
+          <a className="button button-primary" href={presale.url}>
+            Join the presale
+          </a>
+        </p>
+      </div>
+    </Island>
+  );
+}

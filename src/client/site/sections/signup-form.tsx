@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  consentWording,
+  parseSignup,
+  signupFields,
+  signupInvalidMessage,
+  signupLimits,
+  signupReplySchema,
+  type SignupField,
+  type SignupFieldErrors,
+  type SignupView,
+} from '../../../shared/signup-schema.ts';
+import { pagePaths } from '../../../shared/paths.ts';
+import { apiSend, ensureXsrfCookie } from '../../lib/http.ts';
+
+type Status = 'idle' | 'sending' | 'success' | 'error';
+
+// Works as a plain form POST (the server answers with this page and `initial` filled in); once
+// its island has hydrated, it validates with the shared schema and sends JSON without a reload.
+// It is the only code on the page that needs zod/mini and the HTTP helper, so they load with it.
+export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [status, setStatus] = useState<Status>(initial ? initial.status : 'idle');
+  const [message, setMessage] = useState(initial?.message ?? '');
+  const [errors, setErrors] = useState<SignupFieldErrors>(initial?.errors ?? {});
+  const [focusTick, setFocusTick] = useState(0);
+  const values = initial?.values;
+
+  // Our messages replace the browser's own bubbles once JavaScript runs (set after hydration so
+  // server and client markup stay identical).
+  useEffect(() => {
+    if (formRef.current) formRef.current.noValidate = true;
+    // The page's loader already asked for the cookies at idle time (entry-client.ts); this only
+    // matters if that request failed, and shares it if it is still on its way.
+    void ensureXsrfCookie().catch(() => undefined);
+  }, []);
+
+  useEffect(() => {
+    if (focusTick === 0) return;
+    const first = signupFields.find((f) => errors[f]);
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  }, [focusTick, errors]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === 'sending') return;
+    const form = event.currentTarget;
+    const data = Object.fromEntries(
+      [...new FormData(form).entries()].map(([k, v]) => [k, typeof v === 'string' ? v : '']),
+    );
+    const checked = parseSignup(data);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      setStatus('error');
+      setMessage(signupInvalidMessage);
+      setFocusTick((t) => t + 1);
+      return;
+    }
+    setErrors({});
+    setStatus('sending');
+    setMessage('Sending…');
+    const res = await apiSend('POST', pagePaths.signup, data, signupReplySchema);
+    if (res.ok) {
+      setStatus('success');
+      setMessage(res.data.message);
+      form.reset();
+      return;
+    }
+    setStatus('error');
+    setErrors(res.error.fields ?? {});
+    setMessage(res.error.message);
+    setFocusTick((t) => t + 1);
+  }
+
+  const fieldProps = (field: SignupField) => {
+    const error = errors[field];
+    return {
+      id: `signup-${field}`,
+      name: field,
+      defaultValue: values?.[field] ?? '',
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error ? `signup-${field}-error` : undefined,
+    };
+  };
+  const errorText = (field: SignupField) =>
+    errors[field] ? (
+      <p className="field-error" id={`signup-${field}-error`}>
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <form
+      ref={formRef}
+      className="signup-form"
+      method="post"
+      action={`${pagePaths.signup}#stay-updated`}
+      onSubmit={onSubmit}
+      aria-busy={status === 'sending'}
+    >
+      <div className="field">
+        <label htmlFor="signup-name">Name</label>
+        <input {...fieldProps('name')} type="text" autoComplete="name" required maxLength={signupLimits.name} />
+        {errorText('name')}
+      </div>
+      <div className="field">
+        <label htmlFor="signup-email">Email</label>
+        <input
+          {...fieldProps('email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          maxLength={signupLimits.email}
+        />
+        {errorText('email')}
+      </div>
+      <div className="field">
+        <label htmlFor="signup-comment">
+          Comment <span className="optional">(optional)</span>
+        </label>
+        <textarea {...fieldProps('comment')} rows={5} maxLength={signupLimits.comment} />
+        {errorText('comment')}
+      </div>
+      {/* Honeypot: off-screen and out of the tab order; people never fill it, bots do. */}
+      <div className="hp" aria-hidden="true">
+        <label htmlFor="signup-website">Website</label>
+        <input id="signup-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <p className="consent">
+        {consentWording.text} <a href={pagePaths.privacy}>Privacy notice</a>
+      </p>
+      <button className="button button-primary" type="submit" disabled={status === 'sending'}>
+        {status === 'sending' ? 'Sending…' : 'Submit'}
+      </button>
+      <p className={`form-status form-status-${status}`} role="status">
+        {errors.form ? `${message} ${errors.form}` : message}
+      </p>
+    </form>
+  );
+}
