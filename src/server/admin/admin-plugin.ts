@@ -30,7 +30,7 @@ export const adminFeature = fp(
     await registerConsolePages(app, { distDir: opts.distDir, siteName: opts.siteName });
 
     const counters = opts.counters ?? memoryFailureCounters();
-    await app.register(async (api) => {
+    await app.register(async function consoleApi(api) {
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
         // Console answers are for this operator only, now.
