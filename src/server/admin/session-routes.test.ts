@@ -14,16 +14,18 @@ describe.each(dialectCases)('console sessions ($label)', ({ dialect, skip }) => 
   let n = 0;
 
   beforeAll(async () => {
-    if (!skip) store = await openTestStore(dialect);
+    if (skip) return;
+    store = await openTestStore(dialect);
+    t = await buildTestApp({ store });
   });
   afterAll(async () => {
-    if (!skip) await store.destroy();
+    await t?.close();
+    await store?.destroy();
   });
   beforeEach(async (ctx) => {
     if (skip) return ctx.skip();
-    t = await buildTestApp({ store });
+    // One app per dialect (the machine is shared and busy), a new operator per test.
     op = await makeOperator(store.db, `sess${++n}-${dialect}@example.com`, t.clock());
-    return () => t.close();
   });
 
   async function signedIn(ua?: string) {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminApiPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { blockAfter, clientPrefix, memoryFailureCounters } from './sign-in-backoff.ts';
@@ -32,11 +32,15 @@ describe('the back-off schedule', () => {
 describe('failed sign-ins back off (server)', () => {
   let t: TestApp;
   let op: TestOperator;
-  beforeEach(async () => {
+  let n = 0;
+  // One app (the machine is shared and busy); each test has its own operator and client addresses.
+  beforeAll(async () => {
     t = await buildTestApp({ env: { TRUST_PROXY: 'true' } });
-    op = await makeOperator(t.store.db, 'backoff@example.com', t.clock());
   });
-  afterEach(() => t.close());
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    op = await makeOperator(t.store.db, `backoff${++n}@example.com`, t.clock());
+  });
 
   const from = (ip: string) => new ConsoleClient(t.app, { 'x-forwarded-for': ip });
 

@@ -15,16 +15,17 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
   beforeAll(async () => {
     if (skip) return;
     store = await openTestStore(dialect);
+    t = await buildTestApp({ store, env: { TRUST_PROXY: 'true' } });
   });
   afterAll(async () => {
-    if (!skip) await store.destroy();
+    await t?.close();
+    await store?.destroy();
   });
   beforeEach(async (ctx) => {
     if (skip) return ctx.skip();
-    // One store per dialect; a fresh app (fresh back-off counters) and operator per test.
-    t = await buildTestApp({ store, env: { TRUST_PROXY: 'true' } });
+    // One app per dialect (the machine is shared and busy); a new operator, and its own client
+    // address, per test, so no test's back-off counts touch another's.
     op = await makeOperator(store.db, `op${++n}-${dialect}@example.com`, t.clock());
-    return () => t.close();
   });
 
   const from = (ip: string) => new ConsoleClient(t.app, { 'x-forwarded-for': ip });
