@@ -70,6 +70,9 @@ async function main(): Promise<void> {
   });
   copyServerOnlyAssets(path.join(dist, 'ssr/assets'), path.join(dist, 'client/assets'));
 
+  // The operators' console: its own build, so none of it can reach the public page's bundle.
+  await viteBuild({ root, logLevel: 'warn', configFile: path.join(root, 'vite.admin.config.ts') });
+
   await esbuild({
     entryPoints: [path.join(root, 'src/server/main.ts')],
     outfile: path.join(dist, 'server/main.js'),
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
   });
 
   makeImages(content, path.join(root, 'src/client/site/assets'), path.join(dist, 'client'));
-  const compressed = precompress(path.join(dist, 'client'));
+  const compressed = precompress(path.join(dist, 'client')) + precompress(path.join(dist, 'admin'));
   console.log(`Built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s (${compressed} files precompressed).`);
 }
 

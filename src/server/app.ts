@@ -1,6 +1,7 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent } from '../shared/content-schema.ts';
+import { adminFeature } from './admin/admin-plugin.ts';
 import { analyticsFeature } from './analytics/analytics-plugin.ts';
 import type { Env } from './env.ts';
 import { geoPlugin } from './geo/geo-plugin.ts';
@@ -37,6 +38,8 @@ export interface AppDeps {
    * main.ts always does; tests build without them and run a job with `app.jobs.runOnce(name)`.
    */
   runJobs?: boolean;
+  /** Called for every route as it is added (tests walk the whole route table with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 // The request log never holds a client address or a query string (which may carry tokens):
@@ -115,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(headersFor, () => app.log),
   });
   const content = parseSiteContent(siteContent);
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   // Infrastructure.
   await app.register(clockPlugin, { clock: deps.clock ?? (() => new Date()) });
@@ -147,5 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     retentionDays: env.VISIT_RETENTION_DAYS,
     visitsPerMinute: env.VISIT_RATE_LIMIT,
   });
+  // Last: the operators' console (its own build in dist/admin; docs/decisions/0013).
+  await app.register(adminFeature, { distDir: build.distDir, siteName: content.name, publicUrl: env.PUBLIC_URL });
   return app;
 }

@@ -8,7 +8,11 @@ import { z } from 'zod/mini';
 export const apiErrorCodes = [
   'bad_request',
   'invalid_fields',
+  /** No valid operator session (the console shows its sign-in). */
+  'unauthorized',
   'forbidden',
+  /** The console's sensitive actions: an authenticator code from the last five minutes is needed. */
+  'fresh_proof_required',
   'csrf',
   'not_found',
   'method_not_allowed',
@@ -36,6 +40,8 @@ export type ApiError = ApiErrorBody['error'];
 /** The code that goes with an HTTP status when nothing more specific is known. */
 export function codeForStatus(status: number): ApiErrorCode {
   switch (status) {
+    case 401:
+      return 'unauthorized';
     case 403:
       return 'forbidden';
     case 404:

@@ -50,4 +50,36 @@ export const countedPagePaths: readonly string[] = [
   pagePaths.unsubscribe,
 ];
 
+/**
+ * The operators' console (docs/decisions/0013-operators-and-sign-in.md). Its documents live below
+ * pagePaths.admin (one HTML shell; the React app picks the view from the path), its files below
+ * `assets`, and every endpoint below apiPaths.admin. A new view or endpoint is named here.
+ */
+export const adminPaths = {
+  home: '/admin',
+  subscribers: '/admin/subscribers',
+  audience: '/admin/audience',
+  broadcast: '/admin/broadcast',
+  sessions: '/admin/sessions',
+  audit: '/admin/audit',
+  /** The console's own Vite build (content-hashed files, never in the public page's bundle). */
+  assets: '/admin/assets/',
+} as const;
+
+export const adminApiPaths = {
+  /** Step one: email and password. */
+  signIn: '/api/admin/sign-in',
+  /** Step two: an authenticator code or a recovery code. */
+  secondFactor: '/api/admin/sign-in/second-factor',
+  signOut: '/api/admin/sign-out',
+  /** Who is signed in (401 when nobody is). */
+  session: '/api/admin/session',
+  /** A fresh authenticator code, for the actions that ask for one. */
+  freshProof: '/api/admin/fresh-proof',
+  sessions: '/api/admin/sessions',
+  endSession: '/api/admin/sessions/end',
+  endAllSessions: '/api/admin/sessions/end-all',
+  audit: '/api/admin/audit',
+} as const;
+
 export const isApiPath = (url: string): boolean => url.startsWith(API_PREFIX);

@@ -41,17 +41,42 @@ export async function apiSend<S extends z.ZodMiniType>(
   replySchema: S,
 ): Promise<ApiResult<z.output<S>>> {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiSend takes a relative URL, got ${path}`);
+  return request(path, replySchema, async (force) => ({
+    method,
+    credentials: 'same-origin',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      [xsrf.header]: await xsrfToken(force),
+    },
+    body: JSON.stringify(body),
+  }));
+}
+
+/**
+ * Reads JSON (a GET never changes anything, so it carries no XSRF token) and parses the reply like
+ * apiSend. `query` values that are undefined or empty are left out.
+ */
+export async function apiGet<S extends z.ZodMiniType>(
+  path: string,
+  replySchema: S,
+  query: Record<string, string | number | undefined> = {},
+): Promise<ApiResult<z.output<S>>> {
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiGet takes a relative URL, got ${path}`);
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  const url = params.size ? `${path}?${params.toString()}` : path;
+  return request(url, replySchema, async () => ({ method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } }));
+}
+
+/** `init(force)`: the request to make; `force` asks for fresh cookies first (after a refused token). */
+async function request<S extends z.ZodMiniType>(
+  url: string,
+  replySchema: S,
+  init: (force: boolean) => Promise<RequestInit>,
+): Promise<ApiResult<z.output<S>>> {
   const send = async (force: boolean) => {
-    const res = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        [xsrf.header]: await xsrfToken(force),
-      },
-      body: JSON.stringify(body),
-    });
+    const res = await fetch(url, await init(force));
     const json: unknown = await res.json().catch(() => undefined);
     return { res, json };
   };

@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
 import { linkKeysMigration } from './migrations/0003-link-keys.ts';
+import { operatorsMigration } from './migrations/0004-operators.ts';
 import type { Database } from './schema.ts';
 import { errorText } from '../lib/log-safe.ts';
 
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0001-signups': signupsMigration,
   '0002-analytics': analyticsMigration,
   '0003-link-keys': linkKeysMigration,
+  '0004-operators': operatorsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -110,7 +110,61 @@ export interface AnalyticsSaltsTable {
   salt: string;
 }
 
+// The operators' console (migration 0004-operators).
+export interface OperatorsTable {
+  id: string;
+  email: string;
+  email_key: string;
+  password_hash: string;
+  totp_secret: string;
+  /** bigint: PostgreSQL hands it back as a string, SQLite as a number; read with Number(). */
+  totp_last_step: number | string | null;
+  created_at: IsoTime;
+  updated_at: IsoTime;
+}
+
+export interface OperatorRecoveryCodesTable {
+  operator_id: string;
+  code_hash: string;
+  used_at: IsoTime | null;
+}
+
+export interface OperatorChallengesTable {
+  token_hash: string;
+  operator_id: string;
+  created_at: IsoTime;
+  expires_at: IsoTime;
+}
+
+export interface OperatorSessionsTable {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  browser: string;
+  created_at: IsoTime;
+  last_seen_at: IsoTime;
+  idle_expires_at: IsoTime;
+  absolute_expires_at: IsoTime;
+  fresh_proof_at: IsoTime | null;
+}
+
+/** Append-only (a trigger refuses UPDATE and DELETE). */
+export interface AuditLogTable {
+  id: string;
+  at: IsoTime;
+  actor: string | null;
+  via: 'console' | 'command-line' | 'anonymous';
+  action: string;
+  subject: string | null;
+  detail: string | null;
+}
+
 export interface Database {
+  operators: OperatorsTable;
+  operator_recovery_codes: OperatorRecoveryCodesTable;
+  operator_challenges: OperatorChallengesTable;
+  operator_sessions: OperatorSessionsTable;
+  audit_log: AuditLogTable;
   visits: VisitsTable;
   daily_counts: DailyCountsTable;
   daily_visitors: DailyVisitorsTable;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { geoLookupFrom, openGeoDatabases, type GeoDatabases } from '../geo/geo-lookup.ts';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppDeps } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { hasSiteBuild, loadSiteBuild, type SiteBuild } from '../site/site-build.ts';
@@ -60,6 +60,8 @@ export async function buildTestApp(
     mailer?: Mailer | 'from-env';
     clock?: ReturnType<typeof testClock>;
     logStream?: NodeJS.WritableStream;
+    /** Sees every route as it is added (the authorisation sweep walks the route table with it). */
+    onRoute?: AppDeps['onRoute'];
   } = {},
 ): Promise<TestApp> {
   const store = opts.store ?? (await openTestStore('sqlite'));
@@ -72,6 +74,7 @@ export async function buildTestApp(
     ...(opts.mailer === 'from-env' ? {} : { mailer: opts.mailer ?? memoryMailer() }),
     clock,
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
+    ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
   });
   return {
     app,

@@ -1,0 +1,167 @@
+// The operators' console in a real Chromium against the real server on http://127.0.0.1.
+import { expect, test } from '@playwright/test';
+import { PHONE } from './support.ts';
+import { axeViolations, newOperator, nextCode, ownAddress, PASSWORD, signIn } from './admin-support.ts';
+
+test.beforeEach(async ({ page }) => {
+  await ownAddress(page);
+});
+
+test('signs in with password and authenticator code; the session is an HttpOnly __Host- cookie, nothing in storage', async ({ page, context }) => {
+  const op = await newOperator('totp');
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.getByLabel('Email').fill(op.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Enter your authenticator code' })).toBeVisible();
+  await expect(page.getByLabel('6-digit code')).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.getByLabel('6-digit code').fill('000000');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('That code is not right')).toBeVisible();
+  await page.getByLabel('6-digit code').fill(await nextCode(op));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  for (const view of ['Subscribers', 'Audience', 'Broadcast', 'Sessions', 'Audit log']) await expect(nav.getByRole('link', { name: view })).toBeVisible();
+  await expect(page.getByText(op.email)).toBeVisible();
+
+  // Chromium keeps a Secure cookie from http://127.0.0.1 (a secure context): verified, not assumed.
+  const session = (await context.cookies()).find((c) => c.name === '__Host-dh_admin');
+  expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+  expect(await page.evaluate(() => document.cookie)).not.toContain('__Host-dh_admin');
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
+
+  await page.reload();
+  await expect(nav).toBeVisible();
+  await nav.getByRole('link', { name: 'Sessions' }).click();
+  await expect(page).toHaveURL(/\/admin\/sessions$/);
+  await expect(page.getByRole('cell', { name: /This session/ })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await nav.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('cell', { name: 'Signed in' }).first()).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+});
+
+test('signs in with a recovery code, once', async ({ page }) => {
+  const op = await newOperator('recovery');
+  const code = op.recoveryCodes[0] ?? '';
+  await signIn(page, op, 'recovery');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  await page.getByLabel('Email').fill(op.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code', { exact: true }).fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('That code is not right, or it has been used already')).toBeVisible();
+});
+
+test('backs off after five failed sign-ins: 30 s, then 60 s, said in words', async ({ page }) => {
+  test.setTimeout(120_000);
+  const op = await newOperator('backoff');
+  await page.goto('/admin');
+  await page.getByLabel('Email').fill(op.email);
+  const tryWrong = async () => {
+    await page.getByLabel('Password').fill('not the password, sorry');
+    await page.getByRole('button', { name: 'Continue' }).click();
+  };
+  for (let i = 0; i < 5; i++) {
+    await tryWrong();
+    await expect(page.getByText('That email and password do not match an operator')).toBeVisible();
+    await page.getByLabel('Password').fill('');
+  }
+  await tryWrong();
+  await expect(page.getByRole('alert')).toContainText(/Please wait (30|29|28) seconds/);
+  const button = page.getByRole('button', { name: 'Continue' });
+  await expect(button).toBeDisabled();
+  // The countdown ends with the server's wait; then one more failure doubles it.
+  await expect(button).toBeEnabled({ timeout: 40_000 });
+  await tryWrong();
+  await expect(page.getByText('That email and password do not match an operator')).toBeVisible();
+  await tryWrong();
+  await expect(page.getByRole('alert')).toContainText(/Please wait (60|59|58) seconds/);
+});
+
+test('signs out everywhere after the fresh-proof prompt; the other browser is signed out too', async ({ page, browser }) => {
+  const op = await newOperator('everywhere');
+  const other = await browser.newPage();
+  await ownAddress(other);
+  await signIn(other, op);
+  // Signed in with a recovery code: no fresh proof yet, so the console asks for a code.
+  await signIn(page, op, 'recovery');
+  await page.getByRole('link', { name: 'Sessions' }).click();
+  await expect(page.getByRole('row')).toHaveCount(3);
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('6-digit code')).toBeFocused();
+  expect(await axeViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('row')).toHaveCount(3);
+
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await dialog.getByLabel('6-digit code').fill('123 45');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog.getByText('Please enter the 6-digit code')).toBeVisible();
+  await dialog.getByLabel('6-digit code').fill(await nextCode(op));
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText(/Signed out everywhere \(2 sessions ended\)/)).toBeVisible();
+
+  await other.reload();
+  await expect(other.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  await other.close();
+});
+
+test('names and user agents render as text: no script runs, no CSP violation', async ({ browser }) => {
+  const payload = '<img src=x onerror=alert(1)>';
+  const context = await browser.newContext({ userAgent: `${payload}/1.0 (x)` });
+  const page = await context.newPage();
+  await ownAddress(page);
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.addInitScript(() => {
+    const found: string[] = [];
+    Object.defineProperty(window, '__csp', { value: found });
+    document.addEventListener('securitypolicyviolation', (e) => found.push(e.effectiveDirective));
+  });
+  const op = await newOperator('xss');
+  await signIn(page, op);
+  await page.getByRole('link', { name: 'Sessions' }).click();
+  await expect(page.locator('td[data-label="Browser"]')).toHaveText(`${payload} This session`.replace(' This', 'This'));
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('cell', { name: payload }).first()).toBeVisible();
+  expect(await page.locator('img').count()).toBe(0);
+  expect(dialogs).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+  await context.close();
+});
+
+test('works at phone width: no sideways scrolling, the views reachable', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  const op = await newOperator('phone');
+  await signIn(page, op);
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.getByLabel('Action').selectOption({ label: 'Signed in' });
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByRole('cell', { name: 'Signed in' }).first()).toBeVisible();
+});

@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../src/server/store/database.ts';
+import { verifyPassword } from '../src/server/admin/passwords.ts';
+import { recoveryCodeHash } from '../src/server/admin/recovery-codes.ts';
+
+// `npm run operator` as a person runs it: a real process, the password piped on standard input.
+const root = path.resolve(import.meta.dirname, '..');
+let dir: string;
+let url: string;
+
+function operator(args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/operator.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (err += String(d)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+    child.stdin.end(stdin);
+  });
+}
+
+async function withStore<T>(fn: (s: Store) => Promise<T>): Promise<T> {
+  const s = await openStore(url);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'dh-operator-'));
+  url = `sqlite:${path.join(dir, 'dh.sqlite')}`;
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('npm run operator', { timeout: 120_000 }, () => {
+  it('adds an operator: argon2id hash, an otpauth URI and ten recovery codes stored hashed', async () => {
+    const r = await operator(['add', 'First@Example.com'], 'a long enough passphrase\nignored second line\n');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const uri = /otpauth:\/\/totp\/\S+/.exec(r.out)?.[0] ?? '';
+    expect(uri).toMatch(/secret=[A-Z2-7]{32}/);
+    const codes = r.out.match(/^ {2}[a-z2-7]{5}-[a-z2-7]{5}$/gm)?.map((c) => c.trim()) ?? [];
+    expect(codes).toHaveLength(10);
+    await withStore(async (s) => {
+      const row = await s.db.selectFrom('operators').selectAll().executeTakeFirstOrThrow();
+      expect(row.email).toBe('First@example.com');
+      expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+      expect(await verifyPassword(row.password_hash, 'a long enough passphrase')).toBe(true);
+      const stored = (await s.db.selectFrom('operator_recovery_codes').select('code_hash').execute()).map((x) => x.code_hash);
+      expect(stored.sort()).toEqual(codes.map(recoveryCodeHash).sort());
+      expect(JSON.stringify(stored)).not.toContain(codes[0]);
+      const log = await s.db.selectFrom('audit_log').selectAll().execute();
+      expect(log).toMatchObject([{ action: 'operator.added', via: 'command-line', subject: 'First@example.com' }]);
+    });
+  });
+
+  it('refuses short, common and missing passwords, duplicates and bad addresses, in words, exit code 1', async () => {
+    const cases: [string[], string, RegExp][] = [
+      [['add', 'b@example.com'], 'short\n', /at least 12 characters/],
+      [['add', 'b@example.com'], 'password1234\n', /common passwords/],
+      [['add', 'b@example.com'], '', /No password on standard input/],
+      [['add', 'first@example.com'], 'a long enough passphrase\n', /exists already/],
+      [['add', 'not-an-address'], 'a long enough passphrase\n', /not an email address/],
+      [['remove', 'nobody@example.com'], '', /no operator with the address nobody@example.com/],
+    ];
+    const results = await Promise.all(cases.map(([args, stdin]) => operator(args, stdin)));
+    cases.forEach(([args, , message], i) => {
+      expect(results[i]?.code, args.join(' ')).toBe(1);
+      expect(results[i]?.err).toMatch(message);
+      expect(results[i]?.err).not.toMatch(/\n\s+at /); // no stack trace
+    });
+    const usage = await operator(['frobnicate']);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/Unknown command "frobnicate"[\s\S]*Usage: npm run operator/);
+  });
+
+  it('lists, changes the password, resets 2FA and removes — each in the audit log', async () => {
+    expect((await operator(['list'])).out).toMatch(/^First@example\.com\tadded \d{4}-\d{2}-\d{2}\t0 active session\(s\)\t10 recovery code\(s\) left$/m);
+    expect((await operator(['passwd', 'first@example.com'], 'another long passphrase\n')).code).toBe(0);
+    const reset = await operator(['reset-2fa', 'FIRST@example.com']);
+    expect(reset.code).toBe(0);
+    expect(reset.out).toMatch(/otpauth:\/\/totp\//);
+    expect((await operator(['remove', 'first@example.com'])).code).toBe(0);
+    expect((await operator(['list'])).out).toMatch(/No operators yet/);
+    await withStore(async (s) => {
+      const actions = (await s.db.selectFrom('audit_log').select('action').orderBy('at').execute()).map((r) => r.action);
+      expect(actions).toEqual(['operator.added', 'operator.password-changed', 'operator.2fa-reset', 'operator.removed']);
+    });
+  });
+});

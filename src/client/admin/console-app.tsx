@@ -1,0 +1,64 @@
+import { useCallback, useEffect, useState } from 'react';
+import { operatorSessionSchema, type OperatorSession } from '../../shared/admin/sign-in-schema.ts';
+import { adminApiPaths } from '../../shared/paths.ts';
+import { apiGet } from '../lib/http.ts';
+import { ConsoleShell } from './console-shell.tsx';
+import { SecondStepScreen, SignInScreen } from './sign-in-screen.tsx';
+
+/** Marks the console's root; the public page's build is checked never to contain it. */
+export const CONSOLE_MARKER = 'dh-operators-console';
+
+type Stage =
+  | { kind: 'loading' }
+  | { kind: 'signed-out'; notice: string | null }
+  | { kind: 'second-step' }
+  | { kind: 'signed-in'; session: OperatorSession }
+  | { kind: 'unreachable'; message: string };
+
+/**
+ * Asks the server who is signed in (the only judge: nothing about the sign-in lives in the
+ * browser), then shows the sign-in steps or the console.
+ */
+export function ConsoleApp() {
+  const [stage, setStage] = useState<Stage>({ kind: 'loading' });
+
+  useEffect(() => {
+    void apiGet(adminApiPaths.session, operatorSessionSchema).then((result) => {
+      if (result.ok) setStage({ kind: 'signed-in', session: result.data });
+      else if (result.status === 401) setStage({ kind: 'signed-out', notice: null });
+      else setStage({ kind: 'unreachable', message: result.error.message });
+    });
+  }, []);
+
+  const signedOut = useCallback((notice: string) => setStage({ kind: 'signed-out', notice }), []);
+
+  let screen;
+  switch (stage.kind) {
+    case 'loading':
+      screen = <p className="cs-loading">Loading…</p>;
+      break;
+    case 'unreachable':
+      screen = (
+        <main className="cs-auth">
+          <h1>The console is not reachable</h1>
+          <p role="alert">{stage.message}</p>
+        </main>
+      );
+      break;
+    case 'signed-out':
+      screen = <SignInScreen notice={stage.notice} onPassword={() => setStage({ kind: 'second-step' })} />;
+      break;
+    case 'second-step':
+      screen = <SecondStepScreen onSignedIn={(session) => setStage({ kind: 'signed-in', session })} onRestart={signedOut} />;
+      break;
+    case 'signed-in':
+      screen = (
+        <ConsoleShell email={stage.session.operator.email} recoveryCodesLeft={stage.session.recoveryCodesLeft} onSignedOut={signedOut} />
+      );
+  }
+  return (
+    <div className="cs-root" data-app={CONSOLE_MARKER}>
+      {screen}
+    </div>
+  );
+}

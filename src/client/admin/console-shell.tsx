@@ -1,0 +1,96 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { messageReplySchema } from '../../shared/api-error.ts';
+import { adminApiPaths, adminPaths } from '../../shared/paths.ts';
+import { apiSend, type ApiResult } from '../lib/http.ts';
+import { ConsoleContext, type ConsoleContextValue } from './console-context.tsx';
+import { consoleViews, homeView } from './console-views.tsx';
+import { FreshProofPrompt } from './fresh-proof.tsx';
+
+/** The signed-in console: header (who, sign out), navigation, the current view, the fresh-proof prompt. */
+export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email: string; recoveryCodesLeft: number; onSignedOut: (message: string) => void }) {
+  const [location] = useLocation();
+  const [proofOpen, setProofOpen] = useState(false);
+  const pending = useRef<((proven: boolean) => void) | null>(null);
+
+  const askForProof = useCallback(
+    () =>
+      new Promise<boolean>((resolve) => {
+        pending.current = resolve;
+        setProofOpen(true);
+      }),
+    [],
+  );
+
+  const value = useMemo<ConsoleContextValue>(
+    () => ({
+      email,
+      signedOut: onSignedOut,
+      async withFreshProof<T>(action: () => Promise<ApiResult<T>>) {
+        const first = await action();
+        if (first.ok || first.error.code !== 'fresh_proof_required') return first;
+        return (await askForProof()) ? action() : first;
+      },
+    }),
+    [email, onSignedOut, askForProof],
+  );
+
+  function proofDone(proven: boolean, signedOutMessage?: string) {
+    setProofOpen(false);
+    pending.current?.(proven);
+    pending.current = null;
+    if (signedOutMessage) onSignedOut(signedOutMessage);
+  }
+
+  async function signOut() {
+    const result = await apiSend('POST', adminApiPaths.signOut, {}, messageReplySchema);
+    onSignedOut(result.ok ? result.data.message : 'You are signed out.');
+  }
+
+  return (
+    <ConsoleContext.Provider value={value}>
+      <a className="cs-skip" href="#console-main">
+        Skip to content
+      </a>
+      <header className="cs-header">
+        <p className="cs-brand">Console</p>
+        <nav aria-label="Console">
+          <ul>
+            {consoleViews.map((v) => (
+              <li key={v.path}>
+                <Link href={v.path} aria-current={location === v.path ? 'page' : undefined}>
+                  {v.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="cs-who">
+          <span className="cs-email">{email}</span>
+          <button type="button" className="cs-secondary" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="console-main" tabIndex={-1} className="cs-main">
+        {recoveryCodesLeft <= 3 ? (
+          <p className="cs-notice cs-notice-info" role="status">
+            {`Only ${recoveryCodesLeft} recovery code${recoveryCodesLeft === 1 ? '' : 's'} left. Ask for new ones with \`npm run operator -- reset-2fa\`.`}
+          </p>
+        ) : null}
+        <Switch>
+          {consoleViews.map((v) => (
+            <Route key={v.path} path={v.path} component={v.Component} />
+          ))}
+          <Route path={adminPaths.home}>
+            <Redirect to={homeView} replace />
+          </Route>
+          <Route>
+            <p>There is no such page in the console.</p>
+          </Route>
+        </Switch>
+      </main>
+      <FreshProofPrompt open={proofOpen} onDone={proofDone} />
+    </ConsoleContext.Provider>
+  );
+}

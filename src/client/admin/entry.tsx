@@ -1,0 +1,14 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ConsoleApp } from './console-app.tsx';
+import './console.css';
+
+// The operators' console: its own build (vite.admin.config.ts), loaded only by /admin's shell.
+const root = document.getElementById('console');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <ConsoleApp />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { freshProofReplySchema, freshProofSchema } from '../../shared/admin/sign-in-schema.ts';
+import { adminApiPaths } from '../../shared/paths.ts';
+import { apiSend } from '../lib/http.ts';
+import { Field, Notice } from './field.tsx';
+
+/**
+ * Asks for a code from the authenticator app before an action the server guards with fresh proof
+ * (sending, exporting, erasing, signing out everywhere). A modal <dialog>: the browser keeps focus
+ * inside it and closes it on Escape. Views do not use it directly: `useConsole().withFreshProof`.
+ */
+export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (proven: boolean, signedOutMessage?: string) => void }) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | undefined>();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      setError(undefined);
+      setRefusal(null);
+      dialog.showModal();
+      codeRef.current?.focus();
+    } else if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const form = event.currentTarget;
+    const code = new FormData(form).get('code');
+    const checked = freshProofSchema.safeParse({ code: typeof code === 'string' ? code : '' });
+    if (!checked.success) return setError(checked.error.issues[0]?.message);
+    setBusy(true);
+    const result = await apiSend('POST', adminApiPaths.freshProof, checked.data, freshProofReplySchema);
+    setBusy(false);
+    if (result.ok) {
+      form.reset();
+      return onDone(true);
+    }
+    if (result.status === 401) return onDone(false, result.error.message);
+    if (result.error.fields?.code) {
+      setRefusal(null);
+      setError(result.error.fields.code);
+      codeRef.current?.select();
+    } else {
+      setError(undefined);
+      setRefusal(result.error.message);
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="cs-dialog"
+      aria-labelledby="fresh-proof-title"
+      aria-describedby="fresh-proof-why"
+      // Escape, or the browser closing it: the action is not done.
+      onCancel={(e) => {
+        e.preventDefault();
+        onDone(false);
+      }}
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <h2 id="fresh-proof-title">Confirm it is you</h2>
+        <p id="fresh-proof-why">This action needs a code from your authenticator app entered in the last five minutes.</p>
+        <Field
+          ref={codeRef}
+          id="fresh-proof-code"
+          name="code"
+          label="6-digit code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
+          required
+          error={error}
+        />
+        <Notice kind="error">{refusal}</Notice>
+        <div className="cs-actions">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Checking…' : 'Confirm'}
+          </button>
+          <button type="button" className="cs-secondary" onClick={() => onDone(false)}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,141 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { auditActions, auditPageSchema, type AuditEntry, type AuditPage } from '../../../shared/admin/audit-schema.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { apiGet, type ApiResult } from '../../lib/http.ts';
+import { useApiData } from '../console-context.tsx';
+import { Notice } from '../field.tsx';
+import { formatTime } from './format.ts';
+
+interface Filter {
+  actor: string;
+  action: string;
+  from: string;
+  to: string;
+}
+
+const noFilter: Filter = { actor: '', action: '', from: '', to: '' };
+const actionLabel = (action: string): string => (auditActions as Record<string, string>)[action] ?? action;
+const viaLabel = { console: '', 'command-line': ' (command line)', anonymous: '' } as const;
+
+/** Who did what, and when: newest first, filtered by operator, action and days, a page at a time. */
+export function AuditView() {
+  const read = useApiData();
+  const [filter, setFilter] = useState<Filter>(noFilter);
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [actors, setActors] = useState<string[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const show = useCallback(
+    (result: ApiResult<AuditPage>, after: string | null) => {
+      setBusy(false);
+      const { data, error: failed } = read(result);
+      setError(failed);
+      if (!data) return;
+      setEntries((old) => (after && old ? [...old, ...data.entries] : data.entries));
+      setActors(data.actors);
+      setCursor(data.nextCursor);
+    },
+    [read],
+  );
+  const fetchPage = (f: Filter, after: string | null) => apiGet(adminApiPaths.audit, auditPageSchema, { ...f, cursor: after ?? undefined });
+  const load = (f: Filter, after: string | null) => {
+    setBusy(true);
+    void fetchPage(f, after).then((r) => show(r, after));
+  };
+
+  useEffect(() => {
+    void fetchPage(noFilter, null).then((r) => show(r, null));
+  }, [show]);
+
+  function onFilter(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const get = (k: string) => {
+      const v = data.get(k);
+      return typeof v === 'string' ? v : '';
+    };
+    const next = { actor: get('actor'), action: get('action'), from: get('from'), to: get('to') };
+    setFilter(next);
+    load(next, null);
+  }
+
+  return (
+    <section aria-labelledby="view-title">
+      <h1 id="view-title">Audit log</h1>
+      <form className="cs-filters" onSubmit={onFilter} aria-label="Filter the audit log">
+        <div className="cs-field">
+          <label htmlFor="audit-actor">Operator</label>
+          <select id="audit-actor" name="actor" defaultValue="">
+            <option value="">Everyone</option>
+            {actors.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="cs-field">
+          <label htmlFor="audit-action">Action</label>
+          <select id="audit-action" name="action" defaultValue="">
+            <option value="">All actions</option>
+            {Object.entries(auditActions).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="cs-field">
+          <label htmlFor="audit-from">From</label>
+          <input id="audit-from" name="from" type="date" />
+        </div>
+        <div className="cs-field">
+          <label htmlFor="audit-to">To</label>
+          <input id="audit-to" name="to" type="date" />
+        </div>
+        <button type="submit">Show</button>
+      </form>
+      <Notice kind="error">{error}</Notice>
+      {entries === null ? (
+        <p>Loading…</p>
+      ) : entries.length === 0 ? (
+        <p>Nothing recorded{filter === noFilter ? ' yet' : ' for this filter'}.</p>
+      ) : (
+        <div className="cs-table-wrap">
+          <table className="cs-table">
+            <caption className="cs-visually-hidden">Audit log entries, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">Concerning</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td data-label="When">{formatTime(e.at)}</td>
+                  <td data-label="Who">{e.actor ? e.actor + viaLabel[e.via] : e.via === 'command-line' ? 'Command line' : '—'}</td>
+                  <td data-label="What">{actionLabel(e.action)}</td>
+                  <td data-label="Concerning">{e.subject ?? '—'}</td>
+                  <td data-label="Details">{e.detail ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor ? (
+        <div className="cs-actions">
+          <button type="button" className="cs-secondary" disabled={busy} onClick={() => load(filter, cursor)}>
+            {busy ? 'Loading…' : 'Older entries'}
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { errorText } from '../lib/log-safe.ts';
+import { intervalJob } from '../plugins/jobs.ts';
+import { registerAuditRoutes } from './audit-routes.ts';
+import { registerConsolePages } from './console-page.ts';
+import { protectConsoleApi } from './guards.ts';
+import { registerSessionRoutes } from './session-routes.ts';
+import { registerSignInRoutes } from './sign-in-routes.ts';
+import { memoryFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
+import { purgeExpired } from './sessions.ts';
+
+export interface AdminOptions {
+  /** Where `npm run build` put the console (dist/admin). */
+  distDir: string;
+  siteName: string;
+  publicUrl: string;
+  /** Failed sign-in counts; in this process unless given (a shared store is a later change). */
+  counters?: FailureCounters;
+}
+
+/**
+ * The operators' console: its pages, and its API under /api/admin. Every API route is same-origin
+ * only, XSRF-checked on writes, and declares its guard (guards.ts); the console's views plug into
+ * src/client/admin/console-views.tsx.
+ */
+export const adminFeature = fp(
+  async (app: FastifyInstance, opts: AdminOptions) => {
+    app.decorateRequest('operator', null);
+    await registerConsolePages(app, { distDir: opts.distDir, siteName: opts.siteName });
+
+    const counters = opts.counters ?? memoryFailureCounters();
+    await app.register(async function consoleApi(api) {
+      protectConsoleApi(api);
+      api.addHook('onSend', async (_request, reply) => {
+        // Console answers are for this operator only, now.
+        reply.header('cache-control', 'no-store');
+      });
+      registerSignInRoutes(api, { publicUrl: opts.publicUrl, counters });
+      registerSessionRoutes(api);
+      registerAuditRoutes(api);
+      // Next: register the Subscribers, Audience and Broadcast routes here, each with its guard.
+    });
+
+    app.jobs.add(
+      intervalJob(
+        'admin-session-purge',
+        60 * 60_000,
+        () => purgeExpired(app.store.db, app.clock()),
+        (error) => app.log.warn({ err: errorText(error) }, 'expired console sessions not purged'),
+      ),
+    );
+  },
+  {
+    name: 'admin',
+    fastify: '5.x',
+    encapsulate: true,
+    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-write-protection', 'dh-jobs'],
+    decorators: { fastify: ['store', 'clock', 'keys', 'protection', 'jobs'] },
+  },
+);

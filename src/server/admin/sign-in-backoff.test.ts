@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adminApiPaths } from '../../shared/paths.ts';
+import { buildTestApp, type TestApp } from '../test/built-app.ts';
+import { blockAfter, clientPrefix, memoryFailureCounters } from './sign-in-backoff.ts';
+import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from './test-kit.ts';
+
+describe('the back-off schedule', () => {
+  it('allows five failures, then 30 s doubling up to 16 minutes', () => {
+    expect([1, 2, 3, 4].map(blockAfter)).toEqual([0, 0, 0, 0]);
+    expect([5, 6, 7, 8, 9, 10, 11, 20].map((n) => blockAfter(n) / 1000)).toEqual([30, 60, 120, 240, 480, 960, 960, 960]);
+  });
+
+  it('forgets a key at reset, and a day after its last failure', async () => {
+    const c = memoryFailureCounters();
+    for (let i = 0; i < 5; i++) await c.recordFailure('k', 0);
+    expect(await c.blockedUntil('k', 1000)).toBe(30_000);
+    await c.reset('k');
+    expect(await c.blockedUntil('k', 1000)).toBeNull();
+    for (let i = 0; i < 5; i++) await c.recordFailure('k', 0);
+    await c.recordFailure('k', 24 * 3600_000 + 1);
+    expect(await c.blockedUntil('k', 24 * 3600_000 + 2)).toBeNull();
+  });
+
+  it('counts a client as its IPv4 address or its IPv6 /64', () => {
+    expect(clientPrefix('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientPrefix('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientPrefix('2001:db8:1:2:aaaa::1')).toBe(clientPrefix('2001:db8:1:2:bbbb::2'));
+    expect(clientPrefix('2001:db8:1:2::1')).not.toBe(clientPrefix('2001:db8:1:3::1'));
+  });
+});
+
+describe('failed sign-ins back off (server)', () => {
+  let t: TestApp;
+  let op: TestOperator;
+  let n = 0;
+  // One app (the machine is shared and busy); each test has its own operator and client addresses.
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { TRUST_PROXY: 'true' } });
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    op = await makeOperator(t.store.db, `backoff${++n}@example.com`, t.clock());
+  });
+
+  const from = (ip: string) => new ConsoleClient(t.app, { 'x-forwarded-for': ip });
+
+  it('refuses an address for 30 s after 5 failures, even with the right password, then 60 s after the next', async () => {
+    const a = from('198.51.100.10');
+    for (let i = 0; i < 5; i++) expect((await a.password(op.email, `wrong password ${i}`)).statusCode).toBe(401);
+    // Another client, the right password: the address is backing off, decided before any hash.
+    const b = from('198.51.100.11');
+    const refused = await b.password(op.email, PASSWORD);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('30');
+    expect(refused.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many failed tries. Please wait 30 seconds and try again.' } });
+    t.clock.advance(20_000);
+    expect((await b.password(op.email)).headers['retry-after']).toBe('10');
+
+    t.clock.advance(10_000);
+    expect((await b.password(op.email, 'wrong again')).statusCode).toBe(401);
+    const next = await b.password(op.email);
+    expect(next.statusCode).toBe(429);
+    expect(next.headers['retry-after']).toBe('60');
+    t.clock.advance(60_000);
+    // The right password and code sign in, and clear the count.
+    await b.signIn(op, t.clock());
+    expect((await b.password(op.email, 'wrong')).statusCode).toBe(401);
+  });
+
+  it('caps the wait at 16 minutes', async () => {
+    const a = from('198.51.100.12');
+    for (let i = 0; i < 4; i++) await a.password(op.email, 'wrong password!!');
+    const waits: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      expect((await a.password(op.email, 'wrong password!!')).statusCode).toBe(401);
+      const refused = await a.password(op.email, 'wrong password!!');
+      waits.push(Number(refused.headers['retry-after']));
+      t.clock.advance((waits.at(-1) ?? 0) * 1000);
+    }
+    expect(waits).toEqual([30, 60, 120, 240, 480, 960, 960]);
+  });
+
+  it('refuses a client after 5 failures whatever address it tries, and its whole IPv6 /64', async () => {
+    const a = from('2001:db8:5:6::1');
+    for (let i = 0; i < 5; i++) await a.password(`guess${i}@example.com`, 'whatever whatever');
+    expect((await a.password(op.email)).statusCode).toBe(429);
+    expect((await from('2001:db8:5:6::ffff').password(op.email)).statusCode).toBe(429);
+    expect((await from('2001:db8:5:7::1').password(op.email)).statusCode).toBe(200);
+  });
+
+  it('counts wrong codes at the second step too', async () => {
+    const a = from('198.51.100.13');
+    await a.password(op.email);
+    for (let i = 0; i < 5; i++) expect((await a.code('000000')).statusCode).toBe(400);
+    const refused = await a.code(codeAt(op, t.clock()));
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBe(30);
+  });
+
+  it('keeps neither addresses nor IPs in the counters: the log holds no client address either', async () => {
+    await from('198.51.100.14').password(op.email, 'wrong wrong wrong');
+    const log = await t.store.db.selectFrom('audit_log').selectAll().execute();
+    expect(JSON.stringify(log)).not.toContain('198.51.100.14');
+    expect((await from('198.51.100.14').get(adminApiPaths.session)).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,84 @@
+// Test helpers for the console's API: a browser-like client (cookie jar, same-origin headers, the
+// XSRF token on writes) and operators made straight in the store.
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
+import { xsrf } from '../../shared/xsrf.ts';
+import type { Database } from '../store/schema.ts';
+import { addOperator } from './operators.ts';
+import { totpCode } from './totp.ts';
+
+export const PASSWORD = 'correct horse battery staple';
+export const CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+export interface TestOperator {
+  email: string;
+  secret: string;
+  recoveryCodes: string[];
+}
+
+export async function makeOperator(db: Kysely<Database>, email: string, now: Date): Promise<TestOperator> {
+  const factors = await addOperator(db, email, PASSWORD, now);
+  return { email, secret: factors.totpSecret, recoveryCodes: factors.recoveryCodes };
+}
+
+/** The code an authenticator app shows at `at`. */
+export const codeAt = (op: TestOperator, at: Date): string => totpCode(op.secret, at);
+
+export class ConsoleClient {
+  readonly cookies = new Map<string, string>();
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  private take(res: LightMyRequestResponse): void {
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const gone = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
+      if (gone) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  /** A request as our own console page sends it (same-origin, cookies, XSRF header on writes). */
+  async send(method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    if (method !== 'GET' && !this.cookies.has(xsrf.cookie)) this.take(await this.app.inject({ method: 'GET', url: apiPaths.csrf }));
+    const opts: InjectOptions = {
+      method,
+      url,
+      headers: {
+        'sec-fetch-site': 'same-origin',
+        'user-agent': CHROME_UA,
+        ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
+        ...(method !== 'GET' ? { [xsrf.header]: this.cookies.get(xsrf.cookie) ?? '' } : {}),
+        ...this.headers,
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : method === 'POST' ? { payload: {} } : {}),
+    };
+    const res = await this.app.inject(opts);
+    this.take(res);
+    return res;
+  }
+
+  get = (url: string, headers?: Record<string, string>) => this.send('GET', url, undefined, headers);
+  post = (url: string, body?: unknown, headers?: Record<string, string>) => this.send('POST', url, body ?? {}, headers);
+
+  password = (email: string, password = PASSWORD) => this.post(adminApiPaths.signIn, { email, password });
+  code = (code: string) => this.post(adminApiPaths.secondFactor, { method: 'totp', code });
+  recovery = (code: string) => this.post(adminApiPaths.secondFactor, { method: 'recovery', code });
+
+  /** Both steps; throws unless both succeed. */
+  async signIn(op: TestOperator, at: Date): Promise<LightMyRequestResponse> {
+    const first = await this.password(op.email);
+    if (first.statusCode !== 200) throw new Error(`password step: ${first.statusCode} ${first.body}`);
+    const second = await this.code(codeAt(op, at));
+    if (second.statusCode !== 200) throw new Error(`code step: ${second.statusCode} ${second.body}`);
+    return second;
+  }
+}

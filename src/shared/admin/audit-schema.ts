@@ -1,0 +1,64 @@
+import { z } from 'zod/mini';
+
+// The audit log as the console reads it: who did what, and when. The log is append-only
+// (docs/decisions/0013-operators-and-sign-in.md).
+
+/**
+ * Every action the log records. Add yours here (e.g. 'subscribers.exported', 'subscriber.erased',
+ * 'broadcast.created', 'broadcast.sent', 'broadcast.paused', 'broadcast.cancelled'): the console's
+ * filter lists these, with their labels.
+ */
+export const auditActions = {
+  'sign-in.succeeded': 'Signed in',
+  'sign-in.failed': 'Sign-in failed',
+  'sign-out': 'Signed out',
+  'session.ended': 'Ended a session',
+  'sessions.ended-all': 'Signed out everywhere',
+  'fresh-proof.given': 'Confirmed with a code',
+  'fresh-proof.failed': 'Code confirmation failed',
+  'operator.added': 'Operator added',
+  'operator.removed': 'Operator removed',
+  'operator.password-changed': 'Password changed',
+  'operator.2fa-reset': 'Authenticator reset',
+} as const;
+export type AuditAction = keyof typeof auditActions;
+export const auditActionNames = Object.keys(auditActions) as AuditAction[];
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  /** The operator who acted; null when nobody was signed in (a failed sign-in) or from the command line. */
+  actor: z.nullable(z.string()),
+  /** 'console' (a signed-in operator), 'command-line' (npm run operator), 'anonymous' (sign-in attempts). */
+  via: z.enum(['console', 'command-line', 'anonymous']),
+  action: z.string(),
+  /** What was acted on, e.g. the operator a sign-in was for; null when there is nothing to name. */
+  subject: z.nullable(z.string()),
+  /** A short note in words, e.g. "wrong password" or "Firefox on Windows". */
+  detail: z.nullable(z.string()),
+});
+export type AuditEntry = z.output<typeof auditEntrySchema>;
+
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-22.'));
+
+export const auditQuerySchema = z.strictObject({
+  /** An operator's email. */
+  actor: z.optional(z.string().check(z.maxLength(254))),
+  action: z.optional(z.string().check(z.maxLength(64))),
+  /** First and last day to show (UTC), inclusive. */
+  from: z.optional(day),
+  to: z.optional(day),
+  /** From the previous page's reply. */
+  cursor: z.optional(z.string().check(z.maxLength(200))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200))),
+});
+export type AuditQuery = z.output<typeof auditQuerySchema>;
+
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.nullable(z.string()),
+  /** Today's operators, for the filter. */
+  actors: z.array(z.string()),
+});
+export type AuditPage = z.output<typeof auditPageSchema>;
