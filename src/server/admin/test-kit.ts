@@ -41,13 +41,18 @@ export class ConsoleClient {
     }
   }
 
+  /** The XSRF token cookie: `__Host-` prefixed on https (decision 0011), plain on http. */
+  private xsrfToken(): string | undefined {
+    return this.cookies.get(xsrf.hostCookie) ?? this.cookies.get(xsrf.cookie);
+  }
+
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
   /** A request as our own console page sends it (same-origin, cookies, XSRF header on writes). */
   async send(method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    if (method !== 'GET' && !this.cookies.has(xsrf.cookie)) this.take(await this.app.inject({ method: 'GET', url: apiPaths.csrf }));
+    if (method !== 'GET' && !this.xsrfToken()) this.take(await this.app.inject({ method: 'GET', url: apiPaths.csrf }));
     const opts: InjectOptions = {
       method,
       url,
@@ -55,7 +60,7 @@ export class ConsoleClient {
         'sec-fetch-site': 'same-origin',
         'user-agent': CHROME_UA,
         ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
-        ...(method !== 'GET' ? { [xsrf.header]: this.cookies.get(xsrf.cookie) ?? '' } : {}),
+        ...(method !== 'GET' ? { [xsrf.header]: this.xsrfToken() ?? '' } : {}),
         ...this.headers,
         ...headers,
       },
