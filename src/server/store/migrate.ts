@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
+import { consoleQueriesMigration } from './migrations/0005-console-queries.ts';
 import type { Database } from './schema.ts';
 import { errorText } from '../lib/error-text.ts';
 
@@ -8,6 +9,7 @@ import { errorText } from '../lib/error-text.ts';
 const migrations: Record<string, Migration> = {
   '0001-signups': signupsMigration,
   '0002-analytics': analyticsMigration,
+  '0005-console-queries': consoleQueriesMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -103,10 +103,17 @@ export interface AnalyticsSaltsTable {
   salt: string;
 }
 
+/** Sign-ups per UTC day, kept by a trigger on insert and never decremented (erasure keeps totals). */
+export interface DailySignupsTable {
+  day: string;
+  signups: number;
+}
+
 export interface Database {
   visits: VisitsTable;
   daily_counts: DailyCountsTable;
   daily_visitors: DailyVisitorsTable;
+  daily_signups: DailySignupsTable;
   analytics_salts: AnalyticsSaltsTable;
   subscribers: SubscribersTable;
   consent_wordings: ConsentWordingsTable;
