@@ -46,7 +46,10 @@ export function subscribersCsv(store: ListStore, filter: Omit<ListFilter, 'sort'
     record_delimiter: 'windows',
     header: true,
     columns: CSV_COLUMNS.map(([, header]) => header),
-    quoted_match: /^\s|\s$/, // cells with edge spaces quoted, so no reader trims them away
+    // csv-stringify quotes a cell holding the record delimiter (CRLF) but not a lone LF or CR,
+    // which RFC 4180 and spreadsheets treat as line breaks too; and cells with edge spaces are
+    // quoted so that no reader trims them away.
+    quoted_match: [/[\r\n]/, /^\s|\s$/],
   });
   // An error in the database half destroys the CSV stream with it: the download fails visibly
   // instead of ending early and looking complete.
