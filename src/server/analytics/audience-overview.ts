@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import {
   type AudienceQuery,
   type AudienceReport,
@@ -39,81 +40,99 @@ export function resolvePeriod(query: AudienceQuery, now: Date): { period: Period
   return { period: { from, to, days }, previous: { from: addDays(from, -days), to: addDays(from, -1), days } };
 }
 
-interface Grouped {
-  value: string;
+interface Sums {
   visitors: number;
   views: number;
 }
+type Grouped = Sums & { value: string };
 
-/** A dimension's values over a period by visitors (then views, then name), at most `limit`. */
-async function top(db: Kysely<Database>, dimension: CountDimension, period: Period, limit: number): Promise<Grouped[]> {
+/**
+ * A dimension's totals per value over a range of days, straight from the roll-ups. Its cost grows
+ * with days × distinct values (90 days of 3,000 cities a day is 270,000 rows), so closed days are
+ * summed once and kept (closedSums below); only today's rows are read on every call.
+ */
+async function sumsFromDb(db: Kysely<Database>, dimension: CountDimension, from: string, to: string): Promise<Map<string, Sums>> {
   const rows = await db
     .selectFrom('daily_counts')
     .select((eb) => ['value', eb.fn.sum<number>('visitors').as('visitors'), eb.fn.sum<number>('views').as('views')])
     .where('dimension', '=', dimension)
-    .where('day', '>=', period.from)
-    .where('day', '<=', period.to)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
     .groupBy('value')
-    .orderBy('visitors', 'desc')
-    .orderBy('views', 'desc')
-    .orderBy('value')
-    .limit(limit)
     .execute();
-  return rows.map((r) => ({ value: r.value, visitors: Number(r.visitors), views: Number(r.views) }));
+  return new Map(rows.map((r) => [r.value, { visitors: Number(r.visitors), views: Number(r.views) }]));
+}
+
+// Roll-ups of a day stop changing once it is over (the recorder writes within a second or two of
+// a visit; five minutes leaves room for a slow flush), so their sums can be kept. Bounded by
+// values held, so a year of custom ranges cannot grow the process without limit.
+const CLOSE_AFTER_MS = 5 * 60_000;
+const MAX_CACHED_VALUES = 200_000;
+const caches = new WeakMap<Kysely<Database>, LRUCache<string, Map<string, Sums>>>();
+
+async function closedSums(db: Kysely<Database>, dimension: CountDimension, from: string, to: string): Promise<Map<string, Sums>> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new LRUCache({ maxSize: MAX_CACHED_VALUES, sizeCalculation: (m) => Math.max(1, m.size) });
+    caches.set(db, cache);
+  }
+  const key = `${dimension} ${from} ${to}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const sums = await sumsFromDb(db, dimension, from, to);
+  if (sums.size <= MAX_CACHED_VALUES) cache.set(key, sums);
+  return sums;
+}
+
+/** A dimension's totals per value over a period: closed days from the cache, the rest from the database. */
+async function periodSums(db: Kysely<Database>, dimension: CountDimension, period: Period, now: Date): Promise<Map<string, Sums>> {
+  const lastClosed = addDays(dayOf(new Date(now.getTime() - CLOSE_AFTER_MS)), -1);
+  if (period.to <= lastClosed) return closedSums(db, dimension, period.from, period.to);
+  if (period.from > lastClosed) return sumsFromDb(db, dimension, period.from, period.to);
+  const closed = await closedSums(db, dimension, period.from, lastClosed);
+  const open = await sumsFromDb(db, dimension, addDays(lastClosed, 1), period.to);
+  const merged = new Map(closed);
+  for (const [value, s] of open) {
+    const c = merged.get(value);
+    merged.set(value, c ? { visitors: c.visitors + s.visitors, views: c.views + s.views } : s);
+  }
+  return merged;
+}
+
+/** By visitors, then views, then value: the order of every top list. */
+const rankOrder = (a: Grouped, b: Grouped) =>
+  b.visitors - a.visitors || b.views - a.views || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+
+/** The first `limit` in rank order, without sorting every value (there may be tens of thousands). */
+function topOf(entries: Iterable<Grouped>, limit: number): Grouped[] {
+  const best: Grouped[] = [];
+  for (const e of entries) {
+    const last = best.at(-1);
+    if (best.length === limit && last && rankOrder(e, last) >= 0) continue;
+    best.push(e);
+    best.sort(rankOrder);
+    if (best.length > limit) best.pop();
+  }
+  return best;
+}
+
+function* grouped(sums: Map<string, Sums>): Iterable<Grouped> {
+  for (const [value, s] of sums) yield { value, ...s };
 }
 
 /**
- * The top `perCountry` cities of every country over a period. City roll-ups are keyed
- * "City, CC" (visit-recorder.ts), so the country is the value's last two characters; the ranking
- * within each country happens in the database, which returns only the rows shown.
+ * The top `perCountry` cities of each country. City roll-ups are keyed "City, CC"
+ * (visit-recorder.ts), so a city's country is what follows its last ", ".
  */
-async function topCitiesByCountry(db: Kysely<Database>, period: Period, countries: string[], perCountry: number) {
-  const byCountry = new Map<string, Grouped[]>(countries.map((c) => [c, []]));
-  if (countries.length === 0) return byCountry;
-  const grouped = db
-    .selectFrom('daily_counts')
-    .select((eb) => ['value', eb.fn.sum<number>('visitors').as('visitors'), eb.fn.sum<number>('views').as('views')])
-    .where('dimension', '=', 'city')
-    .where('day', '>=', period.from)
-    .where('day', '<=', period.to)
-    .where('value', '<>', 'Unknown')
-    .groupBy('value')
-    .as('g');
-  const ranked = db
-    .selectFrom(grouped)
-    .select((eb) => [
-      'g.value',
-      'g.visitors',
-      'g.views',
-      eb.fn('substr', ['g.value', eb(eb.fn('length', ['g.value']), '-', 1)]).as('country'),
-    ])
-    .select((eb) =>
-      eb.fn
-        .agg<number>('row_number')
-        .over((o) =>
-          o
-            .partitionBy(eb.fn('substr', ['g.value', eb(eb.fn('length', ['g.value']), '-', 1)]) as never)
-            .orderBy('g.visitors', 'desc')
-            .orderBy('g.views', 'desc')
-            .orderBy('g.value'),
-        )
-        .as('rank'),
-    )
-    .as('r');
-  const rows = await db
-    .selectFrom(ranked)
-    .select(['r.value', 'r.visitors', 'r.views', 'r.country'])
-    .where('r.rank', '<=', perCountry)
-    .where('r.country', 'in', countries)
-    .orderBy('r.country')
-    .orderBy('r.rank')
-    .execute();
-  for (const r of rows) {
-    const suffix = `, ${String(r.country)}`;
-    if (!r.value.endsWith(suffix)) continue; // a country code that is not two letters: not shown
-    byCountry.get(String(r.country))?.push({ value: r.value.slice(0, -suffix.length), visitors: Number(r.visitors), views: Number(r.views) });
+function citiesByCountry(sums: Map<string, Sums>, countries: string[], perCountry: number): Map<string, Grouped[]> {
+  const wanted = new Map<string, Grouped[]>(countries.map((c) => [c, []]));
+  for (const [value, s] of sums) {
+    const cut = value.lastIndexOf(', ');
+    if (cut < 0) continue; // "Unknown"
+    wanted.get(value.slice(cut + 2))?.push({ value: value.slice(0, cut), ...s });
   }
-  return byCountry;
+  for (const [country, list] of wanted) wanted.set(country, topOf(list, perCountry));
+  return wanted;
 }
 
 const totalsOf = (series: { visitors: number; views: number; signups: number }[]) => {
@@ -151,15 +170,14 @@ export async function audienceOverview(
     });
   const series = seriesOf(period);
 
-  const countries = await top(db, 'country', period, limit);
-  const cities = await topCitiesByCountry(
-    db,
-    period,
+  const countries = topOf(grouped(await periodSums(db, 'country', period, now)), limit);
+  const cities = citiesByCountry(
+    await periodSums(db, 'city', period, now),
     countries.map((c) => c.value),
     opts.citiesPerCountry ?? 5,
   );
-  const pages = await top(db, 'page', period, limit);
-  const referrers = await top(db, 'referrer', period, limit);
+  const pages = topOf(grouped(await periodSums(db, 'page', period, now)), limit);
+  const referrers = topOf(grouped(await periodSums(db, 'referrer', period, now)), limit);
 
   return {
     period,
