@@ -51,7 +51,6 @@ const LASTS = ['Smith', 'Nguyen', 'García', 'Müller', 'Kowalski', 'Okafor', 'T
 const DOMAINS = ['gmail.com', 'yahoo.com', 'gmail.com', 'outlook.com', 'gmail.com', 'proton.me', 'gmail.com', 'icloud.com', 'gmail.com', 'web.de'];
 const RARE_EVERY = 100_000;
 
-const list = (values: string[]) => values.map((v) => `'${v}'`).join(',');
 
 interface Seeder {
   /** Runs one statement; `$N` below is the sequence's current number. */
