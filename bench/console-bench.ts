@@ -313,8 +313,17 @@ async function benchPostgres(scratch: ScratchDatabase): Promise<Result> {
   }
 }
 
+function printReads(r: Result): void {
+  printTable(
+    `${r.store}: console reads, ${REPEAT} calls each after 3 warm-ups (target p95 ≤ ${TARGET.p95Ms} ms)`,
+    ['Call', 'p50', 'p95', 'target', 'result'],
+    r.reads.map((t) => [t.what, `${t.p50.toFixed(1)} ms`, `${t.p95.toFixed(1)} ms`, verdict(t.p95 <= TARGET.p95Ms), t.note]),
+  );
+}
+
 async function main(): Promise<void> {
   const results: Result[] = [await benchSqlite()];
+  progress(`sqlite: ${results[0]?.reads.map((t) => `${t.what} p95 ${t.p95.toFixed(1)} ms`).join('; ')}`);
   const pgUrl = postgresBaseUrl();
   let scratch: ScratchDatabase | undefined;
   try {
@@ -335,13 +344,7 @@ async function main(): Promise<void> {
       `${ROLLUP_DAYS} days (${ROLLUP.countries} countries, ${ROLLUP.cities} cities, ${ROLLUP.referrers} referrers, ` +
       `${ROLLUP.pages} pages a day: what ~111,000 visits a day make). Seeding: ${results.map((r) => `${r.store} ${seconds(r.seedMs)}`).join(', ')}.`,
   );
-  for (const r of results) {
-    printTable(
-      `${r.store}: console reads, ${REPEAT} calls each after 3 warm-ups (target p95 ≤ ${TARGET.p95Ms} ms)`,
-      ['Call', 'p50', 'p95', 'target', 'result'],
-      r.reads.map((t) => [t.what, `${t.p50.toFixed(1)} ms`, `${t.p95.toFixed(1)} ms`, verdict(t.p95 <= TARGET.p95Ms), t.note]),
-    );
-  }
+  for (const r of results) printReads(r);
   printTable(
     `CSV export of every subscriber (streamed; target: peak RSS growth ≤ ${TARGET.rssGrowthMb} MB)`,
     ['Store', 'rows', 'size', 'time', 'rows/s', 'peak RSS growth', 'target'],
