@@ -46,57 +46,72 @@ interface Sums {
 }
 type Grouped = Sums & { value: string };
 
+type TopDimension = Exclude<CountDimension, 'total'>;
+const TOP_DIMENSIONS: TopDimension[] = ['country', 'city', 'page', 'referrer'];
+/** Per top-list dimension: each value's totals over a range of days. */
+type RangeSums = Record<TopDimension, Map<string, Sums>>;
+
 /**
- * A dimension's totals per value over a range of days, straight from the roll-ups. Its cost grows
- * with days × distinct values (90 days of 3,000 cities a day is 270,000 rows), so closed days are
- * summed once and kept (closedSums below); only today's rows are read on every call.
+ * Every top-list dimension's totals per value over a range of days, straight from the roll-ups,
+ * in one query. Its cost grows with days × distinct values (90 days of 3,000 cities a day is
+ * 270,000 rows), so closed days are summed once and kept (closedSums below); only the open days'
+ * rows are read on every call.
  */
-async function sumsFromDb(db: Kysely<Database>, dimension: CountDimension, from: string, to: string): Promise<Map<string, Sums>> {
+async function sumsFromDb(db: Kysely<Database>, from: string, to: string): Promise<RangeSums> {
   const rows = await db
     .selectFrom('daily_counts')
-    .select((eb) => ['value', eb.fn.sum<number>('visitors').as('visitors'), eb.fn.sum<number>('views').as('views')])
-    .where('dimension', '=', dimension)
+    .select((eb) => ['dimension', 'value', eb.fn.sum<number>('visitors').as('visitors'), eb.fn.sum<number>('views').as('views')])
+    .where('dimension', 'in', TOP_DIMENSIONS)
     .where('day', '>=', from)
     .where('day', '<=', to)
-    .groupBy('value')
+    .groupBy(['dimension', 'value'])
     .execute();
-  return new Map(rows.map((r) => [r.value, { visitors: Number(r.visitors), views: Number(r.views) }]));
+  const sums: RangeSums = { country: new Map(), city: new Map(), page: new Map(), referrer: new Map() };
+  for (const r of rows) {
+    if (r.dimension !== 'total') sums[r.dimension].set(r.value, { visitors: Number(r.visitors), views: Number(r.views) });
+  }
+  return sums;
 }
+
+const sizeOf = (sums: RangeSums) => TOP_DIMENSIONS.reduce((n, d) => n + sums[d].size, 0);
 
 // Roll-ups of a day stop changing once it is over (the recorder writes within a second or two of
 // a visit; five minutes leaves room for a slow flush), so their sums can be kept. Bounded by
 // values held, so a year of custom ranges cannot grow the process without limit.
 const CLOSE_AFTER_MS = 5 * 60_000;
 const MAX_CACHED_VALUES = 200_000;
-const caches = new WeakMap<Kysely<Database>, LRUCache<string, Map<string, Sums>>>();
+const caches = new WeakMap<Kysely<Database>, LRUCache<string, RangeSums>>();
 
-async function closedSums(db: Kysely<Database>, dimension: CountDimension, from: string, to: string): Promise<Map<string, Sums>> {
+async function closedSums(db: Kysely<Database>, from: string, to: string): Promise<RangeSums> {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new LRUCache({ maxSize: MAX_CACHED_VALUES, sizeCalculation: (m) => Math.max(1, m.size) });
+    cache = new LRUCache({ maxSize: MAX_CACHED_VALUES, sizeCalculation: (s) => Math.max(1, sizeOf(s)) });
     caches.set(db, cache);
   }
-  const key = `${dimension} ${from} ${to}`;
+  const key = `${from} ${to}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const sums = await sumsFromDb(db, dimension, from, to);
-  if (sums.size <= MAX_CACHED_VALUES) cache.set(key, sums);
+  const sums = await sumsFromDb(db, from, to);
+  if (sizeOf(sums) <= MAX_CACHED_VALUES) cache.set(key, sums);
   return sums;
 }
 
-/** A dimension's totals per value over a period: closed days from the cache, the rest from the database. */
-async function periodSums(db: Kysely<Database>, dimension: CountDimension, period: Period, now: Date): Promise<Map<string, Sums>> {
+/** Totals per value over a period: closed days from the kept sums, the open days from the database. */
+async function periodSums(db: Kysely<Database>, period: Period, now: Date): Promise<RangeSums> {
   const lastClosed = addDays(dayOf(new Date(now.getTime() - CLOSE_AFTER_MS)), -1);
-  if (period.to <= lastClosed) return closedSums(db, dimension, period.from, period.to);
-  if (period.from > lastClosed) return sumsFromDb(db, dimension, period.from, period.to);
-  const closed = await closedSums(db, dimension, period.from, lastClosed);
-  const open = await sumsFromDb(db, dimension, addDays(lastClosed, 1), period.to);
-  const merged = new Map(closed);
-  for (const [value, s] of open) {
-    const c = merged.get(value);
-    merged.set(value, c ? { visitors: c.visitors + s.visitors, views: c.views + s.views } : s);
-  }
-  return merged;
+  if (period.to <= lastClosed) return closedSums(db, period.from, period.to);
+  if (period.from > lastClosed) return sumsFromDb(db, period.from, period.to);
+  const closed = await closedSums(db, period.from, lastClosed);
+  const open = await sumsFromDb(db, addDays(lastClosed, 1), period.to);
+  const merged = (d: TopDimension) => {
+    const m = new Map(closed[d]);
+    for (const [value, s] of open[d]) {
+      const c = m.get(value);
+      m.set(value, c ? { visitors: c.visitors + s.visitors, views: c.views + s.views } : s);
+    }
+    return m;
+  };
+  return { country: merged('country'), city: merged('city'), page: merged('page'), referrer: merged('referrer') };
 }
 
 /** By visitors, then views, then value: the order of every top list. */
@@ -170,14 +185,15 @@ export async function audienceOverview(
     });
   const series = seriesOf(period);
 
-  const countries = topOf(grouped(await periodSums(db, 'country', period, now)), limit);
+  const sums = await periodSums(db, period, now);
+  const countries = topOf(grouped(sums.country), limit);
   const cities = citiesByCountry(
-    await periodSums(db, 'city', period, now),
+    sums.city,
     countries.map((c) => c.value),
     opts.citiesPerCountry ?? 5,
   );
-  const pages = topOf(grouped(await periodSums(db, 'page', period, now)), limit);
-  const referrers = topOf(grouped(await periodSums(db, 'referrer', period, now)), limit);
+  const pages = topOf(grouped(sums.page), limit);
+  const referrers = topOf(grouped(sums.referrer), limit);
 
   return {
     period,

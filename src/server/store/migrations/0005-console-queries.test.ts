@@ -31,7 +31,7 @@ for (const { dialect, skip, label } of dialectCases) {
       const found =
         dialect === 'sqlite'
           ? await sql<{ n: number }>`select count(*) as n from subscribers_search where subscribers_search match '"early@"'`.execute(store.db)
-          : await sql<{ n: number }>`select count(*) as n from pg_indexes where indexname = 'subscribers_search_trgm'`.execute(store.db);
+          : await sql<{ n: number }>`select count(*) as n from pg_indexes where indexname = 'subscribers_search_trgm' and schemaname = current_schema()`.execute(store.db);
       expect(Number(found.rows[0]?.n)).toBe(1);
 
       // And from now on the trigger counts each insert, also a multi-row one.
