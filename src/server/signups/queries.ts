@@ -1,17 +1,33 @@
-// The sign-ups feature's public surface for other features: read-only questions about the list.
-// Other features import this module only, never the feature's other files (enforced by ESLint).
+// The sign-up feature's public surface for other features: questions about the list, and the
+// operators' console's reads and actions on it. Other features import this module only, never
+// the feature's other files (enforced by ESLint).
 import type { Kysely } from 'kysely';
-import { addDays } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
 
-/** Sign-ups created on each UTC day from `from` to `to` (inclusive); days with none are absent. */
+export {
+  ConsoleInputError,
+  listSubscribers,
+  SCAN_BUDGET,
+  type ListFilter,
+  type ListOptions,
+  type ListStore,
+  type SubscriberSort,
+} from './subscriber-list.ts';
+export { subscriberDataExport, subscriberDetail } from './subscriber-records.ts';
+export { eraseSubscriber, resendConfirmation, resendMessage, type ResendResult } from './subscriber-actions.ts';
+export { CSV_COLUMNS, subscribersCsv } from './subscriber-csv.ts';
+
+/**
+ * Sign-ups on each UTC day from `from` to `to` (inclusive); days with none are absent. Read from
+ * the daily roll-up, which counts every sign-up when it happens and keeps counting it after the
+ * person is erased, so the audience's totals never drop.
+ */
 export async function signupsPerDay(db: Kysely<Database>, from: string, to: string): Promise<Map<string, number>> {
   const rows = await db
-    .selectFrom('subscribers')
-    .select((eb) => [eb.fn<string>('substr', ['created_at', eb.val(1), eb.val(10)]).as('day'), eb.fn.countAll<number>().as('n')])
-    .where('created_at', '>=', `${from}T00:00:00.000Z`)
-    .where('created_at', '<', `${addDays(to, 1)}T00:00:00.000Z`)
-    .groupBy('day')
+    .selectFrom('daily_signups')
+    .select(['day', 'signups'])
+    .where('day', '>=', from)
+    .where('day', '<=', to)
     .execute();
-  return new Map(rows.map((r) => [r.day, Number(r.n)]));
+  return new Map(rows.map((r) => [r.day, Number(r.signups)]));
 }

@@ -88,6 +88,9 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // SQLite's lower() folds ASCII letters only; the console's search folds all of Unicode, as its
+    // trigram index does (docs/decisions/0014-console-queries.md).
+    sqlite.function('dh_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect, description: `sqlite:${target}`, close: () => db.destroy() };
   }

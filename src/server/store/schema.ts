@@ -159,6 +159,12 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** Sign-ups per UTC day, kept by a trigger on insert and never decremented (erasure keeps totals). */
+export interface DailySignupsTable {
+  day: string;
+  signups: number;
+}
+
 export interface Database {
   operators: OperatorsTable;
   operator_recovery_codes: OperatorRecoveryCodesTable;
@@ -168,6 +174,7 @@ export interface Database {
   visits: VisitsTable;
   daily_counts: DailyCountsTable;
   daily_visitors: DailyVisitorsTable;
+  daily_signups: DailySignupsTable;
   analytics_salts: AnalyticsSaltsTable;
   subscribers: SubscribersTable;
   consent_wordings: ConsentWordingsTable;

@@ -1,0 +1,145 @@
+import { z } from 'zod/mini';
+
+// The operators' console, Subscribers screen: the list's query and every reply, shared by the
+// console and the server's routes (which declare them as their querystring/response schemas).
+// Times are ISO-8601 UTC strings, as stored.
+
+export const subscriberStatuses = ['pending', 'confirmed', 'unsubscribed'] as const;
+export const subscriberStatusSchema = z.enum(subscriberStatuses);
+export type SubscriberStatusName = z.output<typeof subscriberStatusSchema>;
+
+export const subscriberSorts = ['newest', 'oldest'] as const;
+
+export const subscriberListLimits = { q: 100, cursor: 200, pageSize: 200, defaultPageSize: 50 } as const;
+
+/**
+ * Search terms of this many characters or more match anywhere in the name or the email address
+ * (case-insensitive substring); shorter ones match the start of the email address.
+ */
+export const SUBSTRING_SEARCH_MIN = 3;
+
+const optionalText = (max: number, what: string) =>
+  z.optional(
+    z.string({ error: `${what} must be text.` }).check(
+      z.trim(),
+      z.maxLength(max, `${what} can be at most ${max} characters.`),
+      // Control characters never occur in a name or address; refusing them also keeps the
+      // search's separator between name and address (a line feed) out of every term.
+      // eslint-disable-next-line no-control-regex
+      z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), `${what} cannot contain control characters.`),
+    ),
+  );
+
+/** `GET` list query: search, status filter, sort by sign-up date, keyset page. */
+export const subscriberListQuerySchema = z.object({
+  q: optionalText(subscriberListLimits.q, 'The search'),
+  status: z.optional(z.enum(subscriberStatuses, { error: 'The status must be pending, confirmed or unsubscribed.' })),
+  sort: z._default(z.enum(subscriberSorts, { error: 'The sort must be newest or oldest.' }), 'newest'),
+  /** Opaque: the `nextCursor` of the previous page, unchanged. */
+  cursor: z.optional(
+    z.string().check(z.maxLength(subscriberListLimits.cursor, 'That page link is not valid; start from the first page.')),
+  ),
+  limit: z._default(
+    z.coerce
+      .number({ error: 'The page size must be a number.' })
+      .check(
+        z.refine((n) => Number.isInteger(n), 'The page size must be a whole number.'),
+        z.minimum(1, 'The page size must be at least 1.'),
+        z.maximum(subscriberListLimits.pageSize, `The page size can be at most ${subscriberListLimits.pageSize}.`),
+      ),
+    subscriberListLimits.defaultPageSize,
+  ),
+});
+export type SubscriberListQuery = z.output<typeof subscriberListQuerySchema>;
+
+const time = z.string();
+const optionalTime = z.nullable(z.string());
+
+export const subscriberListItemSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  status: subscriberStatusSchema,
+  createdAt: time,
+  confirmedAt: optionalTime,
+  unsubscribedAt: optionalTime,
+  country: z.nullable(z.string()),
+  city: z.nullable(z.string()),
+});
+export type SubscriberListItem = z.output<typeof subscriberListItemSchema>;
+
+export const subscriberListReplySchema = z.object({
+  items: z.array(subscriberListItemSchema),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.nullable(z.string()),
+});
+export type SubscriberListReply = z.output<typeof subscriberListReplySchema>;
+
+/** One email of the outbox as the console shows it (never its link token). */
+export const subscriberEmailSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.enum(['pending', 'sent', 'failed', 'cancelled']),
+  attempts: z.number(),
+  createdAt: time,
+  sentAt: optionalTime,
+  lastError: z.nullable(z.string()),
+});
+export type SubscriberEmail = z.output<typeof subscriberEmailSchema>;
+
+export const consentRecordSchema = z.object({
+  version: z.string(),
+  /** The wording agreed to; null only if that version's text was never recorded. */
+  text: z.nullable(z.string()),
+  at: time,
+  /** The page the form was on, e.g. "/". */
+  page: z.string(),
+});
+
+export const coarseLocationSchema = z.object({
+  country: z.nullable(z.string()),
+  region: z.nullable(z.string()),
+  city: z.nullable(z.string()),
+});
+
+const personFields = {
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  comment: z.string(),
+  status: subscriberStatusSchema,
+  createdAt: time,
+  updatedAt: time,
+  confirmedAt: optionalTime,
+  unsubscribedAt: optionalTime,
+  lastConfirmationAt: optionalTime,
+  consent: consentRecordSchema,
+  location: coarseLocationSchema,
+  emails: z.array(subscriberEmailSchema),
+};
+
+export const subscriberDetailSchema = z.object({
+  ...personFields,
+  /** Whether "resend the confirmation" would queue an email now, and if not, from when. */
+  resend: z.object({
+    allowed: z.boolean(),
+    /** When it becomes possible (cool-down); null when it is allowed now or never (not pending). */
+    availableAt: optionalTime,
+  }),
+});
+export type SubscriberDetail = z.output<typeof subscriberDetailSchema>;
+
+/** Everything held about one person, for a data-subject access request (a JSON download). */
+export const subscriberDataExportSchema = z.object({
+  exportedAt: time,
+  person: z.object(personFields),
+});
+export type SubscriberDataExport = z.output<typeof subscriberDataExportSchema>;
+
+/** The answer to "resend the confirmation" when it was queued. */
+export const resendConfirmationReplySchema = z.object({
+  message: z.string(),
+  /** The earliest time another one can be sent. */
+  nextAllowedAt: time,
+});
+export type ResendConfirmationReply = z.output<typeof resendConfirmationReplySchema>;
