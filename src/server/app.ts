@@ -9,6 +9,7 @@ import type { GeoLookup } from './geo/geo-lookup.ts';
 import { mailPlugin } from './mail/mail-plugin.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
+import { healthPlugin } from './plugins/health.ts';
 import { clientErrorHandler, frameworkErrorHandler, httpContractPlugin } from './plugins/http-contract.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -127,6 +128,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityHeadersPlugin, { headersFor });
   await app.register(pagesPlugin, { build, content, publicUrl: env.PUBLIC_URL });
   await app.register(httpContractPlugin);
+  await app.register(healthPlugin, {
+    maxEventLoopDelayMs: env.OVERLOAD_EVENT_LOOP_DELAY_MS,
+    maxHeapUsedBytes: env.OVERLOAD_HEAP_MB * 1024 * 1024,
+  });
   await app.register(writeProtectionPlugin, { publicUrl: env.PUBLIC_URL });
   await app.register(rateLimitPlugin);
   await app.register(geoPlugin, { geo: deps.geo });

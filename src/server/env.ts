@@ -71,6 +71,17 @@ const envSchema = z
       .refine((u) => u.startsWith('https://') || u.startsWith('http://127.') || u.startsWith('http://localhost'), 'must use https://')
       .optional(),
     GEO_LOOKUP_TOKEN: z.string().trim().min(1).optional(),
+    // Overload (src/server/plugins/health.ts): past either, writes answer 503 at once.
+    OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be 0 (off) or more')
+      .default(1000),
+    OVERLOAD_HEAP_MB: z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int('must be a whole number of megabytes')
+      .min(0, 'must be 0 (off) or more')
+      .default(1024),
     VISIT_RATE_LIMIT: z.coerce
       .number({ error: 'must be a whole number' })
       .int('must be a whole number')

@@ -27,6 +27,12 @@ export const apiPaths = {
   admin: '/api/admin',
 } as const;
 
+/** For load balancers and orchestrators: is the process alive, and can it serve (store reachable)? */
+export const healthPaths = {
+  alive: '/healthz',
+  ready: '/readyz',
+} as const;
+
 /** Fixed-name files the site serves next to its hashed assets. */
 export const filePaths = {
   robots: '/robots.txt',
