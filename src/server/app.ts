@@ -51,9 +51,13 @@ const loggedPath = (url: string): string => {
   const path = url.split('?')[0] ?? '';
   return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
 };
+// One JSON object a line (with Fastify's request id) for log collectors; read by a person at a
+// terminal, the same lines pretty-printed (pino-pretty, in pino's worker thread).
+const prettyOnTerminal = { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } };
+
 const loggerOptions = (env: Env, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] => ({
   level: env.LOG_LEVEL,
-  ...(stream ? { stream } : {}),
+  ...(stream ? { stream } : process.stdout.isTTY ? prettyOnTerminal : {}),
   serializers: {
     req: (req: { method: string; url: string }) => ({ method: req.method, path: loggedPath(req.url) }),
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
