@@ -164,12 +164,16 @@ for (const { dialect, skip, label } of dialectCases) {
       const text = await tableText();
       for (const email of emails) expect(text).toContain(email);
       const reopened = dialect === 'sqlite' ? await openStore(`sqlite:${path.join(dir, 'data/dh.sqlite')}`) : store;
-      const subscribers = await reopened.db.selectFrom('subscribers').select(['email', 'status']).orderBy('email').execute();
+      const subscribers = await reopened.db.selectFrom('subscribers').select(['email', 'status', 'country']).orderBy('email').execute();
+      // Every beacon was counted, each with the place its address resolved to (then forgotten).
+      const visits = await reopened.db.selectFrom('visits').select(['country']).execute();
       if (reopened !== store) await reopened.close();
       expect(subscribers).toEqual([
-        { email: emails[0], status: 'confirmed' },
-        { email: emails[1], status: 'unsubscribed' },
+        { email: emails[0], status: 'confirmed', country: 'GB' },
+        { email: emails[1], status: 'unsubscribed', country: expect.any(String) },
       ]);
+      expect(visits).toHaveLength(addresses.length);
+      expect(visits.map((v) => v.country)).toEqual(expect.arrayContaining(['GB', 'DE']));
       const log = readFileSync(logFile, 'utf8');
       expect(log).toContain('"path":"/signup"');
       expect(log).toContain('Mail written to');
