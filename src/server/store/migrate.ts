@@ -3,6 +3,7 @@ import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
 import { linkKeysMigration } from './migrations/0003-link-keys.ts';
 import { operatorsMigration } from './migrations/0004-operators.ts';
+import { broadcastsMigration } from './migrations/0006-broadcasts.ts';
 import type { Database } from './schema.ts';
 import { errorText } from '../lib/log-safe.ts';
 
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0002-analytics': analyticsMigration,
   '0003-link-keys': linkKeysMigration,
   '0004-operators': operatorsMigration,
+  '0006-broadcasts': broadcastsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
