@@ -47,6 +47,8 @@ export const siteContent = {
     },
     {
       question: 'What is the smart contract address?',
+      // Once contractAddress is set, the answer shows it first.
+      showsContractAddress: true,
       answer:
         'It will be announced soon, on this site and our official channels only. Never trust an address sent to you in a private message.',
     },

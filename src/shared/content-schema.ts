@@ -14,6 +14,8 @@ const httpsUrl = z
 export const faqItemSchema = z.object({
   question: text(200),
   answer: text(1000),
+  /** This answer shows the official contract address (contractAddress) once it is set. */
+  showsContractAddress: z.boolean().optional(),
 });
 
 export const socialLinkSchema = z.object({
