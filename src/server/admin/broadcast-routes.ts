@@ -12,7 +12,7 @@ import {
 } from '../../shared/admin/broadcast-schema.ts';
 import { emptyBodySchema } from '../../shared/admin/sign-in-schema.ts';
 import { addressGuardProblem } from '../../shared/eth-address.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
+import { adminApiPaths, pagePaths } from '../../shared/paths.ts';
 import { unsubscribeUrl } from '../signups/queries.ts';
 import type { BroadcastsTable } from '../store/schema.ts';
 import { audit } from './audit.ts';
@@ -117,7 +117,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
         subject: b.subject,
         body: renderBody(b.body),
         to: 'preview',
-        unsubscribeUrl: `${opts.publicUrl}/unsubscribe?id=…`,
+        unsubscribeUrl: `${opts.publicUrl}${pagePaths.unsubscribe}?id=…`,
       });
       return { subject: email.subject, html: email.html, text: email.text, refusal: refusalOf(b) };
     },
