@@ -28,6 +28,9 @@ const serverEnv: Record<string, string> = {
   // The console's tests each sign in from their own X-Forwarded-For address, so one test's failed
   // sign-ins (the back-off counts per client) never lock out another's.
   TRUST_PROXY: 'true',
+  // Slow enough that the broadcast test can pause a send in the middle, fast enough to finish in
+  // seconds.
+  MAIL_RATE_PER_SEC: '4',
 };
 
 export default defineConfig({

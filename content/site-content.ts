@@ -18,6 +18,10 @@ export const siteContent = {
   // Where the banner links once the presale is open, e.g. 'https://presale.example/dh'; required
   // with a presaleDate.
   presaleUrl: null,
+  // The token's contract address once deployed, EIP-55 checksummed (mixed case), e.g.
+  // '0x52908400098527886E0F7030069857D2E4169EE7'. The page then shows it in the banner and the FAQ,
+  // and a broadcast may carry no other address.
+  contractAddress: null,
   walletConnect: { enabled: false },
   stayUpdated: {
     heading: 'Stay Updated',
@@ -43,6 +47,8 @@ export const siteContent = {
     },
     {
       question: 'What is the smart contract address?',
+      // Once contractAddress is set, the answer shows it first.
+      showsContractAddress: true,
       answer:
         'It will be announced soon, on this site and our official channels only. Never trust an address sent to you in a private message.',
     },

@@ -88,3 +88,43 @@ export async function waitForMail(address: string, timeout = 10_000): Promise<Ou
   if (!mail) throw new Error(`no email to ${address}`);
   return mail;
 }
+
+export interface BroadcastMail {
+  to: string[];
+  subject: string;
+  text: string;
+  unsubscribeUrl: string;
+  listUnsubscribe: string;
+  listUnsubscribePost: string;
+}
+
+/**
+ * The emails with this subject (a broadcast's copies). Kept apart from readOutbox, which reads
+ * confirmation emails only, so a broadcast never shows up in the sign-up tests' mailboxes.
+ */
+export async function mailsWithSubject(subject: string): Promise<BroadcastMail[]> {
+  let files: string[];
+  try {
+    files = (await readdir(outboxDir)).filter((f) => f.endsWith('.eml')).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const out: BroadcastMail[] = [];
+  for (const file of files) {
+    const mail = await simpleParser(await readFile(path.join(outboxDir, file))).catch(() => null);
+    const unsubscribeUrl = /https?:\/\/\S+\/unsubscribe\?\S+/.exec(mail?.text ?? '')?.[0];
+    if (!mail || mail.subject !== subject || !unsubscribeUrl) continue;
+    // The raw header lines: mailparser folds every List-* header into one parsed 'list' object.
+    const header = (name: string) => mail.headerLines.find((h) => h.key === name)?.line ?? '';
+    out.push({
+      to: addresses(mail.to),
+      subject: mail.subject,
+      text: mail.text ?? '',
+      unsubscribeUrl,
+      listUnsubscribe: header('list-unsubscribe'),
+      listUnsubscribePost: header('list-unsubscribe-post'),
+    });
+  }
+  return out;
+}

@@ -145,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     smtpUrl: env.SMTP_URL,
     from: env.MAIL_FROM,
     outboxDir: env.OUTBOX_DIR,
+    broadcastRatePerSec: env.MAIL_RATE_PER_SEC,
   });
 
   // Features.
@@ -161,6 +162,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     visitsPerMinute: env.VISIT_RATE_LIMIT,
   });
   // Last: the operators' console (its own build in dist/admin; docs/decisions/0013).
-  await app.register(adminFeature, { distDir: build.distDir, siteName: content.name, publicUrl: env.PUBLIC_URL });
+  await app.register(adminFeature, {
+    distDir: build.distDir,
+    siteName: content.name,
+    publicUrl: env.PUBLIC_URL,
+    contractAddress: content.contractAddress,
+    mailRatePerSec: env.MAIL_RATE_PER_SEC,
+  });
   return app;
 }

@@ -30,6 +30,14 @@ const envSchema = z
       .optional(),
     MAIL_FROM: z.string().trim().min(3, 'must be an address such as "Diamond Hand <hello@example.com>"').optional(),
     OUTBOX_DIR: z.string().trim().default('data/outbox'),
+    // Broadcast emails each instance sends per second at most. 5 stays under the common limits of
+    // shared SMTP relays and new sending domains (about 10/s at the large providers, less while a
+    // domain builds its reputation), and still sends 18,000 an hour.
+    MAIL_RATE_PER_SEC: z.coerce
+      .number({ error: 'must be a number of emails per second' })
+      .positive('must be more than 0 emails per second')
+      .max(1000, 'must be at most 1000 emails per second')
+      .default(5),
     // A key ring for signed cookies: the first key signs, the ones after it (comma-separated) still
     // verify, so a rotation re-signs visitors' cookies instead of locking them out.
     APP_SECRET: z

@@ -15,6 +15,8 @@ export const apiErrorCodes = [
   'fresh_proof_required',
   'csrf',
   'not_found',
+  /** The thing changed state meanwhile (e.g. a broadcast sent by another click or operator). */
+  'conflict',
   'method_not_allowed',
   'request_timeout',
   'payload_too_large',
@@ -50,6 +52,8 @@ export function codeForStatus(status: number): ApiErrorCode {
       return 'method_not_allowed';
     case 408:
       return 'request_timeout';
+    case 409:
+      return 'conflict';
     case 413:
       return 'payload_too_large';
     case 415:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checksumProblem } from './eth-address.ts';
 
 // The one description of what a team may put in content/site-content.ts. It runs at build time
 // (vite plugin + SSR), never in the browser, so the full zod build is fine here.
@@ -13,6 +14,8 @@ const httpsUrl = z
 export const faqItemSchema = z.object({
   question: text(200),
   answer: text(1000),
+  /** This answer shows the official contract address (contractAddress) once it is set. */
+  showsContractAddress: z.boolean().optional(),
 });
 
 export const socialLinkSchema = z.object({
@@ -43,6 +46,17 @@ export const siteContentSchema = z
       .nullable(),
     // Where the banner sends people once the presale is open; needed when presaleDate is set.
     presaleUrl: httpsUrl.nullable(),
+    // The token's official contract address, EIP-55 checksummed; null until it is deployed. The
+    // page shows it (banner, FAQ) and a broadcast may carry no other address.
+    contractAddress: z
+      .string()
+      .nullable()
+      .optional()
+      .superRefine((value, ctx) => {
+        const problem = value == null ? null : checksumProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .transform((v) => v ?? null),
     walletConnect: z.object({
       // Turning this on needs a real wallet integration, which is out of scope today: refuse it
       // at build rather than ship a button that pretends.

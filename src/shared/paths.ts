@@ -86,6 +86,20 @@ export const adminApiPaths = {
   endSession: '/api/admin/sessions/end',
   endAllSessions: '/api/admin/sessions/end-all',
   audit: '/api/admin/audit',
+  /** Broadcasts: list (GET) and create a draft (POST). */
+  broadcasts: '/api/admin/broadcasts',
+  /** One broadcast: its draft, status and progress (GET); save the draft (POST). */
+  broadcast: '/api/admin/broadcasts/:id',
+  broadcastPreview: '/api/admin/broadcasts/:id/preview',
+  broadcastTest: '/api/admin/broadcasts/:id/test',
+  /** Sends to every confirmed subscriber (fresh proof). */
+  broadcastSend: '/api/admin/broadcasts/:id/send',
+  broadcastPause: '/api/admin/broadcasts/:id/pause',
+  broadcastResume: '/api/admin/broadcasts/:id/resume',
+  broadcastCancel: '/api/admin/broadcasts/:id/cancel',
 } as const;
+
+/** A path of adminApiPaths with its `:id` filled in. */
+export const withId = (path: string, id: string): string => path.replace(':id', encodeURIComponent(id));
 
 export const isApiPath = (url: string): boolean => url.startsWith(API_PREFIX);

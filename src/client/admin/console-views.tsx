@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { adminPaths } from '../../shared/paths.ts';
 import { AuditView } from './views/audit-view.tsx';
+import { BroadcastView } from './views/broadcast-view.tsx';
 import { ComingView } from './views/coming-view.tsx';
 import { SessionsView } from './views/sessions-view.tsx';
 
@@ -19,8 +20,7 @@ export const consoleViews: ConsoleView[] = [
   { path: adminPaths.subscribers, label: 'Subscribers', Component: () => <ComingView title="Subscribers" /> },
   // Next: AudienceView (visitors, sign-ups, conversion, chart).
   { path: adminPaths.audience, label: 'Audience', Component: () => <ComingView title="Audience" /> },
-  // Next: BroadcastView (compose, preview, send, progress).
-  { path: adminPaths.broadcast, label: 'Broadcast', Component: () => <ComingView title="Broadcast" /> },
+  { path: adminPaths.broadcast, label: 'Broadcast', Component: BroadcastView },
   { path: adminPaths.sessions, label: 'Sessions', Component: SessionsView },
   { path: adminPaths.audit, label: 'Audit log', Component: AuditView },
 ];

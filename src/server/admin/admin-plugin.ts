@@ -3,6 +3,9 @@ import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
+import { broadcastComposer } from './broadcast-composer.ts';
+import { registerBroadcastRoutes } from './broadcast-routes.ts';
+import { BROADCAST_KIND } from './broadcast-store.ts';
 import { registerConsolePages } from './console-page.ts';
 import { protectConsoleApi } from './guards.ts';
 import { registerSessionRoutes } from './session-routes.ts';
@@ -15,6 +18,10 @@ export interface AdminOptions {
   distDir: string;
   siteName: string;
   publicUrl: string;
+  /** The content file's official contract address (a broadcast may carry no other), or null. */
+  contractAddress: string | null;
+  /** MAIL_RATE_PER_SEC, for a broadcast's ETA. */
+  mailRatePerSec: number;
   /** Failed sign-in counts; in this process unless given (a shared store is a later change). */
   counters?: FailureCounters;
 }
@@ -29,6 +36,11 @@ export const adminFeature = fp(
     app.decorateRequest('operator', null);
     await registerConsolePages(app, { distDir: opts.distDir, siteName: opts.siteName });
 
+    app.outbox.registerKind(
+      BROADCAST_KIND,
+      broadcastComposer({ db: app.store.db, keys: app.keys, publicUrl: opts.publicUrl, siteName: opts.siteName }),
+    );
+
     const counters = opts.counters ?? memoryFailureCounters();
     await app.register(async function consoleApi(api) {
       protectConsoleApi(api);
@@ -39,7 +51,13 @@ export const adminFeature = fp(
       registerSignInRoutes(api, { publicUrl: opts.publicUrl, counters });
       registerSessionRoutes(api);
       registerAuditRoutes(api);
-      // Next: register the Subscribers, Audience and Broadcast routes here, each with its guard.
+      registerBroadcastRoutes(api, {
+        publicUrl: opts.publicUrl,
+        siteName: opts.siteName,
+        contractAddress: opts.contractAddress,
+        ratePerSec: opts.mailRatePerSec,
+      });
+      // Next: register the Subscribers and Audience routes here, each with its guard.
     });
 
     app.jobs.add(
@@ -55,7 +73,7 @@ export const adminFeature = fp(
     name: 'admin',
     fastify: '5.x',
     encapsulate: true,
-    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-write-protection', 'dh-jobs'],
-    decorators: { fastify: ['store', 'clock', 'keys', 'protection', 'jobs'] },
+    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-write-protection', 'dh-jobs', 'dh-mail'],
+    decorators: { fastify: ['store', 'clock', 'keys', 'protection', 'jobs', 'outbox', 'mailer'] },
   },
 );

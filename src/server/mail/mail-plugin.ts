@@ -17,6 +17,8 @@ export interface MailOptions {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
+  /** MAIL_RATE_PER_SEC: the pace of broadcast rows on this instance. */
+  broadcastRatePerSec?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export const mailPlugin = fp(
       mailer,
       kinds,
       clock: app.clock,
+      ...(opts.broadcastRatePerSec ? { broadcastRatePerSec: opts.broadcastRatePerSec } : {}),
       onError: (error, row) =>
         app.log.warn(
           { err: errorText(error), ...(row ? { outboxId: row.id } : {}) },

@@ -29,14 +29,22 @@ for (const { dialect, skip, label } of dialectCases) {
       if (!to || to.status === 'unsubscribed') return 'cancel';
       return { to: to.email, subject: 'A note', text: 'Hello', html: '<p>Hello</p>' };
     };
-    const worker = (smtpUrl: string, db: Kysely<Database> = store.db) =>
-      new OutboxWorker({ db, dialect, mailer: smtpMailer(smtpUrl, FROM), clock, kinds: new Map([['note', note]]) });
+    const worker = (smtpUrl: string, db: Kysely<Database> = store.db, broadcastRatePerSec?: number) =>
+      new OutboxWorker({
+        db,
+        dialect,
+        mailer: smtpMailer(smtpUrl, FROM),
+        clock,
+        kinds: new Map([['note', note]]),
+        ...(broadcastRatePerSec ? { broadcastRatePerSec } : {}),
+      });
 
-    const queue = async (email: string, kind = 'note') => {
+    const queue = async (email: string, kind = 'note', broadcastId: string | null = null) => {
       const id = await insertSubscriber(store.db, email, { now: clock() });
-      await store.db.insertInto('outbox').values(newOutboxRow(kind, id, clock())).execute();
+      await store.db.insertInto('outbox').values(newOutboxRow(kind, id, clock(), broadcastId)).execute();
       return id;
     };
+    const recipientsOf = () => sink.messages.map((m) => (m.to && 'text' in m.to ? m.to.text : ''));
 
     beforeEach(async () => {
       clock.set('2026-11-21T12:00:00.000Z');
@@ -118,6 +126,44 @@ for (const { dialect, skip, label } of dialectCases) {
       const row = await store.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
       expect(row.status).toBe('cancelled');
       expect(sink.messages).toHaveLength(0);
+    });
+
+    it('marks a recipient failed at once on a 5xx answer, and retries a 4xx answer with back-off', async () => {
+      await sink.close();
+      sink = await startSmtpSink(0, (to) =>
+        to.startsWith('gone') ? { code: 550, message: 'No such mailbox' } : to.startsWith('busy') ? { code: 451, message: 'Try again later' } : null,
+      );
+      await queue('gone@example.com');
+      await queue('busy@example.com');
+      await worker(sink.url).runOnce();
+      const rows = await store.db
+        .selectFrom('outbox')
+        .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
+        .select(['subscribers.email', 'outbox.status', 'outbox.attempts', 'outbox.next_attempt_at', 'outbox.last_error'])
+        .orderBy('subscribers.email')
+        .execute();
+      expect(rows[0]).toMatchObject({ email: 'busy@example.com', status: 'pending', attempts: 1, next_attempt_at: '2026-11-21T12:00:30.000Z' });
+      expect(rows[0]?.last_error).toMatch(/451/);
+      expect(rows[1]).toMatchObject({ email: 'gone@example.com', status: 'failed', attempts: 1 });
+      expect(rows[1]?.last_error).toMatch(/550/);
+    });
+
+    it('sends every other kind before broadcast rows, and paces broadcast rows at the set rate', async () => {
+      for (let i = 0; i < 6; i++) await queue(`b${i}@example.com`, 'note', 'bc-1');
+      clock.advance(1000);
+      await queue('confirm-me@example.com');
+      const w = worker(sink.url, store.db, 2);
+      // The first run: the waiting non-broadcast row, then one second's worth (2) of the broadcast.
+      expect(await w.runOnce()).toBe(3);
+      expect(recipientsOf()[0]).toBe('confirm-me@example.com');
+      expect(await w.runOnce()).toBe(0); // no time has passed: the pace allows nothing more
+      clock.advance(500);
+      expect(await w.runOnce()).toBe(1);
+      clock.advance(1000);
+      expect(await w.runOnce()).toBe(2);
+      clock.advance(10_000);
+      expect(await w.runOnce()).toBe(1);
+      expect(recipientsOf()).toHaveLength(7);
     });
   });
 }

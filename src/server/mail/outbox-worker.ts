@@ -28,7 +28,18 @@ export interface OutboxWorkerOptions {
   onError?: (error: unknown, row?: OutboxRow) => void;
   pollMs?: number;
   batchSize?: number;
+  /**
+   * Broadcast rows (those with a broadcast_id) this instance sends per second at most
+   * (MAIL_RATE_PER_SEC); other rows are never paced and are always claimed first.
+   */
+  broadcastRatePerSec?: number;
 }
+
+/** An SMTP answer in the 5xx range: the server refused for good; retrying will not change it. */
+export const isPermanentSmtpFailure = (error: unknown): boolean => {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
 
 /**
  * Sends the outbox. Rows are claimed with a lease (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite
@@ -42,6 +53,9 @@ export class OutboxWorker {
   private again = false;
   private stopped = true;
   private readonly clock: () => Date;
+  // Per-instance token bucket for broadcast rows: up to one second's worth may go at once.
+  private tokens = 0;
+  private tokensAt = 0;
 
   constructor(private readonly opts: OutboxWorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -89,13 +103,42 @@ export class OutboxWorker {
   /** Claims due rows and sends them; returns how many it claimed. */
   async runOnce(): Promise<number> {
     const rows = await this.claim();
-    // First queued, first sent: RETURNING gives no order, so restore the queue's.
-    rows.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0));
+    // Broadcast rows last, then first queued, first sent: RETURNING gives no order, so restore the queue's.
+    const rank = (r: OutboxRow) => `${r.broadcast_id === null ? 0 : 1}${r.next_attempt_at}`;
+    rows.sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
     for (const row of rows) await this.deliver(row);
     return rows.length;
   }
 
+  /** How many broadcast rows the pace allows now (and takes them from the bucket). */
+  private broadcastAllowance(limit: number): number {
+    const rate = this.opts.broadcastRatePerSec ?? Number.POSITIVE_INFINITY;
+    if (!Number.isFinite(rate)) return limit;
+    const now = this.clock().getTime();
+    const burst = Math.max(1, rate);
+    this.tokens = Math.min(burst, this.tokens + ((now - this.tokensAt) / 1000) * rate);
+    this.tokensAt = now;
+    const n = Math.min(limit, Math.floor(this.tokens));
+    this.tokens -= n;
+    return n;
+  }
+
+  // Every other kind first (a confirmation never waits behind a broadcast), then as many broadcast
+  // rows as the pace allows.
   private async claim(): Promise<OutboxRow[]> {
+    const batch = this.opts.batchSize ?? 20;
+    const others = await this.claimSome(batch, false);
+    const room = batch - others.length;
+    if (room <= 0) return others;
+    const allowed = this.broadcastAllowance(room);
+    if (allowed <= 0) return others;
+    const broadcast = await this.claimSome(allowed, true);
+    // Tokens not used (fewer rows due than allowed) go back: an idle list saves up its second.
+    this.tokens += allowed - broadcast.length;
+    return [...others, ...broadcast];
+  }
+
+  private async claimSome(limit: number, broadcast: boolean): Promise<OutboxRow[]> {
     const { db, dialect } = this.opts;
     const now = this.clock().toISOString();
     const leaseUntil = new Date(this.clock().getTime() + LEASE_MS).toISOString();
@@ -109,11 +152,12 @@ export class OutboxWorker {
           .where('status', '=', 'pending')
           .where('next_attempt_at', '<=', now)
           .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+          .where('broadcast_id', broadcast ? 'is not' : 'is', null)
           .orderBy('next_attempt_at')
-          .limit(this.opts.batchSize ?? 20)
+          .limit(limit)
           .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
       )
-      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at'])
+      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at', 'broadcast_id'])
       .execute();
   }
 
@@ -133,7 +177,8 @@ export class OutboxWorker {
       this.opts.onError?.(error, row);
       const now = this.clock();
       const failures = row.attempts + 1;
-      const giveUp = now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
+      // 4xx (and a dropped connection) is worth another try later; 5xx is the server's last word.
+      const giveUp = isPermanentSmtpFailure(error) || now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
       await mine(db.updateTable('outbox'))
         .set({
           status: giveUp ? 'failed' : 'pending',

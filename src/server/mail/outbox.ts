@@ -8,7 +8,7 @@ import type { OutboxTable } from '../store/schema.ts';
 
 export type { MailMessage } from './mailer.ts';
 
-export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at' | 'next_attempt_at'> & { attempts: number };
+export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at' | 'next_attempt_at' | 'broadcast_id'> & { attempts: number };
 
 /** Turns a claimed row into a message, or 'cancel' when it should no longer be sent. */
 export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'cancel'>;
@@ -26,8 +26,11 @@ declare module 'fastify' {
   }
 }
 
-/** A row to insert in the caller's transaction: due now, unclaimed. */
-export const newOutboxRow = (kind: string, subscriberId: string, now: Date) => ({
+/**
+ * A row to insert in the caller's transaction: due now, unclaimed. Rows of a broadcast carry its
+ * id: the worker paces them (MAIL_RATE_PER_SEC) and sends every other row first.
+ */
+export const newOutboxRow = (kind: string, subscriberId: string, now: Date, broadcastId: string | null = null) => ({
   id: randomUUID(),
   kind,
   subscriber_id: subscriberId,
@@ -40,6 +43,7 @@ export const newOutboxRow = (kind: string, subscriberId: string, now: Date) => (
   last_error: null,
   created_at: now.toISOString(),
   sent_at: null,
+  broadcast_id: broadcastId,
 });
 
 /** Headers every list email carries: RFC 2369 List-Unsubscribe and RFC 8058 one-click. */

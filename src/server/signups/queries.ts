@@ -31,3 +31,18 @@ export async function signupsPerDay(db: Kysely<Database>, from: string, to: stri
     .execute();
   return new Map(rows.map((r) => [r.day, Number(r.signups)]));
 }
+
+// For the console's broadcast (src/server/admin/broadcast-*.ts).
+export { unsubscribeUrl } from './unsubscribe-link.ts';
+
+/** Every confirmed subscriber's id, in sign-up order (a broadcast's recipients, snapshotted). */
+export async function confirmedSubscriberIds(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('subscribers').select('id').where('status', '=', 'confirmed').orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** A subscriber's address, if they are still confirmed (a list email goes to nobody else). */
+export async function confirmedAddress(db: Kysely<Database>, subscriberId: string): Promise<string | null> {
+  const row = await db.selectFrom('subscribers').select(['email', 'status']).where('id', '=', subscriberId).executeTakeFirst();
+  return row?.status === 'confirmed' ? row.email : null;
+}

@@ -4,6 +4,7 @@ import { analyticsMigration } from './migrations/0002-analytics.ts';
 import { linkKeysMigration } from './migrations/0003-link-keys.ts';
 import { operatorsMigration } from './migrations/0004-operators.ts';
 import { consoleQueriesMigration } from './migrations/0005-console-queries.ts';
+import { broadcastsMigration } from './migrations/0006-broadcasts.ts';
 import type { Database } from './schema.ts';
 import { errorText } from '../lib/log-safe.ts';
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-link-keys': linkKeysMigration,
   '0004-operators': operatorsMigration,
   '0005-console-queries': consoleQueriesMigration,
+  '0006-broadcasts': broadcastsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -53,6 +53,23 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: IsoTime;
   sent_at: IsoTime | null;
+  /** The broadcast this row is one recipient of (migration 0006); null for other kinds. */
+  broadcast_id: string | null;
+}
+
+export type BroadcastStatus = 'draft' | 'sending' | 'paused' | 'cancelled';
+
+export interface BroadcastsTable {
+  id: string;
+  subject: string;
+  body: string;
+  status: BroadcastStatus;
+  created_by: string;
+  created_at: IsoTime;
+  updated_at: IsoTime;
+  sent_by: string | null;
+  sent_at: IsoTime | null;
+  recipients: number | null;
 }
 
 export interface SettingsTable {
@@ -179,6 +196,7 @@ export interface Database {
   subscribers: SubscribersTable;
   consent_wordings: ConsentWordingsTable;
   outbox: OutboxTable;
+  broadcasts: BroadcastsTable;
   settings: SettingsTable;
   link_keys: LinkKeysTable;
   abuse_counters: AbuseCountersTable;

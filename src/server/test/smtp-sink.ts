@@ -12,13 +12,21 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(port = 0): Promise<SmtpSink> {
+/** An SMTP refusal for one recipient (e.g. 450 throttled, 550 no such mailbox), or null to accept. */
+export type SinkAnswer = (recipient: string) => { code: number; message: string } | null;
+
+export async function startSmtpSink(port = 0, answer?: SinkAnswer): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = answer?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, _session, callback) {
       simpleParser(stream).then(
         (mail) => {

@@ -20,6 +20,12 @@ export const auditActions = {
   'operator.removed': 'Operator removed',
   'operator.password-changed': 'Password changed',
   'operator.2fa-reset': 'Authenticator reset',
+  'broadcast.created': 'Broadcast created',
+  'broadcast.test-sent': 'Broadcast test sent',
+  'broadcast.sent': 'Broadcast sent',
+  'broadcast.paused': 'Broadcast paused',
+  'broadcast.resumed': 'Broadcast resumed',
+  'broadcast.cancelled': 'Broadcast cancelled',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as AuditAction[];

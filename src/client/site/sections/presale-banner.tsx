@@ -10,6 +10,11 @@ export function PresaleBanner({ presale }: { presale?: PresaleProps | undefined 
         {`${content.banner.headline} ${content.banner.year}`}
       </h2>
       {presale ? <PresaleCountdown presale={presale} /> : <p className="banner-status">{comingSoonText}</p>}
+      {content.contractAddress ? (
+        <p className="banner-contract">
+          Official contract address: <code className="contract-address">{content.contractAddress}</code>
+        </p>
+      ) : null}
       <SocialLinks />
     </section>
   );

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adminApiPaths, withId } from '../../shared/paths.ts';
+import type { MailMessage } from '../mail/outbox.ts';
+import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
+import { insertSubscriber } from '../test/fixtures.ts';
+import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
+
+const MIN = 60_000;
+
+describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => {
+  let store: TestStore;
+  let t: TestApp;
+  let op: TestOperator;
+  let c: ConsoleClient;
+  // Keeps what it sends; refuses the addresses in `refuse` as a mail server does (550).
+  const refuse = new Set<string>();
+  const memory = memoryMailer();
+  const mailer = {
+    ...memory,
+    sent: memory.sent as MailMessage[],
+    async send(m: MailMessage) {
+      if (refuse.has(m.to)) throw Object.assign(new Error('550 5.1.1 No such mailbox'), { responseCode: 550 });
+      await memory.send(m);
+    },
+  };
+  let n = 0;
+
+  beforeAll(async () => {
+    if (skip) return;
+    store = await openTestStore(dialect);
+    // A pace far above what a test sends: the worker's pace has its own test (outbox-worker.test.ts).
+    t = await buildTestApp({ store, mailer, env: { MAIL_RATE_PER_SEC: '1000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await store?.destroy();
+  });
+  beforeEach(async (ctx) => {
+    if (skip) return ctx.skip();
+    n += 1;
+    // One app per dialect; each test starts from an empty list and outbox, with its own operator.
+    await store.db.deleteFrom('outbox').execute();
+    await store.db.deleteFrom('subscribers').execute();
+    mailer.sent.length = 0;
+    refuse.clear();
+    op = await makeOperator(store.db, `bc${n}-${dialect}@example.com`, t.clock());
+    c = new ConsoleClient(t.app);
+    await c.signIn(op, t.clock());
+  });
+
+  const confirmed = async (count: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push(await insertSubscriber(store.db, `fan${i}-${n}@example.com`, { status: 'confirmed', now: t.clock() }));
+    return ids;
+  };
+  const draft = async (body = 'Hello **holders**.\n\nThe presale opens [soon](https://dh.example/presale).', subject = 'The presale is near') => {
+    const res = await c.post(adminApiPaths.broadcasts, { subject, body });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().id as string;
+  };
+  const send = (id: string, client = c) => client.post(withId(adminApiPaths.broadcastSend, id));
+  const progress = async (id: string) => (await c.get(withId(adminApiPaths.broadcast, id))).json();
+  const drain = () => t.app.jobs.runOnce('outbox');
+  const actions = async (subject: string) =>
+    (await store.db.selectFrom('audit_log').select(['action', 'actor']).where('subject', '=', subject).orderBy('at').orderBy('action').execute()).map((r) => r.action);
+
+  it('previews the Markdown as sanitised HTML and as text; raw HTML shows as text, never as markup', async () => {
+    const id = await draft('# News\n\nHello **holders** <script>alert(1)</script> [x](javascript:alert(1)) https://dh.example/faq');
+    const res = await c.get(withId(adminApiPaths.broadcastPreview, id));
+    expect(res.statusCode).toBe(200);
+    const p = res.json();
+    expect(p.html).toContain('<h1>News</h1>');
+    expect(p.html).toContain('<strong>holders</strong>');
+    expect(p.html).toContain('&lt;script&gt;');
+    expect(p.html).not.toContain('<script>');
+    expect(p.html).not.toMatch(/href="javascript:/i);
+    expect(p.html).toContain('<a href="https://dh.example/faq">');
+    expect(p.text).toContain('News\n\nHello holders <script>alert(1)</script>');
+    expect(p.refusal).toBeNull();
+    expect(await actions(id)).toEqual(['broadcast.created']);
+  });
+
+  it('sends a test to the signed-in operator only, with the unsubscribe link and one-click headers', async () => {
+    await confirmed(2);
+    const id = await draft();
+    const res = await c.post(withId(adminApiPaths.broadcastTest, id));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(mailer.sent.map((m) => m.to)).toEqual([op.email]);
+    const m = mailer.sent[0];
+    expect(m?.subject).toBe('[Test] The presale is near');
+    expect(m?.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    expect(m?.text).toMatch(/Stop all emails from Diamond Hand: https:\/\/dh\.example\/unsubscribe\?id=/);
+    expect((await progress(id)).state).toBe('draft');
+  });
+
+  it('sends to every confirmed subscriber (nobody else) through the outbox, each with their own unsubscribe link', async () => {
+    const ids = await confirmed(5);
+    await insertSubscriber(store.db, `pending-${n}@example.com`, { status: 'pending', now: t.clock() });
+    await insertSubscriber(store.db, `gone-${n}@example.com`, { status: 'unsubscribed', now: t.clock() });
+    const id = await draft();
+    const res = await send(id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().progress).toMatchObject({ recipients: 5, queued: 5, sent: 0 });
+    await drain();
+    const to = mailer.sent.map((m) => m.to).sort();
+    expect(to).toEqual(ids.map((_, i) => `fan${i}-${n}@example.com`).sort());
+    for (const m of mailer.sent) {
+      const link = m.headers?.['List-Unsubscribe'] ?? '';
+      expect(link).toMatch(/^<https:\/\/dh\.example\/unsubscribe\?id=[^&]+&sig=/);
+      expect(m.text).toContain(link.slice(1, -1));
+      expect(m.html).toContain('<strong>holders</strong>');
+    }
+    // Each link names its own subscriber.
+    expect(new Set(mailer.sent.map((m) => m.headers?.['List-Unsubscribe'])).size).toBe(5);
+    const p = await progress(id);
+    expect(p.state).toBe('done');
+    expect(p.progress).toMatchObject({ recipients: 5, queued: 0, sent: 5, failed: 0, skipped: 0, etaSeconds: null });
+    expect(await actions(id)).toEqual(['broadcast.created', 'broadcast.sent']);
+  });
+
+  it('needs a code from the last five minutes to send', async () => {
+    await confirmed(1);
+    const id = await draft();
+    t.clock.advance(6 * MIN);
+    const refused = await send(id);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('fresh_proof_required');
+    expect(await store.db.selectFrom('outbox').select('id').execute()).toHaveLength(0);
+    expect((await c.post(adminApiPaths.freshProof, { code: codeAt(op, t.clock()) })).statusCode).toBe(200);
+    expect((await send(id)).statusCode).toBe(200);
+  });
+
+  it('double clicks and two operators racing create one send: one 200, the rest 409, one row per recipient', async () => {
+    await confirmed(20);
+    const id = await draft();
+    const other = await makeOperator(store.db, `bc${n}-other-${dialect}@example.com`, t.clock());
+    const c2 = new ConsoleClient(t.app);
+    await c2.signIn(other, t.clock());
+    const answers = await Promise.all([send(id), send(id), send(id, c2), send(id, c2), send(id)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(answers.find((a) => a.statusCode === 409)?.json().error.message).toMatch(/already been sent/);
+    expect(await store.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).execute()).toHaveLength(20);
+    expect((await actions(id)).filter((a) => a === 'broadcast.sent')).toHaveLength(1);
+  });
+
+  it('accounts for everyone: sent + failed (with the reason) + skipped (unsubscribed meanwhile) = recipients', async () => {
+    const ids = await confirmed(4);
+    const id = await draft();
+    expect((await send(id)).statusCode).toBe(200);
+    await store.db.updateTable('subscribers').set({ status: 'unsubscribed' }).where('id', '=', ids[1] ?? '').execute();
+    // The mail server refuses one address for good (5xx): marked failed at once, not retried.
+    refuse.add(`fan0-${n}@example.com`);
+    await drain();
+    const p = (await progress(id)).progress;
+    expect(p).toMatchObject({ recipients: 4, queued: 0, sent: 2, failed: 1, skipped: 1, cancelled: 0 });
+    expect(p.sent + p.failed + p.skipped).toBe(p.recipients);
+    expect(p.failures).toEqual([{ reason: expect.stringMatching(/550 5\.1\.1 No such mailbox/), count: 1 }]);
+  });
+
+  it('pauses (nothing more goes out), resumes (the rest goes out), and cancels what is left', async () => {
+    await confirmed(6);
+    const id = await draft();
+    expect((await send(id)).statusCode).toBe(200);
+    const paused = await c.post(withId(adminApiPaths.broadcastPause, id));
+    expect(paused.json().state).toBe('paused');
+    expect((await c.post(withId(adminApiPaths.broadcastPause, id))).statusCode).toBe(409);
+    await drain();
+    expect(mailer.sent).toHaveLength(0);
+    expect((await c.post(withId(adminApiPaths.broadcastResume, id))).json().state).toBe('sending');
+    await drain();
+    expect(mailer.sent).toHaveLength(6);
+    expect((await progress(id)).state).toBe('done');
+
+    const second = await draft();
+    expect((await send(second)).statusCode).toBe(200);
+    const cancelled = await c.post(withId(adminApiPaths.broadcastCancel, second));
+    expect(cancelled.json()).toMatchObject({ state: 'cancelled', progress: { recipients: 6, cancelled: 6, queued: 0 } });
+    await drain();
+    expect(mailer.sent).toHaveLength(6);
+    expect((await c.post(withId(adminApiPaths.broadcastResume, second))).statusCode).toBe(409);
+    expect(await actions(id)).toEqual(['broadcast.created', 'broadcast.paused', 'broadcast.resumed', 'broadcast.sent'].sort());
+    expect(await actions(second)).toContain('broadcast.cancelled');
+  });
+
+  it('refuses to send or test a broadcast carrying an Ethereum address, with a sentence saying why', async () => {
+    await confirmed(1);
+    const id = await draft('Buy now at 0x**52908400098527886E0F7030069857D2E4169EE7**!');
+    const shown = (await progress(id)).refusal as string;
+    expect(shown).toMatch(/contains an Ethereum address .* no official contract address is set/);
+    for (const path of [adminApiPaths.broadcastSend, adminApiPaths.broadcastTest]) {
+      const res = await c.post(withId(path, id));
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error.fields.body).toBe(shown);
+    }
+    expect(mailer.sent).toHaveLength(0);
+    expect(await store.db.selectFrom('outbox').select('id').execute()).toHaveLength(0);
+  });
+
+  it('the guard reads what the reader sees: an address hidden by an entity or split by a link is refused', async () => {
+    const hex = '52908400098527886E0F7030069857D2E4169EE7';
+    for (const body of [`Send to 0x&#${hex.charCodeAt(0)};${hex.slice(1)}`, `[0x${hex.slice(0, 20)}](https://x.example)${hex.slice(20)}`]) {
+      const id = await draft(body);
+      const res = await send(id);
+      expect(res.statusCode, body).toBe(422);
+      expect(res.json().error.message).toMatch(/contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\)/);
+    }
+  });
+});
