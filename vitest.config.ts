@@ -8,5 +8,8 @@ export default defineConfig({
     // Two cores here and in CI; integration tests open real databases and servers.
     maxWorkers: 2,
     testTimeout: 20_000,
+    // A test app's set-up migrates a fresh database and opens the geo databases: seconds on a
+    // quiet machine, more when the two cores are shared.
+    hookTimeout: 30_000,
   },
 });
