@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
+import { registerAudienceRoutes } from './audience-routes.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { registerConsolePages } from './console-page.ts';
 import { protectConsoleApi } from './guards.ts';
 import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
+import { registerSubscriberRoutes } from './subscriber-routes.ts';
 import { memoryFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
 import { purgeExpired } from './sessions.ts';
 
@@ -39,6 +41,9 @@ export const adminFeature = fp(
       registerSignInRoutes(api, { publicUrl: opts.publicUrl, counters });
       registerSessionRoutes(api);
       registerAuditRoutes(api);
+      // Subscribers and Audience screens.
+      registerSubscriberRoutes(api);
+      registerAudienceRoutes(api);
       // Next: register the Subscribers, Audience and Broadcast routes here, each with its guard.
     });
 
@@ -55,7 +60,7 @@ export const adminFeature = fp(
     name: 'admin',
     fastify: '5.x',
     encapsulate: true,
-    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-write-protection', 'dh-jobs'],
-    decorators: { fastify: ['store', 'clock', 'keys', 'protection', 'jobs'] },
+    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-write-protection', 'dh-jobs', 'dh-mail'],
+    decorators: { fastify: ['store', 'clock', 'keys', 'protection', 'jobs', 'outbox'] },
   },
 );

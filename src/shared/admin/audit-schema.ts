@@ -20,6 +20,11 @@ export const auditActions = {
   'operator.removed': 'Operator removed',
   'operator.password-changed': 'Password changed',
   'operator.2fa-reset': 'Authenticator reset',
+  // Subscribers screen: the subject is the person's id, never their address.
+  'subscriber.confirmation-resent': 'Confirmation resent',
+  'subscriber.exported': 'Person’s data exported',
+  'subscriber.erased': 'Person erased',
+  'subscribers.exported': 'Subscribers exported (CSV)',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as AuditAction[];
