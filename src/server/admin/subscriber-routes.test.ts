@@ -14,7 +14,7 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
   let t: TestApp;
   let op: TestOperator;
   let c: ConsoleClient;
-  const ids: Record<string, string> = {};
+  const ids = { ada: '', xss: '', bob: '' };
 
   /** A fresh authenticator code (a code is accepted once, so the clock moves to the next one). */
   const freshProof = async () => {
@@ -53,7 +53,7 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
       const row = await store.db.selectFrom('subscribers').select('id').where('email_key', '=', email).executeTakeFirstOrThrow();
       ids[key] = row.id;
     }
-    await store.db.updateTable('subscribers').set({ status: 'confirmed', confirmed_at: t.clock().toISOString() }).where('id', '=', ids.bob!).execute();
+    await store.db.updateTable('subscribers').set({ status: 'confirmed', confirmed_at: t.clock().toISOString() }).where('id', '=', ids.bob).execute();
     op = await makeOperator(store.db, `subs-${dialect}@example.com`, t.clock());
     c = new ConsoleClient(t.app);
     await c.signIn(op, t.clock());
@@ -92,7 +92,7 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
   });
 
   it.skipIf(skip)('shows one person with consent, place and emails; 404 for nobody', async () => {
-    const res = await c.get(subscriberApiPath(adminApiPaths.subscriber, ids.ada!));
+    const res = await c.get(subscriberApiPath(adminApiPaths.subscriber, ids.ada));
     expect(res.statusCode).toBe(200);
     const detail = subscriberDetailSchema.parse(res.json());
     expect(detail).toMatchObject({ name: 'Ada Lovelace', status: 'pending', consent: { page: '/' }, resend: { allowed: false } });
@@ -105,18 +105,18 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
   });
 
   it.skipIf(skip)('resends a confirmation after the cool-down only, queues one email and audits it', async () => {
-    const url = subscriberApiPath(adminApiPaths.subscriberResend, ids.xss!);
+    const url = subscriberApiPath(adminApiPaths.subscriberResend, ids.xss);
     const early = await c.post(url);
     expect(early.statusCode).toBe(409);
     expect(early.json().error.message).toMatch(/less than 15 minutes ago; try again after/);
-    expect(await outboxRows(ids.xss!)).toBe(1);
+    expect(await outboxRows(ids.xss)).toBe(1);
     t.clock.advance(15 * MIN);
     const ok = await c.post(url);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ done: true, message: expect.stringMatching(/on its way/) });
-    expect(await outboxRows(ids.xss!)).toBe(2);
+    expect(await outboxRows(ids.xss)).toBe(2);
     expect(await lastAudit('subscriber.confirmation-resent')).toMatchObject({ actor: op.email, subject: ids.xss });
-    const confirmed = await c.post(subscriberApiPath(adminApiPaths.subscriberResend, ids.bob!));
+    const confirmed = await c.post(subscriberApiPath(adminApiPaths.subscriberResend, ids.bob));
     expect(confirmed.statusCode).toBe(409);
     expect(confirmed.json().error.message).toMatch(/already confirmed/);
     // The session was idle for 15 minutes of test time; sign in again for what follows.
@@ -124,7 +124,7 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
   });
 
   it.skipIf(skip)('exports one person as JSON only with fresh proof, and audits it', async () => {
-    const url = subscriberApiPath(adminApiPaths.subscriberExport, ids.ada!);
+    const url = subscriberApiPath(adminApiPaths.subscriberExport, ids.ada);
     t.clock.advance(6 * MIN);
     const stale = await c.post(url);
     expect(stale.statusCode).toBe(403);
@@ -165,7 +165,7 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
   });
 
   it.skipIf(skip)('erases only when the address is typed back, with fresh proof; totals stay; audited', async () => {
-    const url = subscriberApiPath(adminApiPaths.subscriberErase, ids.xss!);
+    const url = subscriberApiPath(adminApiPaths.subscriberErase, ids.xss);
     const totalBefore = await store.db.selectFrom('daily_signups').select((eb) => eb.fn.sum<number>('signups').as('n')).executeTakeFirstOrThrow();
     t.clock.advance(6 * MIN);
     expect((await c.post(url, { confirmEmail: 'mallory@example.net' })).json().error.code).toBe('fresh_proof_required');
@@ -180,7 +180,7 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     const ok = await c.post(url, { confirmEmail: '  MALLORY@example.net ' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect((await list({})).items.map((i) => i.id)).not.toContain(ids.xss);
-    expect(await outboxRows(ids.xss!)).toBe(0);
+    expect(await outboxRows(ids.xss)).toBe(0);
     const totalAfter = await store.db.selectFrom('daily_signups').select((eb) => eb.fn.sum<number>('signups').as('n')).executeTakeFirstOrThrow();
     expect(Number(totalAfter.n)).toBe(Number(totalBefore.n));
     const entry = await lastAudit('subscriber.erased');
