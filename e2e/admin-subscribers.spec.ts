@@ -11,7 +11,7 @@ test.beforeEach(async ({ page }) => {
 const XSS = '<img src=x onerror=alert(1)>';
 
 async function search(page: Page, term: string, status = 'Any status') {
-  await page.getByLabel('Name or email').fill(term);
+  await page.getByLabel('Search names and addresses').fill(term);
   await page.getByLabel('Status').selectOption({ label: status });
   await page.getByRole('button', { name: 'Search' }).click();
 }

@@ -109,7 +109,7 @@ export function SubscribersView() {
       <h1 id="view-title">Subscribers</h1>
       <form className="cs-filters" onSubmit={onFilter} role="search" aria-label="Search subscribers">
         <div className="cs-field">
-          <label htmlFor="subs-q">Name or email</label>
+          <label htmlFor="subs-q">Search names and addresses</label>
           <input id="subs-q" name="q" type="search" maxLength={100} aria-describedby="subs-q-hint" />
         </div>
         <div className="cs-field">
