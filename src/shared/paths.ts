@@ -97,9 +97,27 @@ export const adminApiPaths = {
   broadcastPause: '/api/admin/broadcasts/:id/pause',
   broadcastResume: '/api/admin/broadcasts/:id/resume',
   broadcastCancel: '/api/admin/broadcasts/:id/cancel',
+  // Subscribers and Audience screens (src/server/admin/subscriber-routes.ts, audience-routes.ts).
+  subscribers: '/api/admin/subscribers',
+  /** POST, fresh proof: the filtered list as a CSV download. */
+  subscribersCsv: '/api/admin/subscribers/csv',
+  subscriber: '/api/admin/subscribers/:id',
+  subscriberResend: '/api/admin/subscribers/:id/resend',
+  /** POST, fresh proof: everything held about one person, as JSON. */
+  subscriberExport: '/api/admin/subscribers/:id/export',
+  /** POST, fresh proof. */
+  subscriberErase: '/api/admin/subscribers/:id/erase',
+  audience: '/api/admin/audience',
+  audienceLive: '/api/admin/audience/live',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */
 export const withId = (path: string, id: string): string => path.replace(':id', encodeURIComponent(id));
+
+/** A person's console endpoint with their id filled in. */
+export const subscriberApiPath = (
+  path: (typeof adminApiPaths)['subscriber' | 'subscriberResend' | 'subscriberExport' | 'subscriberErase'],
+  id: string,
+): string => withId(path, id);
 
 export const isApiPath = (url: string): boolean => url.startsWith(API_PREFIX);

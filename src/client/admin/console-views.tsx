@@ -1,9 +1,10 @@
 import type { ComponentType } from 'react';
 import { adminPaths } from '../../shared/paths.ts';
+import { AudienceView } from './views/audience-view.tsx';
 import { AuditView } from './views/audit-view.tsx';
 import { BroadcastView } from './views/broadcast-view.tsx';
-import { ComingView } from './views/coming-view.tsx';
 import { SessionsView } from './views/sessions-view.tsx';
+import { SubscribersView } from './views/subscribers-view.tsx';
 
 /**
  * The console's views, in the order the navigation shows them. A new view is one entry here (its
@@ -16,10 +17,8 @@ export interface ConsoleView {
 }
 
 export const consoleViews: ConsoleView[] = [
-  // Next: SubscribersView (list, search, detail, export, erase).
-  { path: adminPaths.subscribers, label: 'Subscribers', Component: () => <ComingView title="Subscribers" /> },
-  // Next: AudienceView (visitors, sign-ups, conversion, chart).
-  { path: adminPaths.audience, label: 'Audience', Component: () => <ComingView title="Audience" /> },
+  { path: adminPaths.subscribers, label: 'Subscribers', Component: SubscribersView },
+  { path: adminPaths.audience, label: 'Audience', Component: AudienceView },
   { path: adminPaths.broadcast, label: 'Broadcast', Component: BroadcastView },
   { path: adminPaths.sessions, label: 'Sessions', Component: SessionsView },
   { path: adminPaths.audit, label: 'Audit log', Component: AuditView },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
+import { registerAudienceRoutes } from './audience-routes.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { broadcastComposer } from './broadcast-composer.ts';
 import { registerBroadcastRoutes } from './broadcast-routes.ts';
@@ -10,6 +11,7 @@ import { registerConsolePages } from './console-page.ts';
 import { protectConsoleApi } from './guards.ts';
 import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
+import { registerSubscriberRoutes } from './subscriber-routes.ts';
 import { memoryFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
 import { purgeExpired } from './sessions.ts';
 
@@ -57,7 +59,8 @@ export const adminFeature = fp(
         contractAddress: opts.contractAddress,
         ratePerSec: opts.mailRatePerSec,
       });
-      // Next: register the Subscribers and Audience routes here, each with its guard.
+      registerSubscriberRoutes(api);
+      registerAudienceRoutes(api);
     });
 
     app.jobs.add(

@@ -26,6 +26,11 @@ export const auditActions = {
   'broadcast.paused': 'Broadcast paused',
   'broadcast.resumed': 'Broadcast resumed',
   'broadcast.cancelled': 'Broadcast cancelled',
+  // Subscribers screen: the subject is the person's id, never their address.
+  'subscriber.confirmation-resent': 'Confirmation resent',
+  'subscriber.exported': 'Person’s data exported',
+  'subscriber.erased': 'Person erased',
+  'subscribers.exported': 'Subscribers exported (CSV)',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as AuditAction[];

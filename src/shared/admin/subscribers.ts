@@ -143,3 +143,40 @@ export const resendConfirmationReplySchema = z.object({
   nextAllowedAt: time,
 });
 export type ResendConfirmationReply = z.output<typeof resendConfirmationReplySchema>;
+
+// ---- Console routes' own messages (the routes in src/server/admin/subscriber-routes.ts) ----
+
+/** The `:id` of a person's routes. */
+export const subscriberIdParamsSchema = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(64, 'That subscriber link is not valid.')),
+});
+
+/**
+ * Erasing a person: the operator types the person's email address back, a safety catch against
+ * erasing the wrong row (compared ignoring case and surrounding spaces).
+ */
+export const eraseSubscriberSchema = z.strictObject({
+  confirmEmail: z.string({ error: 'Type the person’s email address to confirm.' }).check(
+    z.trim(),
+    z.minLength(1, 'Type the person’s email address to confirm.'),
+    z.maxLength(254, 'That is longer than any email address.'),
+  ),
+});
+export type EraseSubscriberRequest = z.output<typeof eraseSubscriberSchema>;
+
+/** The answer to resend (whatever happened) and erase: a sentence for the operator. */
+export const subscriberActionReplySchema = z.object({
+  message: z.string(),
+  /** After a resend: whether an email was queued. After an erasure: always true. */
+  done: z.boolean(),
+  /** After a resend that was queued: the earliest time another one can be sent. */
+  nextAllowedAt: z.optional(z.string()),
+});
+export type SubscriberActionReply = z.output<typeof subscriberActionReplySchema>;
+
+/** The CSV download's filter (a POST body: the export is audited, so never a GET). */
+export const subscribersCsvRequestSchema = z.strictObject({
+  q: subscriberListQuerySchema.shape.q,
+  status: subscriberListQuerySchema.shape.status,
+});
+export type SubscribersCsvRequest = z.output<typeof subscribersCsvRequestSchema>;

@@ -1,0 +1,439 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  subscriberActionReplySchema,
+  subscriberDataExportSchema,
+  subscriberDetailSchema,
+  subscriberListReplySchema,
+  subscriberStatuses,
+  SUBSTRING_SEARCH_MIN,
+  type SubscriberDetail,
+  type SubscriberListItem,
+  type SubscriberListReply,
+  type SubscriberStatusName,
+} from '../../../shared/admin/subscribers.ts';
+import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
+import { apiGet, apiSend, type ApiResult } from '../../lib/http.ts';
+import { useApiData, useConsole } from '../console-context.tsx';
+import { postForFile, saveFile } from '../download.ts';
+import { Notice } from '../field.tsx';
+import { formatTime } from './format.ts';
+
+interface Filter {
+  q: string;
+  status: '' | SubscriberStatusName;
+  sort: 'newest' | 'oldest';
+}
+const noFilter: Filter = { q: '', status: '', sort: 'newest' };
+const statusLabel: Record<SubscriberStatusName, string> = { pending: 'Pending', confirmed: 'Confirmed', unsubscribed: 'Unsubscribed' };
+const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
+  [p.city, p.region, p.country].filter(Boolean).join(', ') || 'Unknown';
+
+/**
+ * The list: search, status filter, newest or oldest first, a page at a time (keyset: "Load more"
+ * asks for the rows after the last one shown), and one person's record beside it. Every name,
+ * comment and address is rendered as React text, never as markup.
+ */
+export function SubscribersView() {
+  const read = useApiData();
+  const { withFreshProof } = useConsole();
+  const [filter, setFilter] = useState<Filter>(noFilter);
+  const [items, setItems] = useState<SubscriberListItem[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [info, setInfo] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [selected, setSelected] = useState<string | null>(null);
+
+  const show = useCallback(
+    (result: ApiResult<SubscriberListReply>, after: string | null) => {
+      setBusy(false);
+      const { data, error: failed } = read(result);
+      setError(failed);
+      if (!data) return;
+      setItems((old) => (after && old ? [...old, ...data.items] : data.items));
+      setCursor(data.nextCursor);
+    },
+    [read],
+  );
+  const fetchPage = (f: Filter, after: string | null) =>
+    apiGet(adminApiPaths.subscribers, subscriberListReplySchema, { q: f.q, status: f.status, sort: f.sort, cursor: after ?? undefined });
+  const load = (f: Filter, after: string | null) => {
+    setBusy(true);
+    void fetchPage(f, after).then((r) => show(r, after));
+  };
+
+  useEffect(() => {
+    void fetchPage(noFilter, null).then((r) => show(r, null));
+  }, [show]);
+
+  function onFilter(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const get = (k: string) => {
+      const v = data.get(k);
+      return typeof v === 'string' ? v : '';
+    };
+    const next: Filter = {
+      q: get('q').trim(),
+      status: (subscriberStatuses as readonly string[]).includes(get('status')) ? (get('status') as SubscriberStatusName) : '',
+      sort: get('sort') === 'oldest' ? 'oldest' : 'newest',
+    };
+    setFilter(next);
+    setInfo(null);
+    load(next, null);
+  }
+
+  async function downloadCsv() {
+    setInfo(null);
+    setError(null);
+    setBusy(true);
+    const body = { ...(filter.q ? { q: filter.q } : {}), ...(filter.status ? { status: filter.status } : {}) };
+    const result = await withFreshProof(() => postForFile(adminApiPaths.subscribersCsv, body));
+    setBusy(false);
+    const { data, error: failed } = read(result);
+    if (failed) return setError(failed);
+    if (data) {
+      saveFile(data.blob, data.filename);
+      setInfo(`Downloaded ${data.filename}.`);
+    }
+  }
+
+  const onErased = (id: string, message: string) => {
+    setItems((old) => old?.filter((i) => i.id !== id) ?? null);
+    setSelected(null);
+    setInfo(message);
+  };
+
+  return (
+    <section aria-labelledby="view-title">
+      <h1 id="view-title">Subscribers</h1>
+      <form className="cs-filters" onSubmit={onFilter} role="search" aria-label="Search subscribers">
+        <div className="cs-field">
+          <label htmlFor="subs-q">Search names and addresses</label>
+          <input id="subs-q" name="q" type="search" maxLength={100} aria-describedby="subs-q-hint" />
+        </div>
+        <div className="cs-field">
+          <label htmlFor="subs-status">Status</label>
+          <select id="subs-status" name="status" defaultValue="">
+            <option value="">Any status</option>
+            {subscriberStatuses.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="cs-field">
+          <label htmlFor="subs-sort">Order</label>
+          <select id="subs-sort" name="sort" defaultValue="newest">
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
+        </div>
+        <button type="submit">Search</button>
+        <button type="button" className="cs-secondary" onClick={() => void downloadCsv()} disabled={busy}>
+          Download CSV
+        </button>
+      </form>
+      <p className="cs-hint" id="subs-q-hint">
+        {SUBSTRING_SEARCH_MIN} characters or more find that text anywhere in a name or an email address; one or two characters
+        find email addresses that start with them. The CSV download holds everyone matching the search and status above, and asks
+        for a code from your authenticator app.
+      </p>
+      <Notice kind="error">{error}</Notice>
+      <Notice kind="info">{info}</Notice>
+      <div className="cs-split">
+        <div>
+          {items === null ? (
+            <p>Loading…</p>
+          ) : items.length === 0 ? (
+            <p>{filter === noFilter ? 'Nobody has signed up yet.' : 'Nobody matches this search.'}</p>
+          ) : (
+            <div className="cs-table-wrap">
+              <table className="cs-table">
+                <caption className="cs-visually-hidden">Subscribers, {filter.sort === 'newest' ? 'newest' : 'oldest'} first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Signed up</th>
+                    <th scope="col">Place</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((s) => (
+                    <tr key={s.id} aria-selected={s.id === selected}>
+                      <td data-label="Name">
+                        <button type="button" className="cs-link" onClick={() => setSelected(s.id)} aria-label={`Details of ${s.name || s.email}`}>
+                          {s.name || '(no name)'}
+                        </button>
+                      </td>
+                      <td data-label="Email">{s.email}</td>
+                      <td data-label="Status">
+                        <span className={`cs-badge cs-badge-${s.status}`}>{statusLabel[s.status]}</span>
+                      </td>
+                      <td data-label="Signed up">{formatTime(s.createdAt)}</td>
+                      <td data-label="Place">{place(s)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {cursor ? (
+            <div className="cs-actions">
+              <button type="button" className="cs-secondary" disabled={busy} onClick={() => load(filter, cursor)}>
+                {busy ? 'Loading…' : 'Load more'}
+              </button>
+            </div>
+          ) : null}
+        </div>
+        {selected ? <SubscriberPanel key={selected} id={selected} onClose={() => setSelected(null)} onErased={onErased} /> : null}
+      </div>
+    </section>
+  );
+}
+
+/** One person: their record, consent, place and emails, and what an operator may do. */
+function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose: () => void; onErased: (id: string, message: string) => void }) {
+  const read = useApiData();
+  const { withFreshProof } = useConsole();
+  const [person, setPerson] = useState<SubscriberDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [info, setInfo] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [erasing, setErasing] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  const fetchDetail = useCallback(() => apiGet(subscriberApiPath(adminApiPaths.subscriber, id), subscriberDetailSchema), [id]);
+  const apply = useCallback(
+    (result: ApiResult<SubscriberDetail>) => {
+      const { data, error: failed } = read(result);
+      setError(failed);
+      setPerson(data);
+    },
+    [read],
+  );
+  const refresh = async () => apply(await fetchDetail());
+
+  useEffect(() => {
+    void fetchDetail().then((r) => {
+      apply(r);
+      headingRef.current?.focus();
+    });
+  }, [fetchDetail, apply]);
+
+  async function resend() {
+    setBusy(true);
+    setInfo(null);
+    const { data, error: failed } = read(await apiSend('POST', subscriberApiPath(adminApiPaths.subscriberResend, id), {}, subscriberActionReplySchema));
+    setBusy(false);
+    setError(failed);
+    if (data) setInfo(data.message);
+    await refresh();
+  }
+
+  async function exportJson() {
+    setBusy(true);
+    setInfo(null);
+    const result = await withFreshProof(() => apiSend('POST', subscriberApiPath(adminApiPaths.subscriberExport, id), {}, subscriberDataExportSchema));
+    setBusy(false);
+    const { data, error: failed } = read(result);
+    setError(failed);
+    if (!data) return;
+    const name = `subscriber-${data.exportedAt.slice(0, 10)}.json`;
+    saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), name);
+    setInfo(`Downloaded ${name}.`);
+  }
+
+  return (
+    <aside className="cs-panel" aria-labelledby="subscriber-title">
+      <div className="cs-panel-head">
+        <h2 id="subscriber-title" tabIndex={-1} ref={headingRef}>
+          {person ? person.name || '(no name)' : 'Subscriber'}
+        </h2>
+        <button type="button" className="cs-secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <Notice kind="error">{error}</Notice>
+      <Notice kind="info">{info}</Notice>
+      {person === null ? (
+        error ? null : <p>Loading…</p>
+      ) : (
+        <>
+          <dl className="cs-facts">
+            <dt>Email</dt>
+            <dd>{person.email}</dd>
+            <dt>Status</dt>
+            <dd>{statusLabel[person.status]}</dd>
+            <dt>Signed up</dt>
+            <dd>{formatTime(person.createdAt)}</dd>
+            {person.confirmedAt ? (
+              <>
+                <dt>Confirmed</dt>
+                <dd>{formatTime(person.confirmedAt)}</dd>
+              </>
+            ) : null}
+            {person.unsubscribedAt ? (
+              <>
+                <dt>Unsubscribed</dt>
+                <dd>{formatTime(person.unsubscribedAt)}</dd>
+              </>
+            ) : null}
+            <dt>Comment</dt>
+            <dd className="cs-prewrap">{person.comment || '—'}</dd>
+            <dt>Place (from the IP address, which is not kept)</dt>
+            <dd>{place(person.location)}</dd>
+          </dl>
+          <h3>Consent</h3>
+          <p>
+            Given {formatTime(person.consent.at)} on the page {person.consent.page}, wording version {person.consent.version}:
+          </p>
+          <blockquote className="cs-quote">{person.consent.text ?? 'The wording of this version was not recorded.'}</blockquote>
+          <h3>Emails</h3>
+          {person.emails.length === 0 ? (
+            <p>None.</p>
+          ) : (
+            <table className="cs-table">
+              <caption className="cs-visually-hidden">Emails to this person</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Queued</th>
+                  <th scope="col">Sent</th>
+                </tr>
+              </thead>
+              <tbody>
+                {person.emails.map((e) => (
+                  <tr key={e.id}>
+                    <td data-label="Email">{e.kind}</td>
+                    <td data-label="Status">
+                      {e.status === 'pending' ? 'queued' : e.status}
+                      {e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}
+                      {e.lastError ? ` — ${e.lastError}` : ''}
+                    </td>
+                    <td data-label="Queued">{formatTime(e.createdAt)}</td>
+                    <td data-label="Sent">{e.sentAt ? formatTime(e.sentAt) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <div className="cs-actions">
+            {person.status === 'pending' ? (
+              <button type="button" onClick={() => void resend()} disabled={busy || !person.resend.allowed}>
+                Resend confirmation
+              </button>
+            ) : null}
+            <button type="button" className="cs-secondary" onClick={() => void exportJson()} disabled={busy}>
+              Export data (JSON)
+            </button>
+            <button type="button" className="cs-danger" onClick={() => setErasing(true)} disabled={busy}>
+              Erase…
+            </button>
+          </div>
+          {person.status === 'pending' && !person.resend.allowed && person.resend.availableAt ? (
+            <p className="cs-hint">A confirmation was sent recently; you can resend it after {formatTime(person.resend.availableAt)}.</p>
+          ) : null}
+          <EraseDialog
+            open={erasing}
+            person={person}
+            onCancel={() => setErasing(false)}
+            onErase={async (confirmEmail) => {
+              const result = await withFreshProof(() =>
+                apiSend('POST', subscriberApiPath(adminApiPaths.subscriberErase, id), { confirmEmail }, subscriberActionReplySchema),
+              );
+              if (result.ok) {
+                setErasing(false);
+                onErased(id, result.data.message);
+                return null;
+              }
+              const { error: failed } = read(result);
+              return result.ok ? null : (result.error.fields?.confirmEmail ?? failed);
+            }}
+          />
+        </>
+      )}
+    </aside>
+  );
+}
+
+/** Erasing cannot be undone: the operator types the address back before the button works. */
+function EraseDialog(props: {
+  open: boolean;
+  person: SubscriberDetail;
+  onCancel: () => void;
+  onErase: (confirmEmail: string) => Promise<string | null>;
+}) {
+  const { open, person, onCancel, onErase } = props;
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      setTyped('');
+      setError(null);
+      dialog.showModal();
+    } else if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  const matches = typed.trim().toLowerCase() === person.email.toLowerCase();
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!matches || busy) return;
+    setBusy(true);
+    setError(await onErase(typed));
+    setBusy(false);
+  }
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="cs-dialog"
+      aria-labelledby="erase-title"
+      aria-describedby="erase-why"
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <h2 id="erase-title">Erase this person?</h2>
+        <p id="erase-why">
+          Their details, consent record and every email to them are deleted for good; this cannot be undone. Sign-up totals keep
+          counting them, and the audit log records the erasure. Type their email address, <strong>{person.email}</strong>, to
+          confirm.
+        </p>
+        <div className="cs-field">
+          <label htmlFor="erase-email">Their email address</label>
+          <input
+            id="erase-email"
+            name="confirmEmail"
+            type="email"
+            autoComplete="off"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            aria-invalid={error ? true : undefined}
+          />
+        </div>
+        <Notice kind="error">{error}</Notice>
+        <div className="cs-actions">
+          <button type="submit" className="cs-danger" disabled={!matches || busy}>
+            {busy ? 'Erasing…' : 'Erase for good'}
+          </button>
+          <button type="button" className="cs-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
