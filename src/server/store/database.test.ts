@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore, parseDatabaseUrl } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -52,6 +53,31 @@ describe('the SQLite file is readable by its owner only', () => {
       await store.close();
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite transactions take the write lock when they begin', () => {
+  it('so another process cannot commit between our read and our write (no SQLITE_BUSY_SNAPSHOT)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-begin-'));
+    const file = path.join(dir, 'dh.sqlite');
+    const store = await openStore(`sqlite:${file}`);
+    // Another process's connection, which gives up at once instead of waiting.
+    const other = new SqliteDatabase(file);
+    other.pragma('busy_timeout = 0');
+    try {
+      await migrateToLatest(store.db);
+      await store.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('settings').selectAll().execute();
+        // Deferred, this write would succeed and our insert below would then fail.
+        expect(() => other.prepare("insert into settings (key, value) values ('other', 'x')").run()).toThrow(/locked|busy/i);
+        await trx.insertInto('settings').values({ key: 'ours', value: 'y' }).execute();
+      });
+      expect(other.prepare("select key from settings where key in ('ours', 'other')").all()).toEqual([{ key: 'ours' }]);
+    } finally {
+      other.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -33,7 +33,14 @@ function withStatementCache(sqlite: SqliteDatabase.Database, max = 500): SqliteD
         // Native methods must be called on the real object, not the proxy.
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       }
-      return (sql: string) => {
+      return (text: string) => {
+        // Kysely opens a transaction with a plain (deferred) BEGIN. In WAL mode a deferred
+        // transaction that reads and then writes fails at once with SQLITE_BUSY when another
+        // process (the operator command, a second instance, a test's seeding) committed in
+        // between, and busy_timeout cannot help. Every transaction we open is for writing, so
+        // take the write lock up front, where busy_timeout waits for it
+        // (https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions).
+        const sql = text === 'begin' ? 'begin immediate' : text;
         let stmt = cache.get(sql);
         if (!stmt) {
           stmt = prepare(sql);
