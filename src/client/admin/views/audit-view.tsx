@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { auditActions, auditPageSchema, type AuditEntry, type AuditPage } from '../../../shared/admin/audit-schema.ts';
+import { useState, type FormEvent } from 'react';
+import { auditActions, auditPageSchema, type AuditPage } from '../../../shared/admin/audit-schema.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
-import { apiGet, type ApiResult } from '../../lib/http.ts';
-import { useApiData } from '../console-context.tsx';
+import { apiGet } from '../../lib/http.ts';
+import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { Notice } from '../field.tsx';
 import { formatTime } from './format.ts';
 
@@ -16,46 +16,21 @@ interface Filter {
 const noFilter: Filter = { actor: '', action: '', from: '', to: '' };
 const actionLabel = (action: string): string => (auditActions as Record<string, string>)[action] ?? action;
 const viaLabel = { console: '', 'command-line': ' (command line)', anonymous: '' } as const;
+const fetchAuditPage = (f: Filter, after: string | null) => apiGet(adminApiPaths.audit, auditPageSchema, { ...f, cursor: after ?? undefined });
 
 /** Who did what, and when: newest first, filtered by operator, action and days, a page at a time. */
 export function AuditView() {
-  const read = useApiData();
   const [filter, setFilter] = useState<Filter>(noFilter);
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
   const [actors, setActors] = useState<string[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const show = useCallback(
-    (result: ApiResult<AuditPage>, after: string | null) => {
-      setBusy(false);
-      const { data, error: failed } = read(result);
-      setError(failed);
-      if (!data) return;
-      setEntries((old) => (after && old ? [...old, ...data.entries] : data.entries));
-      setActors(data.actors);
-      setCursor(data.nextCursor);
-    },
-    [read],
-  );
-  const fetchPage = (f: Filter, after: string | null) => apiGet(adminApiPaths.audit, auditPageSchema, { ...f, cursor: after ?? undefined });
-  const load = (f: Filter, after: string | null) => {
-    setBusy(true);
-    void fetchPage(f, after).then((r) => show(r, after));
-  };
-
-  useEffect(() => {
-    void fetchPage(noFilter, null).then((r) => show(r, null));
-  }, [show]);
+  const { rows: entries, cursor, error, busy, load } = useKeysetList(fetchAuditPage, (page: AuditPage) => {
+    setActors(page.actors);
+    return { rows: page.entries, nextCursor: page.nextCursor };
+  }, noFilter);
 
   function onFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const get = (k: string) => {
-      const v = data.get(k);
-      return typeof v === 'string' ? v : '';
-    };
+    const get = (k: string) => formText(data, k);
     const next = { actor: get('actor'), action: get('action'), from: get('from'), to: get('to') };
     setFilter(next);
     load(next, null);

@@ -7,13 +7,13 @@ import {
   subscriberStatuses,
   SUBSTRING_SEARCH_MIN,
   type SubscriberDetail,
-  type SubscriberListItem,
   type SubscriberListReply,
   type SubscriberStatusName,
 } from '../../../shared/admin/subscribers.ts';
 import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
 import { apiGet, apiSend, type ApiResult } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
+import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { postForFile, saveFile } from '../download.ts';
 import { Notice } from '../field.tsx';
 import { formatTime } from './format.ts';
@@ -25,6 +25,9 @@ interface Filter {
 }
 const noFilter: Filter = { q: '', status: '', sort: 'newest' };
 const statusLabel: Record<SubscriberStatusName, string> = { pending: 'Pending', confirmed: 'Confirmed', unsubscribed: 'Unsubscribed' };
+const fetchSubscribersPage = (f: Filter, after: string | null) =>
+  apiGet(adminApiPaths.subscribers, subscriberListReplySchema, { q: f.q, status: f.status, sort: f.sort, cursor: after ?? undefined });
+const toSubscribersPage = (reply: SubscriberListReply) => ({ rows: reply.items, nextCursor: reply.nextCursor });
 const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
   [p.city, p.region, p.country].filter(Boolean).join(', ') || 'Unknown';
 
@@ -37,42 +40,18 @@ export function SubscribersView() {
   const read = useApiData();
   const { withFreshProof } = useConsole();
   const [filter, setFilter] = useState<Filter>(noFilter);
-  const [items, setItems] = useState<SubscriberListItem[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [info, setInfo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
-
-  const show = useCallback(
-    (result: ApiResult<SubscriberListReply>, after: string | null) => {
-      setBusy(false);
-      const { data, error: failed } = read(result);
-      setError(failed);
-      if (!data) return;
-      setItems((old) => (after && old ? [...old, ...data.items] : data.items));
-      setCursor(data.nextCursor);
-    },
-    [read],
+  const { rows: items, setRows: setItems, cursor, error, setError, busy, setBusy, load } = useKeysetList(
+    fetchSubscribersPage,
+    toSubscribersPage,
+    noFilter,
   );
-  const fetchPage = (f: Filter, after: string | null) =>
-    apiGet(adminApiPaths.subscribers, subscriberListReplySchema, { q: f.q, status: f.status, sort: f.sort, cursor: after ?? undefined });
-  const load = (f: Filter, after: string | null) => {
-    setBusy(true);
-    void fetchPage(f, after).then((r) => show(r, after));
-  };
-
-  useEffect(() => {
-    void fetchPage(noFilter, null).then((r) => show(r, null));
-  }, [show]);
 
   function onFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const get = (k: string) => {
-      const v = data.get(k);
-      return typeof v === 'string' ? v : '';
-    };
+    const get = (k: string) => formText(data, k);
     const next: Filter = {
       q: get('q').trim(),
       status: (subscriberStatuses as readonly string[]).includes(get('status')) ? (get('status') as SubscriberStatusName) : '',
