@@ -45,15 +45,19 @@ async function parseFile(file: string): Promise<OutboxMail | null> {
   return { file, to: addresses(mail.to), subject: mail.subject ?? '', text, confirmUrl, unsubscribeUrl };
 }
 
-/** Every complete email in the outbox now (none yet when the server has sent nothing). */
-export async function readOutbox(): Promise<OutboxMail[]> {
-  let files: string[];
+/** The .eml files in the outbox, oldest first (none before the server has sent anything). */
+async function emlFiles(): Promise<string[]> {
   try {
-    files = (await readdir(outboxDir)).filter((f) => f.endsWith('.eml')).sort();
+    return (await readdir(outboxDir)).filter((f) => f.endsWith('.eml')).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
+}
+
+/** Every complete email in the outbox now (none yet when the server has sent nothing). */
+export async function readOutbox(): Promise<OutboxMail[]> {
+  const files = await emlFiles();
   const mails: OutboxMail[] = [];
   for (const file of files) {
     let mail = parsed.get(file) ?? null;
@@ -103,13 +107,7 @@ export interface BroadcastMail {
  * confirmation emails only, so a broadcast never shows up in the sign-up tests' mailboxes.
  */
 export async function mailsWithSubject(subject: string): Promise<BroadcastMail[]> {
-  let files: string[];
-  try {
-    files = (await readdir(outboxDir)).filter((f) => f.endsWith('.eml')).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const files = await emlFiles();
   const out: BroadcastMail[] = [];
   for (const file of files) {
     const mail = await simpleParser(await readFile(path.join(outboxDir, file))).catch(() => null);

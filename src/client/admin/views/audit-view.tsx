@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { auditActions, auditPageSchema, type AuditPage } from '../../../shared/admin/audit-schema.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { apiGet } from '../../lib/http.ts';
+import { LoadMore } from '../load-more.tsx';
 import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { Notice } from '../field.tsx';
 import { formatTime } from './format.ts';
@@ -104,13 +105,7 @@ export function AuditView() {
           </table>
         </div>
       )}
-      {cursor ? (
-        <div className="cs-actions">
-          <button type="button" className="cs-secondary" disabled={busy} onClick={() => load(filter, cursor)}>
-            {busy ? 'Loading…' : 'Older entries'}
-          </button>
-        </div>
-      ) : null}
+      <LoadMore cursor={cursor} busy={busy} label="Older entries" onLoad={() => load(filter, cursor)} />
     </section>
   );
 }

@@ -13,6 +13,7 @@ import {
 import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
 import { apiGet, apiSend, type ApiResult } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
+import { LoadMore } from '../load-more.tsx';
 import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { postForFile, saveFile } from '../download.ts';
 import { Notice } from '../field.tsx';
@@ -160,13 +161,7 @@ export function SubscribersView() {
               </table>
             </div>
           )}
-          {cursor ? (
-            <div className="cs-actions">
-              <button type="button" className="cs-secondary" disabled={busy} onClick={() => load(filter, cursor)}>
-                {busy ? 'Loading…' : 'Load more'}
-              </button>
-            </div>
-          ) : null}
+          <LoadMore cursor={cursor} busy={busy} label="Load more" onLoad={() => load(filter, cursor)} />
         </div>
         {selected ? <SubscriberPanel key={selected} id={selected} onClose={() => setSelected(null)} onErased={onErased} /> : null}
       </div>
