@@ -12,7 +12,9 @@ import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { clientErrorHandler, frameworkErrorHandler, httpContractPlugin } from './plugins/http-contract.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { redisPlugin } from './plugins/redis.ts';
 import { securityHeadersFor, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { writeProtectionPlugin } from './plugins/write-protection.ts';
 import { signupsFeature } from './signups/signups-plugin.ts';
@@ -129,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(clockPlugin, { clock: deps.clock ?? (() => new Date()) });
   await app.register(storePlugin, { store: deps.store });
   await app.register(keysPlugin, { appSecret: env.APP_SECRET });
+  await app.register(redisPlugin, { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
   await app.register(securityHeadersPlugin, { headersFor });
   await app.register(pagesPlugin, { build, content, publicUrl: env.PUBLIC_URL });
   await app.register(httpContractPlugin);
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxEventLoopDelayMs: env.OVERLOAD_EVENT_LOOP_DELAY_MS,
     maxHeapUsedBytes: env.OVERLOAD_HEAP_MB * 1024 * 1024,
   });
+  await app.register(metricsPlugin, { token: env.METRICS_TOKEN });
   await app.register(writeProtectionPlugin, { publicUrl: env.PUBLIC_URL });
   await app.register(rateLimitPlugin);
   await app.register(geoPlugin, { geo: deps.geo });
@@ -146,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     from: env.MAIL_FROM,
     outboxDir: env.OUTBOX_DIR,
     broadcastRatePerSec: env.MAIL_RATE_PER_SEC,
+    concurrency: env.MAIL_CONCURRENCY,
   });
 
   // Features.

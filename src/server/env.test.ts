@@ -42,6 +42,8 @@ describe('loadEnv: store, mail and abuse settings', () => {
     expect(env.TRUST_PROXY).toBe(false);
     expect(env.MAIL_FROM).toBe('Diamond Hand <no-reply@localhost>');
     expect(env.SIGNUP_MIN_FILL_SECONDS).toBe(2);
+    expect(env.REDIS_URL).toBeUndefined();
+    expect(env.REDIS_KEY_PREFIX).toBe('dh:');
   });
 
   it('reads TRUST_PROXY as a boolean, a hop count or addresses', () => {
@@ -54,7 +56,17 @@ describe('loadEnv: store, mail and abuse settings', () => {
   it('refuses a database or mail URL it cannot use, naming the variable', () => {
     expect(() => loadEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be sqlite:/);
     expect(() => loadEnv({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL: must be smtp:/);
+    expect(() => loadEnv({ REDIS_URL: 'cache.internal:6379' })).toThrow(/REDIS_URL: must be redis:/);
+    expect(loadEnv({ REDIS_URL: 'rediss://default:pw@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://default:pw@cache.internal:6380/2');
+    expect(() => loadEnv({ REDIS_KEY_PREFIX: 'two words' })).toThrow(/REDIS_KEY_PREFIX: must be 1–64/);
     expect(() => loadEnv({ SIGNUP_MIN_FILL_SECONDS: '10' })).toThrow(/SIGNUP_MIN_FILL_SECONDS: must be 0–3/);
+  });
+
+  it('leaves /metrics off unless METRICS_TOKEN is set, and takes only a long, header-safe token', () => {
+    expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadEnv({ METRICS_TOKEN: ' 0123456789abcdef0123 ' }).METRICS_TOKEN).toBe('0123456789abcdef0123');
+    expect(() => loadEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(() => loadEnv({ METRICS_TOKEN: '0123456789 abcdef0123' })).toThrow(/METRICS_TOKEN: must be printable characters without spaces/);
   });
 });
 
@@ -68,6 +80,8 @@ describe('loadEnv: errors name the variable, never its value', () => {
     NODE_ENV: 'canary-env',
     DATABASE_URL: 'mysql://dh:canary-db-password@db.internal/dh',
     SMTP_URL: 'http://mailer:canary-smtp-password@mail.internal',
+    REDIS_URL: 'http://default:canary-redis-password@cache.internal',
+    REDIS_KEY_PREFIX: 'canary prefix',
     MAIL_FROM: 'ca',
     APP_SECRET: 'canary-too-short',
     TRUST_PROXY: 'canary-proxy',
@@ -76,6 +90,7 @@ describe('loadEnv: errors name the variable, never its value', () => {
     VISIT_RETENTION_DAYS: 'canary-days',
     VISIT_RATE_LIMIT: 'canary-visits',
     GEO_LOOKUP_URL: 'http://canary-geo.example',
+    METRICS_TOKEN: 'canary-short',
   };
 
   it.each(Object.entries(bad))('%s', (name, value) => {
@@ -104,5 +119,16 @@ describe('loadEnv: APP_SECRET as a key ring', () => {
   it('refuses a short key anywhere in the ring, naming the variable', () => {
     expect(() => loadEnv({ APP_SECRET: `${'a'.repeat(32)},short` })).toThrow(/APP_SECRET.*each key must be at least 32 characters/);
     expect(() => loadEnv({ APP_SECRET: ' , ' })).toThrow(/APP_SECRET.*at least one key/);
+  });
+});
+
+describe('loadEnv: MAIL_CONCURRENCY', () => {
+  it('sends 4 emails at once unless told otherwise, and refuses a count it cannot use, in words', () => {
+    expect(loadEnv({}).MAIL_CONCURRENCY).toBe(4);
+    expect(loadEnv({ MAIL_CONCURRENCY: '8' }).MAIL_CONCURRENCY).toBe(8);
+    expect(() => loadEnv({ MAIL_CONCURRENCY: '0' })).toThrow(/MAIL_CONCURRENCY: must be at least 1 email sent at once/);
+    expect(() => loadEnv({ MAIL_CONCURRENCY: '2.5' })).toThrow(/MAIL_CONCURRENCY: must be a whole number/);
+    expect(() => loadEnv({ MAIL_CONCURRENCY: 'many' })).toThrow(/MAIL_CONCURRENCY: must be a whole number/);
+    expect(() => loadEnv({ MAIL_CONCURRENCY: '500' })).toThrow(/MAIL_CONCURRENCY: must be at most 50/);
   });
 });

@@ -28,6 +28,18 @@ const envSchema = z
       .trim()
       .regex(/^smtps?:\/\/.+/, 'must be smtp://user:pass@host:port or smtps://…')
       .optional(),
+    // Shared limits across instances (src/server/plugins/redis.ts); unset: each instance counts alone.
+    REDIS_URL: z
+      .string()
+      .trim()
+      .regex(/^rediss?:\/\/.+/, 'must be redis://[user:pass@]host:6379[/db] or rediss://… (TLS)')
+      .optional(),
+    // Every key this app writes starts with it, so two deployments (or test runs) can share a server.
+    REDIS_KEY_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^[\w:.-]{1,64}$/, 'must be 1–64 letters, digits, and _ : . -')
+      .default('dh:'),
     MAIL_FROM: z.string().trim().min(3, 'must be an address such as "Diamond Hand <hello@example.com>"').optional(),
     OUTBOX_DIR: z.string().trim().default('data/outbox'),
     // Broadcast emails each instance sends per second at most. 5 stays under the common limits of
@@ -38,6 +50,16 @@ const envSchema = z
       .positive('must be more than 0 emails per second')
       .max(1000, 'must be at most 1000 emails per second')
       .default(5),
+    // Emails each instance has in their SMTP exchange at once, over as many pooled connections.
+    // 4: a confirmation rarely waits (broadcast mail may use all but one), the sending is no longer
+    // one round trip at a time, and it stays under the 5–10 simultaneous connections that shared
+    // relays and the large providers allow per client.
+    MAIL_CONCURRENCY: z.coerce
+      .number({ error: 'must be a whole number of emails sent at once' })
+      .int('must be a whole number of emails sent at once')
+      .min(1, 'must be at least 1 email sent at once')
+      .max(50, 'must be at most 50 emails sent at once (mail servers refuse more connections than that)')
+      .default(4),
     // A key ring for signed cookies: the first key signs, the ones after it (comma-separated) still
     // verify, so a rotation re-signs visitors' cookies instead of locking them out.
     APP_SECRET: z
@@ -96,6 +118,13 @@ const envSchema = z
       .min(1, 'must be at least 1')
       .max(10_000, 'must be at most 10000')
       .default(10),
+    // Turns /metrics on; Prometheus sends it as a bearer token. Long enough not to be guessed.
+    METRICS_TOKEN: z
+      .string()
+      .trim()
+      .min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces (it is sent in an HTTP header)')
+      .optional(),
     SIGNUP_RATE_LIMIT: z.coerce
       .number({ error: 'must be a whole number' })
       .int('must be a whole number')

@@ -37,3 +37,35 @@ describe('a start that fails says why without printing secrets', () => {
     expect(output).not.toContain('canary');
   });
 });
+
+describe('a Redis that cannot be reached', () => {
+  it('does not stop the start: the server serves, says so in words, and never prints the password', async () => {
+    const child = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        OUTBOX_DIR: path.join(dir, 'outbox'),
+        DATABASE_URL: `sqlite:${path.join(dir, 'redis-down.sqlite')}`,
+        REDIS_URL: 'redis://default:canary-password@127.0.0.1:1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      const onData = (c: Buffer) => {
+        output += String(c);
+        if (output.includes('Diamond Hand is up')) resolve();
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      void exited.then((code) => reject(new Error(`the server exited (${code}) instead of starting: ${output}`)));
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/Redis cannot be reached \(.*ECONNREFUSED.*\); limits count per instance until it answers again\./);
+    expect(output).toMatch(/limits: shared in Redis/);
+    expect(output).not.toContain('canary');
+    expect(output).not.toMatch(/"stack"|\\n\s+at /);
+  });
+});

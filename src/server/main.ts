@@ -23,10 +23,16 @@ function findDist(): string {
 async function main(): Promise<void> {
   const env = loadEnv();
   const build = await loadSiteBuild(findDist());
-  const store = await openStore(env.DATABASE_URL)
-    .then(async (opened) => {
-      await migrateToLatest(opened.db);
-      return opened;
+  // Migrations on a store of their own, without the serving store's statement time limit: a
+  // migration may rightly run for minutes on a large list.
+  const store = await openStore(env.DATABASE_URL, { longStatements: true })
+    .then(async (migrating) => {
+      try {
+        await migrateToLatest(migrating.db);
+      } finally {
+        await migrating.close();
+      }
+      return openStore(env.DATABASE_URL);
     })
     .catch((error: unknown) => {
       throw new StartError(`The server could not start: the database in DATABASE_URL could not be opened: ${errorText(error)}`);
@@ -59,14 +65,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
-  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; mail: ${app.mailer.description})`);
+  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; mail: ${app.mailer.description}; limits: ${app.redis ? 'shared in Redis' : 'per instance'})`);
 }
 
 // Whatever the configuration holds that must not be printed: whole values, and the passwords
 // inside URLs (as written and decoded), in case an error quotes either.
 function configuredSecrets(source: NodeJS.ProcessEnv): string[] {
   const secrets: string[] = [];
-  for (const name of ['DATABASE_URL', 'SMTP_URL', 'APP_SECRET', 'GEO_LOOKUP_TOKEN', 'GEO_LOOKUP_URL']) {
+  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'APP_SECRET', 'GEO_LOOKUP_TOKEN', 'GEO_LOOKUP_URL']) {
     const value = source[name];
     if (!value) continue;
     secrets.push(value);

@@ -12,7 +12,7 @@ import { protectConsoleApi } from './guards.ts';
 import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { registerSubscriberRoutes } from './subscriber-routes.ts';
-import { memoryFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
+import { memoryFailureCounters, sharedOrLocalFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
 import { purgeExpired } from './sessions.ts';
 
 export interface AdminOptions {
@@ -24,7 +24,7 @@ export interface AdminOptions {
   contractAddress: string | null;
   /** MAIL_RATE_PER_SEC, for a broadcast's ETA. */
   mailRatePerSec: number;
-  /** Failed sign-in counts; in this process unless given (a shared store is a later change). */
+  /** Failed sign-in counts; by default in Redis when REDIS_URL is set, else in this process. */
   counters?: FailureCounters;
 }
 
@@ -43,7 +43,7 @@ export const adminFeature = fp(
       broadcastComposer({ db: app.store.db, keys: app.keys, publicUrl: opts.publicUrl, siteName: opts.siteName }),
     );
 
-    const counters = opts.counters ?? memoryFailureCounters();
+    const counters = opts.counters ?? (app.redis ? sharedOrLocalFailureCounters(app.redis) : memoryFailureCounters());
     await app.register(async function consoleApi(api) {
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
@@ -76,7 +76,7 @@ export const adminFeature = fp(
     name: 'admin',
     fastify: '5.x',
     encapsulate: true,
-    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-write-protection', 'dh-jobs', 'dh-mail'],
-    decorators: { fastify: ['store', 'clock', 'keys', 'protection', 'jobs', 'outbox', 'mailer'] },
+    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-redis', 'dh-write-protection', 'dh-jobs', 'dh-mail'],
+    decorators: { fastify: ['store', 'clock', 'keys', 'redis', 'protection', 'jobs', 'outbox', 'mailer'] },
   },
 );

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminApiPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { blockAfter, clientPrefix, memoryFailureCounters } from './sign-in-backoff.ts';
+import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
+import { blockAfter, memoryFailureCounters, redisFailureCounters, sharedOrLocalFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
 import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from './test-kit.ts';
 
 describe('the back-off schedule', () => {
@@ -9,25 +10,90 @@ describe('the back-off schedule', () => {
     expect([1, 2, 3, 4].map(blockAfter)).toEqual([0, 0, 0, 0]);
     expect([5, 6, 7, 8, 9, 10, 11, 20].map((n) => blockAfter(n) / 1000)).toEqual([30, 60, 120, 240, 480, 960, 960, 960]);
   });
-
-  it('forgets a key at reset, and a day after its last failure', async () => {
-    const c = memoryFailureCounters();
-    for (let i = 0; i < 5; i++) await c.recordFailure('k', 0);
-    expect(await c.blockedUntil('k', 1000)).toBe(30_000);
-    await c.reset('k');
-    expect(await c.blockedUntil('k', 1000)).toBeNull();
-    for (let i = 0; i < 5; i++) await c.recordFailure('k', 0);
-    await c.recordFailure('k', 24 * 3600_000 + 1);
-    expect(await c.blockedUntil('k', 24 * 3600_000 + 2)).toBeNull();
-  });
-
-  it('counts a client as its IPv4 address or its IPv6 /64', () => {
-    expect(clientPrefix('203.0.113.9')).toBe('203.0.113.9');
-    expect(clientPrefix('::ffff:203.0.113.9')).toBe('203.0.113.9');
-    expect(clientPrefix('2001:db8:1:2:aaaa::1')).toBe(clientPrefix('2001:db8:1:2:bbbb::2'));
-    expect(clientPrefix('2001:db8:1:2::1')).not.toBe(clientPrefix('2001:db8:1:3::1'));
-  });
 });
+
+// The same contract for both stores: the routes cannot tell which one they were given.
+const stores = [
+  { label: 'in memory', skip: false, open: async () => ({ counters: memoryFailureCounters(), close: async () => undefined }) },
+  {
+    label: testRedisUrl ? 'in Redis' : `in Redis (${redisSkipReason})`,
+    skip: !testRedisUrl,
+    open: async () => {
+      const prefix = testRedisPrefix();
+      const shared = await openSharedRedis(testRedisUrl ?? '', prefix);
+      return {
+        counters: redisFailureCounters(shared.redis),
+        close: async () => {
+          await shared.close();
+          await deleteRedisKeys(prefix);
+        },
+      };
+    },
+  },
+  {
+    label: testRedisUrl ? 'in Redis with the local fallback' : `in Redis with the local fallback (${redisSkipReason})`,
+    skip: !testRedisUrl,
+    open: async () => {
+      const prefix = testRedisPrefix();
+      const shared = await openSharedRedis(testRedisUrl ?? '', prefix);
+      return {
+        counters: sharedOrLocalFailureCounters(shared.redis),
+        close: async () => {
+          await shared.close();
+          await deleteRedisKeys(prefix);
+        },
+      };
+    },
+  },
+  {
+    // Needs no Redis server: the fallback alone must keep the schedule.
+    label: 'in Redis with the local fallback, while Redis cannot be reached',
+    skip: false,
+    open: async () => {
+      const shared = await openSharedRedis(`redis://127.0.0.1:${await closedPort()}`, testRedisPrefix());
+      return { counters: sharedOrLocalFailureCounters(shared.redis), close: shared.close };
+    },
+  },
+];
+
+for (const { label, skip, open } of stores) {
+  describe(`failure counters ${label}`, () => {
+    let c: FailureCounters;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      if (skip) return;
+      ({ counters: c, close } = await open());
+    });
+    afterAll(() => close?.());
+
+    it.skipIf(skip)('lets a key try while it has failures left, then blocks it for 30 s from its fifth', async () => {
+      expect(await c.blockedUntil('fresh', 0)).toBeNull();
+      for (let i = 0; i < 4; i++) await c.recordFailure('four', 1000);
+      expect(await c.blockedUntil('four', 1000)).toBeNull();
+      await c.recordFailure('four', 2000);
+      expect(await c.blockedUntil('four', 2000)).toBe(32_000);
+      expect(await c.blockedUntil('four', 32_000)).toBeNull();
+      expect(await c.blockedUntil('another', 2000)).toBeNull();
+    });
+
+    it.skipIf(skip)('forgets a key at reset, and a day after its last failure', async () => {
+      for (let i = 0; i < 5; i++) await c.recordFailure('k', 0);
+      expect(await c.blockedUntil('k', 1000)).toBe(30_000);
+      await c.reset('k');
+      expect(await c.blockedUntil('k', 1000)).toBeNull();
+      for (let i = 0; i < 5; i++) await c.recordFailure('k', 0);
+      expect(await c.blockedUntil('k', 24 * 3600_000 + 1)).toBeNull();
+      await c.recordFailure('k', 24 * 3600_000 + 1);
+      expect(await c.blockedUntil('k', 24 * 3600_000 + 2)).toBeNull();
+    });
+
+    it.skipIf(skip)('counts every failure recorded at once (two instances failing together lose none)', async () => {
+      await Promise.all(Array.from({ length: 7 }, () => c.recordFailure('burst', 5000)));
+      // The seventh failure blocks for 30 s × 2² = 120 s.
+      expect(await c.blockedUntil('burst', 5000)).toBe(125_000);
+    });
+  });
+}
 
 describe('failed sign-ins back off (server)', () => {
   let t: TestApp;

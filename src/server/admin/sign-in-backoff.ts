@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
+import type { SharedRedis } from '../plugins/redis.ts';
 
 // Failed sign-ins back off: after 5 failures for an address or for a client, further tries are
 // refused for 30 s, then 60 s after the next failure, doubling up to 16 minutes. The decision is
@@ -18,8 +18,8 @@ export function blockAfter(failures: number): number {
 }
 
 /**
- * Failure counts by key. Async, so a shared store (Redis, a later issue) can stand in for the
- * in-process one without touching the routes.
+ * Failure counts by key (keyed hashes: the callers never pass an address or an IP). Async, so the
+ * shared store (Redis) stands in for the in-process one without touching the routes.
  */
 export interface FailureCounters {
   /** When this key may try again (ms since the epoch), or null when it may now. */
@@ -33,28 +33,25 @@ interface Entry {
   lastFailureAt: number;
 }
 
+/** The one rule both stores apply to what they hold. */
+function untilFor(entry: Entry | undefined, now: number): number | null {
+  if (!entry || now - entry.lastFailureAt > FORGET_AFTER_MS) return null;
+  const until = entry.lastFailureAt + blockAfter(entry.failures);
+  return until > now ? until : null;
+}
+
 /** Per instance: a load-balanced pair of instances each allow the schedule (see the decision record). */
 export function memoryFailureCounters(max = 50_000): FailureCounters {
   // Bounded: a flood of made-up addresses evicts the oldest entries, never grows memory.
   const entries = new LRUCache<string, Entry>({ max });
-  const live = (key: string, now: number): Entry | undefined => {
-    const e = entries.get(key);
-    if (e && now - e.lastFailureAt > FORGET_AFTER_MS) {
-      entries.delete(key);
-      return undefined;
-    }
-    return e;
-  };
   return {
     async blockedUntil(key, now) {
-      const e = live(key, now);
-      if (!e) return null;
-      const until = e.lastFailureAt + blockAfter(e.failures);
-      return until > now ? until : null;
+      return untilFor(entries.get(key), now);
     },
     async recordFailure(key, now) {
-      const e = live(key, now);
-      entries.set(key, { failures: (e?.failures ?? 0) + 1, lastFailureAt: now });
+      const e = entries.get(key);
+      const live = e && now - e.lastFailureAt <= FORGET_AFTER_MS ? e : undefined;
+      entries.set(key, { failures: (live?.failures ?? 0) + 1, lastFailureAt: now });
     },
     async reset(key) {
       entries.delete(key);
@@ -62,19 +59,51 @@ export function memoryFailureCounters(max = 50_000): FailureCounters {
   };
 }
 
+// One hash per key, {failures, last}, forgotten by Redis a day after its last failure. A script,
+// so two instances recording at once never lose a count, and so the day is measured from the
+// caller's "now" like the memory store's.
+const RECORD_FAILURE = `
+local last = tonumber(redis.call('HGET', KEYS[1], 'last'))
+if last and tonumber(ARGV[1]) - last > tonumber(ARGV[2]) then redis.call('DEL', KEYS[1]) end
+redis.call('HINCRBY', KEYS[1], 'failures', 1)
+redis.call('HSET', KEYS[1], 'last', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+/** Shared by every instance: the schedule holds however sign-ins are spread over them. */
+export function redisFailureCounters(redis: SharedRedis): FailureCounters {
+  const record = redis.script<number>('dhRecordSignInFailure', RECORD_FAILURE);
+  const keyOf = (key: string) => `sign-in-backoff:${key}`;
+  return {
+    async blockedUntil(key, now) {
+      const [failures, last] = await redis.client.hmget(keyOf(key), 'failures', 'last');
+      return failures && last ? untilFor({ failures: Number(failures), lastFailureAt: Number(last) }, now) : null;
+    },
+    async recordFailure(key, now) {
+      await record(keyOf(key), now, FORGET_AFTER_MS);
+    },
+    async reset(key) {
+      await redis.client.del(keyOf(key));
+    },
+  };
+}
+
 /**
- * The client a sign-in comes from: an IPv4 address, or an IPv6 /64 (one household or server gets
- * a whole /64, so counting single IPv6 addresses would let one client try as many addresses).
- * Only a keyed hash of it is kept (the caller's `hash`), never the address.
+ * Redis while it answers, this instance's own counts while it does not (sign-ins go on, backing
+ * off per instance). Failures are counted in both, so a fallback starts from what this instance
+ * has seen rather than from nothing.
  */
-export function clientPrefix(ip: string): string {
-  try {
-    let addr = ipaddr.parse(ip);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-    if (addr.kind() === 'ipv4') return addr.toString();
-    const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
-    return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
-  } catch {
-    return `unparsed:${ip}`;
-  }
+export function sharedOrLocalFailureCounters(redis: SharedRedis, local = memoryFailureCounters()): FailureCounters {
+  const shared = redisFailureCounters(redis);
+  return {
+    blockedUntil: (key, now) => redis.orLocal(() => shared.blockedUntil(key, now), () => local.blockedUntil(key, now)),
+    async recordFailure(key, now) {
+      await local.recordFailure(key, now);
+      await redis.orLocal(() => shared.recordFailure(key, now), () => undefined);
+    },
+    async reset(key) {
+      await local.reset(key);
+      await redis.orLocal(() => shared.reset(key), () => undefined);
+    },
+  };
 }

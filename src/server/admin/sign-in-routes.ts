@@ -15,11 +15,12 @@ import {
   type OperatorSession,
 } from '../../shared/admin/sign-in-schema.ts';
 import { adminApiPaths } from '../../shared/paths.ts';
+import { clientNetwork } from '../lib/client-network.ts';
 import { audit } from './audit.ts';
 import { freshProofUntil, operatorOf, requireOperator } from './guards.ts';
 import { claimRecoveryCode, claimTotpStep, findOperator, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import { clientPrefix, type FailureCounters } from './sign-in-backoff.ts';
+import type { FailureCounters } from './sign-in-backoff.ts';
 import {
   cookieOptions,
   createChallenge,
@@ -56,7 +57,7 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
 
   // Back-off keys: keyed hashes, so the counters hold neither addresses nor IPs.
   const addressKey = (email: string) => `a:${api.keys.sign('admin-backoff-address', operatorKey(email))}`;
-  const clientKey = (request: FastifyRequest) => `c:${api.keys.sign('admin-backoff-client', clientPrefix(request.ip))}`;
+  const clientKey = (request: FastifyRequest) => `c:${api.keys.sign('admin-backoff-client', clientNetwork(request.ip))}`;
 
   /** 429 with Retry-After when either key is backing off; decided before any hash or code check. */
   async function refuseWhileBlocked(reply: FastifyReply, keys: string[]): Promise<boolean> {

@@ -20,7 +20,15 @@ export type DropReason =
 export class DropCounts {
   private counts = new Map<string, DropRow>();
 
+  /** `onDrop` hears of each drop once, as it happens (not again when a failed write restores it). */
+  constructor(private readonly onDrop?: (reason: DropReason, n: number) => void) {}
+
   add(reason: DropReason, day: string, n = 1): void {
+    this.tally(reason, day, n);
+    this.onDrop?.(reason, n);
+  }
+
+  private tally(reason: DropReason, day: string, n: number): void {
     const key = `${day} ${reason}`;
     const entry = this.counts.get(key) ?? { day, reason, count: 0 };
     entry.count += n;
@@ -39,7 +47,7 @@ export class DropCounts {
   }
 
   restore(rows: readonly DropRow[]): void {
-    for (const r of rows) this.add(r.reason, r.day, r.count);
+    for (const r of rows) this.tally(r.reason, r.day, r.count);
   }
 }
 

@@ -1,11 +1,11 @@
-import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
+import type { SharedRedis } from '../plugins/redis.ts';
 
 /**
  * How many visits one client may have counted per minute. Beacons past it are still answered 204
  * (the page never waits or retries) but not counted. The in-memory budget below is per instance;
- * a shared one (Redis: INCR and EXPIRE on `budget:{minute}:{client}`) implements this same
- * interface, which is why `take` is async.
+ * the Redis one is shared by every instance (with the in-memory one while Redis is out of reach).
+ * `client` is a keyed hash of the client's network, never an address.
  */
 export interface VisitBudget {
   /** Spends one of `client`'s visits for the minute `now` falls in; false when none is left. */
@@ -44,21 +44,53 @@ export class MemoryVisitBudget implements VisitBudget {
   }
 }
 
-/**
- * What counts as one client: an IPv4 address, or an IPv6 /64 (one home or phone usually gets a
- * whole /64 and can pick any address in it). IPv4 written as IPv6 (`::ffff:a.b.c.d`) is IPv4.
- * Anything unreadable is its own client.
- */
-export function clientNetwork(address: string): string {
-  try {
-    const parsed = ipaddr.parse(address);
-    if (parsed.kind() === 'ipv6') {
-      const v6 = parsed as ipaddr.IPv6;
-      if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-      return `${v6.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
-    }
-    return parsed.toString();
-  } catch {
-    return address;
+// The memory budget's rule, atomically in Redis: one hash {minute, used} per client, kept two
+// minutes. A late visit from an earlier minute spends from the newer window, as above.
+const TAKE = `
+local minute = tonumber(ARGV[1])
+local held = redis.call('HMGET', KEYS[1], 'minute', 'used')
+local heldMinute = tonumber(held[1])
+if not heldMinute or minute > heldMinute then
+  redis.call('HSET', KEYS[1], 'minute', minute, 'used', 1)
+  redis.call('PEXPIRE', KEYS[1], 2 * ${MINUTE})
+  return 1
+end
+if tonumber(held[2]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], 'used', 1)
+return 1`;
+
+/** Shared by every instance: a client's budget is the same whichever instance counts its beacon. */
+export class RedisVisitBudget implements VisitBudget {
+  private readonly run: (key: string, minute: number, perMinute: number) => Promise<number>;
+
+  constructor(
+    redis: SharedRedis,
+    private readonly perMinute: number,
+  ) {
+    this.run = redis.script<number>('dhTakeVisit', TAKE);
+  }
+
+  async take(client: string, now: Date): Promise<boolean> {
+    return (await this.run(`visit-budget:${client}`, Math.floor(now.getTime() / MINUTE), this.perMinute)) === 1;
+  }
+}
+
+/** Redis while it answers, else this instance's budget; the local one is always spent too, so a
+ * fallback starts from this instance's recent visits. */
+export class SharedOrLocalVisitBudget implements VisitBudget {
+  private readonly shared: RedisVisitBudget;
+  private readonly local: MemoryVisitBudget;
+
+  constructor(
+    private readonly redis: SharedRedis,
+    perMinute: number,
+  ) {
+    this.shared = new RedisVisitBudget(redis, perMinute);
+    this.local = new MemoryVisitBudget(perMinute);
+  }
+
+  async take(client: string, now: Date): Promise<boolean> {
+    const local = this.local.take(client, now);
+    return this.redis.orLocal(() => this.shared.take(client, now), () => local);
   }
 }

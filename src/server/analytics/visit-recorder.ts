@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CountDimension, Database, VisitsTable } from '../store/schema.ts';
-import { DropCounts, writeDrops } from './drop-counts.ts';
+import { DropCounts, writeDrops, type DropReason } from './drop-counts.ts';
 
 export type VisitRow = VisitsTable;
 
@@ -34,7 +34,7 @@ export class VisitRecorder {
   private flushing: Promise<void> = Promise.resolve();
   flushes = 0;
   /** What was let go (here: rows over the cap; the route and filter add theirs), written with each flush. */
-  readonly drops = new DropCounts();
+  readonly drops: DropCounts;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -44,8 +44,14 @@ export class VisitRecorder {
       maxRows?: number;
       referrerHostsPerDay?: number;
       onError?: (e: unknown) => void;
+      /** Visits committed to the store, after each flush that wrote some. */
+      onWritten?: (n: number) => void;
+      /** Each drop as it is counted (see DropCounts). */
+      onDrop?: (reason: DropReason, n: number) => void;
     } = {},
-  ) {}
+  ) {
+    this.drops = new DropCounts(opts.onDrop);
+  }
 
   /** Buffers a visit; false (and counted as dropped) when the cap on held rows is reached. */
   add(row: VisitRow): boolean {
@@ -128,6 +134,7 @@ export class VisitRecorder {
       for (const v of rawBatch) this.drops.add('visit-write-failed', v.day);
       throw error;
     }
+    if (rawBatch.length > 0) this.opts.onWritten?.(rawBatch.length);
   }
 
   private async writeVisits(trx: Transaction<Database>, batch: VisitRow[]): Promise<void> {

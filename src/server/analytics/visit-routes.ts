@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiPaths, countedPagePaths } from '../../shared/paths.ts';
 import { visitBeaconSchema } from '../../shared/visit-schema.ts';
+import { clientNetwork } from '../lib/client-network.ts';
 import { dayOf } from '../lib/days.ts';
-import { clientNetwork, type VisitBudget } from './visit-budget.ts';
+import type { VisitBudget } from './visit-budget.ts';
 import type { VisitRecorder } from './visit-recorder.ts';
 import { skipReason, type BotVerdicts } from './visit-filter.ts';
 import { visitorHash, type DailySalts } from './visitor-hash.ts';
@@ -45,12 +46,18 @@ export function registerVisitRoutes(app: FastifyInstance, deps: VisitRouteDeps):
       schema: { body: visitBeaconSchema },
       preValidation: app.protection.sameOrigin,
       // A beacon never waits: whatever went wrong (a bad body, another site), the page does not care.
-      errorHandler: (_error, _request, reply) => reply.code(204).header('cache-control', 'no-store').send(),
+      errorHandler: (_error, _request, reply) => {
+        app.metrics.beacons.dropped('invalid');
+        return reply.code(204).header('cache-control', 'no-store').send();
+      },
     },
     (request, reply) => {
       const skip = skipReason(request.headers, deps.verdicts);
       reply.code(204).header('cache-control', 'no-store').send();
-      if (skip) return reply;
+      if (skip) {
+        app.metrics.beacons.dropped(skip);
+        return reply;
+      }
 
       // Everything from here runs after the answer has left. The address is used in memory only.
       const address = request.ip;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { apiPaths, healthPaths, pagePaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
+import { closedPort, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
 import { dialectCases, openTestStore } from '../test/test-store.ts';
 import { postSignupJson, visitPage } from '../test/visitor.ts';
 
@@ -86,3 +87,30 @@ for (const { dialect, skip, label } of dialectCases) {
     });
   });
 }
+
+describe('health with REDIS_URL', () => {
+  it('stays ready when Redis cannot be reached, saying limits are per instance, and names both when the store is gone too', async () => {
+    const store = await openTestStore('sqlite');
+    after.push(() => store.destroy().catch(() => undefined));
+    t = await buildTestApp({ store, env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, REDIS_KEY_PREFIX: testRedisPrefix() } });
+    const ready = await t.app.inject({ url: healthPaths.ready });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      redis: 'unreachable',
+      note: 'Redis cannot be reached: limits count per instance until it answers.',
+    });
+    await store.close();
+    const neither = await t.app.inject({ url: healthPaths.ready });
+    expect(neither.json<ApiErrorBody>().error.message).toBe(
+      'The database cannot be reached, and Redis cannot be reached either.',
+    );
+  });
+
+  it.skipIf(!testRedisUrl)(`says ready while the store and Redis both answer${testRedisUrl ? '' : ` (${redisSkipReason})`}`, async () => {
+    t = await buildTestApp({ env: { REDIS_URL: testRedisUrl ?? '', REDIS_KEY_PREFIX: testRedisPrefix() } });
+    const ready = await t.app.inject({ url: healthPaths.ready });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', redis: 'answering' });
+  });
+});

@@ -27,6 +27,8 @@ const isWrite = (request: FastifyRequest): boolean => request.method !== 'GET' &
  * still sees the page, and a sign-up is told plainly to try again rather than waiting to time
  * out. A beacon under pressure is answered 204 and not counted (the page never waits on it).
  * /healthz says the process is alive; /readyz whether it can serve: the store answers in time.
+ * With REDIS_URL it also says whether Redis answers, but a Redis outage is not "not ready": limits
+ * then count per instance and the site serves on (decision 0017).
  */
 export const healthPlugin = fp(
   async (app: FastifyInstance, opts: HealthOptions) => {
@@ -49,6 +51,29 @@ export const healthPlugin = fp(
       },
     });
 
+    /** Why the store is not ready, in words, or null when it answers in time. */
+    async function databaseProblem(timeoutMs: number): Promise<string | null> {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), timeoutMs);
+      });
+      try {
+        const answer = await Promise.race([sql`select 1 as one`.execute(app.store.db).then(() => 'ok' as const), late]);
+        return answer === 'ok' ? null : `The database did not answer within ${timeoutMs / 1000} seconds`;
+      } catch {
+        return 'The database cannot be reached';
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
+    /** Redis's part of the answer: absent without REDIS_URL, otherwise whether it answers. */
+    async function redisReport(): Promise<{ redis?: 'answering' | 'unreachable'; note?: string }> {
+      if (!app.redis) return {};
+      if (await app.redis.answers()) return { redis: 'answering' };
+      return { redis: 'unreachable', note: 'Redis cannot be reached: limits count per instance until it answers.' };
+    }
+
     const api = app.withTypeProvider<ZodTypeProvider>();
     api.get(
       healthPaths.alive,
@@ -60,22 +85,17 @@ export const healthPlugin = fp(
       { schema: { response: { 200: readyReplySchema, 503: apiErrorSchema } } },
       async (_request, reply) => {
         reply.header('cache-control', 'no-store');
-        const timeoutMs = opts.readyTimeoutMs ?? 2000;
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), timeoutMs);
-        });
-        try {
-          const answer = await Promise.race([sql`select 1 as one`.execute(app.store.db).then(() => 'ok' as const), late]);
-          if (answer === 'ok') return reply.send({ status: 'ready' as const });
-          return reply.code(503).send(apiError('unavailable', `The database did not answer within ${timeoutMs / 1000} seconds.`));
-        } catch {
-          return reply.code(503).send(apiError('unavailable', 'The database cannot be reached.'));
-        } finally {
-          clearTimeout(timer);
-        }
+        const [database, redis] = await Promise.all([databaseProblem(opts.readyTimeoutMs ?? 2000), redisReport()]);
+        if (!database) return reply.send({ status: 'ready' as const, ...redis });
+        const also = redis.redis === 'unreachable' ? ', and Redis cannot be reached either' : '';
+        return reply.code(503).send(apiError('unavailable', `${database}${also}.`));
       },
     );
   },
-  { name: 'dh-health', fastify: '5.x', dependencies: ['dh-store', 'dh-http-contract'], decorators: { fastify: ['store'] } },
+  {
+    name: 'dh-health',
+    fastify: '5.x',
+    dependencies: ['dh-store', 'dh-redis', 'dh-http-contract'],
+    decorators: { fastify: ['store', 'redis'] },
+  },
 );

@@ -39,6 +39,11 @@ async function dropTestSchemas(url: string, which: (startedAt: number, run: stri
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   project.provide('pgSchemaRun', runTag);
+  console.log(
+    process.env.TEST_REDIS_URL
+      ? 'Shared-limit (Redis) tests run against TEST_REDIS_URL, each under a key prefix of its own.'
+      : 'Shared-limit (Redis) tests are SKIPPED: TEST_REDIS_URL is not set (CI sets it; e.g. TEST_REDIS_URL=redis://127.0.0.1:6379 npm test).',
+  );
   const url = process.env.TEST_POSTGRES_URL;
   if (!url) {
     console.log(

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { SharedOrLocal } from './shared-or-local.ts';
+
+function setUp() {
+  const events: string[] = [];
+  let now = 0;
+  const guard = new SharedOrLocal({
+    onDown: (reason) => events.push(`down: ${reason}`),
+    onUp: (ms) => events.push(`up after ${ms} ms`),
+    retryMs: 1000,
+    now: () => now,
+  });
+  return { guard, events, advance: (ms: number) => (now += ms) };
+}
+
+const failing = (message: string) => () => Promise.reject(new Error(message));
+
+describe('SharedOrLocal', () => {
+  it('answers from the shared store while it answers', async () => {
+    const { guard, events } = setUp();
+    expect(await guard.run(async () => 'shared', () => 'local')).toBe('shared');
+    expect(events).toEqual([]);
+    expect(guard.isDown).toBe(false);
+  });
+
+  it('answers locally when the shared store fails, says so once per outage, and in words', async () => {
+    const { guard, events, advance } = setUp();
+    expect(await guard.run(failing('connect ECONNREFUSED 127.0.0.1:6390'), () => 'local')).toBe('local');
+    advance(1500);
+    expect(await guard.run(failing('Command timed out'), () => 'local')).toBe('local');
+    expect(events).toEqual(['down: connect ECONNREFUSED 127.0.0.1:6390']);
+    expect(guard.isDown).toBe(true);
+  });
+
+  it('leaves a failing store alone for retryMs, then tries it again and says when it is back', async () => {
+    const { guard, events, advance } = setUp();
+    await guard.run(failing('Command timed out'), () => 'local');
+    let tried = 0;
+    const shared = async () => {
+      tried++;
+      return 'shared';
+    };
+    advance(999);
+    expect(await guard.run(shared, () => 'local')).toBe('local');
+    expect(tried).toBe(0);
+    advance(1);
+    expect(await guard.run(shared, () => 'local')).toBe('shared');
+    expect(tried).toBe(1);
+    expect(events).toEqual(['down: Command timed out', 'up after 1000 ms']);
+  });
+
+  it('uses the shared store again at once when told it is back (the client reconnected)', async () => {
+    const { guard, events } = setUp();
+    guard.markDown('the connection closed');
+    expect(await guard.run(async () => 'shared', () => 'local')).toBe('local');
+    guard.markUp();
+    expect(await guard.run(async () => 'shared', () => 'local')).toBe('shared');
+    expect(events).toEqual(['down: the connection closed', 'up after 0 ms']);
+  });
+
+  it('never writes an address or a password from an error into its reason', async () => {
+    const { guard, events } = setUp();
+    await guard.run(failing('WRONGPASS for redis://admin:hunter22@cache.internal:6379 by ops@example.com'), () => 'local');
+    expect(events[0]).not.toMatch(/hunter22|ops@example\.com/);
+  });
+});

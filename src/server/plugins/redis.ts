@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { errorText } from '../lib/log-safe.ts';
+import { SharedOrLocal } from '../lib/shared-or-local.ts';
+
+/**
+ * What several instances must count together (rate limits, the sign-in back-off, the beacon
+ * budget) lives in Redis when REDIS_URL is set. Each feature keeps its in-memory implementation
+ * and asks `orLocal` for the shared answer: a Redis that is down or slow costs a request at most
+ * COMMAND_TIMEOUT_MS once, then limits count per instance until Redis answers again
+ * (docs/decisions/0017-shared-limits-redis.md).
+ */
+export interface SharedRedis {
+  /** Every key it writes starts with REDIS_KEY_PREFIX. */
+  readonly client: Redis;
+  /** Redis's answer when it gives one in time, else `local`'s; an outage is logged once. */
+  orLocal<T>(shared: () => Promise<T>, local: () => T | Promise<T>): Promise<T>;
+  /** A Lua script run atomically on one key (loaded once, then called by its hash). */
+  script<T>(name: string, lua: string): (key: string, ...args: (string | number)[]) => Promise<T>;
+  /** Whether Redis answers a PING now (for /readyz). */
+  answers(): Promise<boolean>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** null without REDIS_URL: every limit counts in this process. */
+    redis: SharedRedis | null;
+  }
+}
+
+/** A request waits at most this long for Redis before it is answered from this instance's counts. */
+export const COMMAND_TIMEOUT_MS = 200;
+/** At start, and for each reconnection attempt, how long to wait for Redis to accept the connection. */
+const CONNECT_TIMEOUT_MS = 1000;
+
+export interface RedisOptions {
+  url: string | undefined;
+  keyPrefix: string;
+}
+
+export const redisPlugin = fp(
+  async (app: FastifyInstance, opts: RedisOptions) => {
+    if (!opts.url) {
+      app.decorate('redis', null);
+      return;
+    }
+    const client = new Redis(opts.url, {
+      keyPrefix: opts.keyPrefix,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      // A command while disconnected fails at once (and the caller counts locally) instead of
+      // waiting in a queue; one that went unanswered is not sent again after a reconnection,
+      // where it would count a request twice.
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 1,
+      // Reconnect for ever, at most every 2 s.
+      retryStrategy: (times) => Math.min(times * 100, 2000),
+    });
+
+    let closing = false;
+    const guard = new SharedOrLocal({
+      onDown: (reason) => app.log.warn(`Redis cannot be reached (${reason}); limits count per instance until it answers again.`),
+      onUp: (ms) => app.log.info(`Redis answers again after ${Math.round(ms / 1000)} s; limits are shared across instances again.`),
+    });
+    // Without a listener ioredis prints every failed reconnection with its stack.
+    client.on('error', (error: unknown) => {
+      if (!closing) guard.markDown(errorText(error));
+    });
+    client.on('close', () => {
+      if (!closing) guard.markDown('the connection closed');
+    });
+    client.on('ready', () => guard.markUp());
+
+    // The app starts whatever Redis does: wait a moment for the first connection so the first
+    // requests share their counts, and otherwise go on (the warning above says so, in words).
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        client.off('ready', done);
+        client.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        guard.markDown(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`);
+        done();
+      }, CONNECT_TIMEOUT_MS + 200);
+      client.once('ready', done);
+      client.once('error', done);
+    });
+
+    const defined = new Set<string>();
+    const shared: SharedRedis = {
+      client,
+      orLocal: (sharedOp, local) => guard.run(sharedOp, local),
+      script<T>(name: string, lua: string) {
+        if (!defined.has(name)) {
+          client.defineCommand(name, { numberOfKeys: 1, lua });
+          defined.add(name);
+        }
+        // defineCommand adds a method by that name at run time, which ioredis's types cannot know.
+        const command = (client as unknown as Record<string, (key: string, ...args: (string | number)[]) => Promise<T>>)[name];
+        if (!command) throw new Error(`The Redis script ${name} was not defined.`);
+        return (key, ...args) => command.call(client, key, ...args);
+      },
+      answers: () => client.ping().then(
+        () => true,
+        () => false,
+      ),
+    };
+    app.decorate('redis', shared);
+
+    app.addHook('onClose', async () => {
+      closing = true;
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client.disconnect();
+    });
+  },
+  { name: 'dh-redis', fastify: '5.x' },
+);
