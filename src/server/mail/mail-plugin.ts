@@ -3,7 +3,9 @@ import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { fileMailer, smtpMailer, type Mailer } from './mailer.ts';
 import type { Composer, Outbox } from './outbox.ts';
+import { outboxBacklog } from './outbox-backlog.ts';
 import { OutboxWorker } from './outbox-worker.ts';
+import { SharedOrLocalPace } from './broadcast-pace.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,8 +19,10 @@ export interface MailOptions {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
-  /** MAIL_RATE_PER_SEC: the pace of broadcast rows on this instance. */
+  /** MAIL_RATE_PER_SEC: the pace of broadcast rows, for the whole site when Redis is there. */
   broadcastRatePerSec?: number;
+  /** MAIL_CONCURRENCY: emails in their SMTP exchange at once (and pooled connections). */
+  concurrency?: number;
 }
 
 /**
@@ -29,7 +33,7 @@ export const mailPlugin = fp(
   async (app: FastifyInstance, opts: MailOptions) => {
     const mailer =
       opts.mailer ??
-      (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
+      (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
     const kinds = new Map<string, Composer>();
     const worker = new OutboxWorker({
       db: app.store.db,
@@ -37,13 +41,21 @@ export const mailPlugin = fp(
       mailer,
       kinds,
       clock: app.clock,
+      committer: app.committer,
       ...(opts.broadcastRatePerSec ? { broadcastRatePerSec: opts.broadcastRatePerSec } : {}),
-      onError: (error, row) =>
+      // The provider's limit is the site's, not each instance's: shared in Redis when configured.
+      ...(opts.broadcastRatePerSec && app.redis ? { pace: new SharedOrLocalPace(app.redis, opts.broadcastRatePerSec) } : {}),
+      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+      onError: (error, row) => {
+        if (row) app.metrics.mail.failed(row.kind);
         app.log.warn(
           { err: errorText(error), ...(row ? { outboxId: row.id } : {}) },
           row ? 'mail not sent; will retry' : 'outbox not readable; will retry',
-        ),
+        );
+      },
+      onSent: (row) => app.metrics.mail.sent(row.kind),
     });
+    app.metrics.outbox.measureWith(() => outboxBacklog(app.store.db));
 
     app.decorate('mailer', mailer);
     app.decorate('outbox', {
@@ -71,7 +83,7 @@ export const mailPlugin = fp(
   {
     name: 'dh-mail',
     fastify: '5.x',
-    dependencies: ['dh-store', 'dh-clock', 'dh-jobs'],
-    decorators: { fastify: ['store', 'clock', 'jobs'] },
+    dependencies: ['dh-store', 'dh-clock', 'dh-redis', 'dh-jobs', 'dh-metrics'],
+    decorators: { fastify: ['store', 'committer', 'clock', 'redis', 'jobs', 'metrics'] },
   },
 );

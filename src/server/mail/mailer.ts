@@ -17,13 +17,24 @@ export interface Mailer {
   description: string;
 }
 
-/** Real SMTP (smtp:// or smtps://, credentials in the URL). */
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
+/**
+ * Real SMTP (smtp:// or smtps://, credentials in the URL), over a pool of up to `connections`
+ * connections kept open between emails (nodemailer's pooled SMTP), so a busy outbox pays one
+ * connection and greeting per hundred emails rather than one per email.
+ */
+export function smtpMailer(smtpUrl: string, from: string, connections = 1): Mailer {
   const u = new URL(smtpUrl);
   // A hung mail server must not hold an outbox lease for long; the worker retries later.
   // nodemailer reads options from the URL's query; ones the operator set win.
   const withTimeouts = new URL(smtpUrl);
-  for (const [k, v] of Object.entries({ connectionTimeout: '10000', greetingTimeout: '10000', socketTimeout: '30000' })) {
+  const defaults = {
+    connectionTimeout: '10000',
+    greetingTimeout: '10000',
+    socketTimeout: '30000',
+    pool: 'true',
+    maxConnections: String(connections),
+  };
+  for (const [k, v] of Object.entries(defaults)) {
     if (!withTimeouts.searchParams.has(k)) withTimeouts.searchParams.set(k, v);
   }
   const transport = nodemailer.createTransport(withTimeouts.toString());

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../store/database.ts';
 import type { Database } from '../store/schema.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
-import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
+import { startSmtpSink, type SinkHooks, type SmtpSink } from '../test/smtp-sink.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
 import type { Kysely } from 'kysely';
-import { smtpMailer } from './mailer.ts';
+import { smtpMailer, type Mailer } from './mailer.ts';
 import { newOutboxRow, type Composer } from './outbox.ts';
 import { OutboxWorker, retryDelayMs } from './outbox-worker.ts';
 
@@ -29,15 +29,22 @@ for (const { dialect, skip, label } of dialectCases) {
       if (!to || to.status === 'unsubscribed') return 'cancel';
       return { to: to.email, subject: 'A note', text: 'Hello', html: '<p>Hello</p>' };
     };
-    const worker = (smtpUrl: string, db: Kysely<Database> = store.db, broadcastRatePerSec?: number) =>
-      new OutboxWorker({
+    // Each worker's pooled connections are closed after the test, as the mail plugin does on close.
+    const opened: { worker: OutboxWorker; mailer: Mailer }[] = [];
+    const worker = (smtpUrl: string, db: Kysely<Database> = store.db, broadcastRatePerSec?: number, concurrency = 1) => {
+      const mailer = smtpMailer(smtpUrl, FROM, concurrency);
+      const w = new OutboxWorker({
         db,
         dialect,
-        mailer: smtpMailer(smtpUrl, FROM),
+        mailer,
         clock,
         kinds: new Map([['note', note]]),
+        concurrency,
         ...(broadcastRatePerSec ? { broadcastRatePerSec } : {}),
       });
+      opened.push({ worker: w, mailer });
+      return w;
+    };
 
     const queue = async (email: string, kind = 'note', broadcastId: string | null = null) => {
       const id = await insertSubscriber(store.db, email, { now: clock() });
@@ -52,6 +59,10 @@ for (const { dialect, skip, label } of dialectCases) {
       sink = await startSmtpSink();
     });
     afterEach(async () => {
+      for (const { worker: w, mailer } of opened.splice(0)) {
+        await w.stop();
+        mailer.close();
+      }
       await sink.close();
       await store.destroy();
     });
@@ -164,6 +175,126 @@ for (const { dialect, skip, label } of dialectCases) {
       clock.advance(10_000);
       expect(await w.runOnce()).toBe(1);
       expect(recipientsOf()).toHaveLength(7);
+    });
+
+    /**
+     * A sink that holds every message (for which `holds` says so) in the middle of its SMTP
+     * exchange until the test releases them, and counts how many it holds at once.
+     */
+    async function holdingSink(holds: (recipient: string) => boolean = () => true) {
+      await sink.close();
+      const newGate = () => {
+        let open = () => {};
+        const promise = new Promise<void>((resolve) => (open = resolve));
+        return { promise, open };
+      };
+      let gate = newGate();
+      const held = { now: 0, max: 0 };
+      const changed: (() => void)[] = [];
+      const hooks: SinkHooks = {
+        async beforeAccept([to]) {
+          if (!to || !holds(to)) return;
+          held.now++;
+          held.max = Math.max(held.max, held.now);
+          for (const c of changed.splice(0)) c();
+          await gate.promise;
+          held.now--;
+        },
+      };
+      sink = await startSmtpSink(0, undefined, hooks);
+      return {
+        held,
+        /** Resolves once `n` messages are held (no timer: the sink's hook says when). */
+        until: (n: number) =>
+          new Promise<void>((resolve) => {
+            const check = () => (held.now >= n ? resolve() : changed.push(check));
+            check();
+          }),
+        release() {
+          gate.open();
+          gate = newGate();
+        },
+      };
+    }
+
+    it('has at most MAIL_CONCURRENCY emails in their SMTP exchange at once, over as many pooled connections', async () => {
+      const hold = await holdingSink();
+      for (let i = 0; i < 10; i++) await queue(`c${i}@example.com`);
+      const w = worker(sink.url, store.db, undefined, 3);
+      w.start();
+      for (let sent = 0; sent < 10; ) {
+        // Every free slot is filled while the held ones wait: exactly 3 are held (the last round 1).
+        const expected = Math.min(3, 10 - sent);
+        await hold.until(expected);
+        expect(hold.held.now).toBe(expected);
+        hold.release();
+        sent += expected;
+        await sink.waitFor(sent);
+      }
+      expect(hold.held.max).toBe(3);
+      expect(new Set(recipientsOf()).size).toBe(10);
+      // Pooled: three connections carried ten emails.
+      expect(sink.connections()).toBeLessThanOrEqual(3);
+      await w.stop();
+      const left = await store.db.selectFrom('outbox').select('status').where('status', '!=', 'sent').execute();
+      expect(left).toEqual([]);
+    });
+
+    it('sends a confirmation queued during a broadcast at once: broadcast mail never takes the last slot', async () => {
+      const hold = await holdingSink((to) => to.startsWith('b'));
+      for (let i = 0; i < 40; i++) await queue(`b${i}@example.com`, 'note', 'bc-1');
+      const w = worker(sink.url, store.db, 1000, 3);
+      w.start();
+      // Two of the three slots fill with broadcast mail, held at the server.
+      await hold.until(2);
+      await queue('confirm-me@example.com');
+      w.nudge();
+      await sink.waitFor(1);
+      expect(recipientsOf()).toEqual(['confirm-me@example.com']);
+      // The broadcast sends were still in their SMTP exchange when the confirmation went out.
+      expect(hold.held.now).toBe(2);
+      expect(hold.held.max).toBe(2);
+      // Marked by its lease holder just after the server's 250.
+      await vi.waitFor(async () => {
+        const row = await store.db
+          .selectFrom('outbox')
+          .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
+          .select('outbox.status')
+          .where('subscribers.email', '=', 'confirm-me@example.com')
+          .executeTakeFirstOrThrow();
+        expect(row.status).toBe('sent');
+      });
+      // Released, the broadcast goes on to the end, two at a time.
+      for (let sent = 1; sent < 41; ) {
+        await hold.until(Math.min(2, 41 - sent));
+        const n = hold.held.now;
+        hold.release();
+        sent += n;
+        await sink.waitFor(sent);
+      }
+      expect(hold.held.max).toBe(2);
+      await w.stop();
+    });
+
+    it('on stop, lets go of the rows it leased but had not started, and finishes the one under way', async () => {
+      const hold = await holdingSink();
+      for (let i = 0; i < 3; i++) await queue(`s${i}@example.com`);
+      const w = worker(sink.url, store.db, undefined, 1);
+      w.start();
+      await hold.until(1);
+      const leased = await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute();
+      // One in its SMTP exchange, one more leased ahead of the slot.
+      expect(leased).toHaveLength(2);
+      const stopping = w.stop();
+      hold.release();
+      await stopping;
+      const rows = await store.db.selectFrom('outbox').select(['status', 'locked_by']).orderBy('status').execute();
+      expect(rows).toEqual([
+        { status: 'pending', locked_by: null },
+        { status: 'pending', locked_by: null },
+        { status: 'sent', locked_by: null },
+      ]);
+      expect(recipientsOf()).toHaveLength(1);
     });
   });
 }

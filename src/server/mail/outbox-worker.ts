@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../store/database.ts';
+import type { GroupCommitter } from '../store/group-commit.ts';
 import type { Database } from '../store/schema.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
+import { type BroadcastPace, LocalPace } from './broadcast-pace.ts';
 import type { Composer, OutboxRow } from './outbox.ts';
 import { errorText } from '../lib/log-safe.ts';
 
@@ -26,6 +28,8 @@ export interface OutboxWorkerOptions {
   clock?: () => Date;
   /** A send failed (with its row), or the outbox could not be read at all (no row). */
   onError?: (error: unknown, row?: OutboxRow) => void;
+  /** The mail server accepted a row's email (and the row is marked sent). */
+  onSent?: (row: OutboxRow) => void;
   pollMs?: number;
   batchSize?: number;
   /**
@@ -33,6 +37,19 @@ export interface OutboxWorkerOptions {
    * (MAIL_RATE_PER_SEC); other rows are never paced and are always claimed first.
    */
   broadcastRatePerSec?: number;
+  /** Overrides the per-instance pace made from broadcastRatePerSec (the mail plugin shares it in Redis). */
+  pace?: BroadcastPace;
+  /**
+   * Emails this instance has in the middle of their SMTP exchange at once (MAIL_CONCURRENCY; the
+   * mailer's pool holds as many connections). Broadcast rows may fill all but one of them, so a
+   * confirmation queued during a broadcast finds a free slot at once. Default 1: one at a time.
+   */
+  concurrency?: number;
+  /**
+   * The store's group committer: claims and marks then share a commit (one fsync) with each other
+   * and with the sign-ups being written, instead of one commit each. Without it, each is its own.
+   */
+  committer?: GroupCommitter;
 }
 
 /** An SMTP answer in the 5xx range: the server refused for good; retrying will not change it. */
@@ -45,126 +62,240 @@ export const isPermanentSmtpFailure = (error: unknown): boolean => {
  * Sends the outbox. Rows are claimed with a lease (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite
  * serialises writers), so instances sharing a database never hold the same row at once, and a row
  * is marked sent only by the instance holding its lease.
+ *
+ * Started, it keeps up to `concurrency` sends in flight: every send that ends, and every nudge,
+ * claims rows for the slots that are free (the slot bookkeeping is ours because the priority and
+ * the broadcast cap decide what a free slot is claimed for; a generic limiter knows neither).
  */
 export class OutboxWorker {
   readonly id = randomUUID();
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private filling: Promise<void> | undefined;
   private again = false;
   private stopped = true;
   private readonly clock: () => Date;
+  private readonly concurrency: number;
+  // Broadcast rows may take every slot but one (all of them when there is only one).
+  private readonly broadcastSlots: number;
+  /** Rows leased here and waiting for a slot: other kinds first, then broadcast rows, each in queue order. */
+  private readonly ready: OutboxRow[] = [];
+  /** Emails in their SMTP exchange now (the slots taken), and how many of them are broadcast rows. */
+  private sending = 0;
+  private broadcastInFlight = 0;
+  /** Every delivery under way, until its row is marked (stop() waits for them). */
+  private readonly inFlight = new Set<Promise<void>>();
   // Per-instance token bucket for broadcast rows: up to one second's worth may go at once.
-  private tokens = 0;
-  private tokensAt = 0;
+  private readonly pace: BroadcastPace | null;
 
   constructor(private readonly opts: OutboxWorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
+    this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
+    const rate = opts.broadcastRatePerSec ?? Number.POSITIVE_INFINITY;
+    this.pace = opts.pace ?? (Number.isFinite(rate) ? new LocalPace(rate) : null);
+    this.broadcastSlots = Math.max(1, this.concurrency - 1);
   }
 
   start(): void {
     this.stopped = false;
-    this.schedule(0);
+    this.fill();
   }
 
+  /**
+   * Claims nothing more, lets go of the rows leased but not yet started (so another instance, or
+   * this one restarted, sends them without waiting for the lease to lapse), and waits for the
+   * sends under way to be marked.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.filling;
+    const unstarted = this.ready.splice(0).map((r) => r.id);
+    if (unstarted.length > 0) {
+      await this.write((db) =>
+        db
+          .updateTable('outbox')
+          .set({ locked_by: null, locked_until: null })
+          .where('id', 'in', unstarted)
+          .where('locked_by', '=', this.id)
+          .execute(),
+      );
+    }
+    await Promise.all(this.inFlight);
   }
 
   /** Something was queued: look now rather than at the next poll. */
   nudge(): void {
+    this.fill();
+  }
+
+  /** Claims rows for the free slots now, unless a claim is under way (which then looks again). */
+  private fill(): void {
     if (this.stopped) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.runUntilEmpty().finally(() => {
-        this.running = undefined;
-        if (!this.stopped) this.schedule(this.again ? 0 : (this.opts.pollMs ?? 1000));
-        this.again = false;
+    this.filling = this.fillSlots()
+      .catch((error: unknown) => {
+        // The database being briefly unreachable is no reason to stop; the next poll tries again.
+        this.opts.onError?.(error);
+        this.wakeIn(this.opts.pollMs ?? 1000);
+      })
+      .finally(() => {
+        this.filling = undefined;
+        if (this.again) this.fill();
       });
-    }, ms);
-    this.timer.unref();
   }
 
-  private async runUntilEmpty(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.runOnce()) > 0);
-    } catch (error) {
-      // The database being briefly unreachable is no reason to stop; the next poll tries again.
-      this.opts.onError?.(error);
+  // Rows kept leased ahead of the slots, so a slot that frees starts its next email at once
+  // instead of waiting for a claim's commit (a group commit's cycle under load).
+  private get lookahead(): number {
+    return this.concurrency;
+  }
+
+  private async fillSlots(): Promise<void> {
+    for (;;) {
+      this.again = false;
+      this.startReady();
+      if (this.stopped) return;
+      const want = this.concurrency - this.sending + this.lookahead - this.ready.length;
+      // Enough in hand: the next send to end starts one of them and fills again.
+      if (want <= 0) return;
+      const broadcastHeld = this.broadcastInFlight + this.ready.filter((r) => r.broadcast_id !== null).length;
+      const { rows, pacedOut } = await this.claim(want, this.broadcastSlots + this.lookahead - broadcastHeld);
+      // Other kinds go ahead of every broadcast row already waiting here.
+      const firstBroadcast = this.ready.findIndex((r) => r.broadcast_id !== null);
+      const others = rows.filter((r) => r.broadcast_id === null);
+      this.ready.splice(firstBroadcast === -1 ? this.ready.length : firstBroadcast, 0, ...others);
+      this.ready.push(...rows.filter((r) => r.broadcast_id !== null));
+      this.startReady();
+      if (this.again) continue; // a nudge came during the claim: a confirmation may be waiting
+      if (rows.length < want) {
+        // Nothing more is due now; broadcast rows held back by the pace are due at the next token.
+        this.wakeIn(pacedOut ? this.msToNextToken() : (this.opts.pollMs ?? 1000));
+        return;
+      }
     }
   }
 
-  /** Claims due rows and sends them; returns how many it claimed. */
+  /** Starts waiting rows in the free slots; a broadcast row only while the broadcast cap allows. */
+  private startReady(): void {
+    while (!this.stopped && this.sending < this.concurrency) {
+      const i = this.ready.findIndex((r) => r.broadcast_id === null || this.broadcastInFlight < this.broadcastSlots);
+      if (i === -1) return;
+      const [row] = this.ready.splice(i, 1);
+      if (row) this.launch(row);
+    }
+  }
+
+  private launch(row: OutboxRow): void {
+    const broadcast = row.broadcast_id !== null;
+    this.sending++;
+    if (broadcast) this.broadcastInFlight++;
+    let slotFreed = false;
+    // The slot is the SMTP exchange: it frees when the server has answered, and the row's mark
+    // (a commit) goes on without holding it.
+    const freeSlot = () => {
+      if (slotFreed) return;
+      slotFreed = true;
+      this.sending--;
+      if (broadcast) this.broadcastInFlight--;
+      this.fill();
+    };
+    const send: Promise<void> = this.deliver(row, freeSlot)
+      .catch((error: unknown) => this.opts.onError?.(error, row))
+      .finally(() => {
+        this.inFlight.delete(send);
+        freeSlot();
+      });
+    this.inFlight.add(send);
+  }
+
+  private wakeIn(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fill(), ms);
+    this.timer.unref();
+  }
+
+  /**
+   * Claims due rows (at most the batch size) and sends them, `concurrency` at a time, every other
+   * kind first; returns how many it claimed. For tests and a pass on demand; a started worker
+   * does the same continuously.
+   */
   async runOnce(): Promise<number> {
-    const rows = await this.claim();
-    // Broadcast rows last, then first queued, first sent: RETURNING gives no order, so restore the queue's.
-    const rank = (r: OutboxRow) => `${r.broadcast_id === null ? 0 : 1}${r.next_attempt_at}`;
-    rows.sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
-    for (const row of rows) await this.deliver(row);
+    const batch = this.opts.batchSize ?? 20;
+    const { rows } = await this.claim(batch, batch);
+    let next = 0;
+    const runner = async () => {
+      for (let row = rows[next++]; row; row = rows[next++]) await this.deliver(row);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, rows.length) }, runner));
     return rows.length;
   }
 
-  /** How many broadcast rows the pace allows now (and takes them from the bucket). */
-  private broadcastAllowance(limit: number): number {
-    const rate = this.opts.broadcastRatePerSec ?? Number.POSITIVE_INFINITY;
-    if (!Number.isFinite(rate)) return limit;
-    const now = this.clock().getTime();
-    const burst = Math.max(1, rate);
-    this.tokens = Math.min(burst, this.tokens + ((now - this.tokensAt) / 1000) * rate);
-    this.tokensAt = now;
-    const n = Math.min(limit, Math.floor(this.tokens));
-    this.tokens -= n;
-    return n;
+  private msToNextToken(): number {
+    return this.pace ? this.pace.msToNext(this.clock().getTime()) : (this.opts.pollMs ?? 1000);
   }
 
   // Every other kind first (a confirmation never waits behind a broadcast), then as many broadcast
-  // rows as the pace allows.
-  private async claim(): Promise<OutboxRow[]> {
-    const batch = this.opts.batchSize ?? 20;
-    const others = await this.claimSome(batch, false);
-    const room = batch - others.length;
-    if (room <= 0) return others;
-    const allowed = this.broadcastAllowance(room);
-    if (allowed <= 0) return others;
-    const broadcast = await this.claimSome(allowed, true);
-    // Tokens not used (fewer rows due than allowed) go back: an idle list saves up its second.
-    this.tokens += allowed - broadcast.length;
-    return [...others, ...broadcast];
+  // rows as the pace and `broadcastRoom` allow. Sorted: other kinds first, then first queued,
+  // first sent (RETURNING gives no order, so restore the queue's). `pacedOut`: the pace, not the
+  // room or the queue, held broadcast rows back.
+  private async claim(limit: number, broadcastRoom: number): Promise<{ rows: OutboxRow[]; pacedOut: boolean }> {
+    const others = await this.claimSome(limit, false);
+    const room = Math.min(limit - others.length, broadcastRoom);
+    let broadcast: OutboxRow[] = [];
+    let pacedOut = false;
+    if (room > 0) {
+      const now = this.clock().getTime();
+      const allowed = this.pace ? await this.pace.take(room, now) : room;
+      pacedOut = allowed < room;
+      if (allowed > 0) {
+        broadcast = await this.claimSome(allowed, true);
+        // Tokens not used (fewer rows due than allowed) go back: an idle list saves up its second.
+        await this.pace?.giveBack(allowed - broadcast.length, now);
+        if (broadcast.length < allowed) pacedOut = false;
+      }
+    }
+    const byQueue = (a: OutboxRow, b: OutboxRow) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0);
+    return { rows: [...others.sort(byQueue), ...broadcast.sort(byQueue)], pacedOut };
+  }
+
+  /** A write, through the group committer when there is one. */
+  private write<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.opts.committer ? this.opts.committer.run((trx) => fn(trx)) : fn(this.opts.db);
   }
 
   private async claimSome(limit: number, broadcast: boolean): Promise<OutboxRow[]> {
-    const { db, dialect } = this.opts;
+    const { dialect } = this.opts;
     const now = this.clock().toISOString();
     const leaseUntil = new Date(this.clock().getTime() + LEASE_MS).toISOString();
-    return db
-      .updateTable('outbox')
-      .set({ locked_by: this.id, locked_until: leaseUntil })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('outbox')
-          .select('id')
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', now)
-          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
-          .where('broadcast_id', broadcast ? 'is not' : 'is', null)
-          .orderBy('next_attempt_at')
-          .limit(limit)
-          .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
-      )
-      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at', 'broadcast_id'])
-      .execute();
+    return this.write((db) =>
+      db
+        .updateTable('outbox')
+        .set({ locked_by: this.id, locked_until: leaseUntil })
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('outbox')
+            .select('id')
+            .where('status', '=', 'pending')
+            .where('next_attempt_at', '<=', now)
+            .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+            .where('broadcast_id', broadcast ? 'is not' : 'is', null)
+            .orderBy('next_attempt_at')
+            .limit(limit)
+            .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
+        )
+        .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at', 'broadcast_id'])
+        .execute(),
+    );
   }
 
-  private async deliver(row: OutboxRow): Promise<void> {
-    const { db } = this.opts;
-    const mine = (qb: ReturnType<typeof db.updateTable<'outbox'>>) =>
-      qb.where('id', '=', row.id).where('locked_by', '=', this.id);
+  /** Composes, sends and marks one row; `exchanged` is called once the SMTP server has answered. */
+  private async deliver(row: OutboxRow, exchanged: () => void = () => undefined): Promise<void> {
+    const mine = (db: Kysely<Database>) => db.updateTable('outbox').where('id', '=', row.id).where('locked_by', '=', this.id);
     let message: MailMessage | 'cancel';
     try {
       const compose = this.opts.kinds.get(row.kind);
@@ -173,32 +304,39 @@ export class OutboxWorker {
       if (!compose) throw new Error(`no composer for outbox kind "${row.kind}" on this instance`);
       message = await compose(row, this.clock());
       if (message !== 'cancel') await this.opts.mailer.send(message);
+      exchanged();
     } catch (error) {
+      exchanged();
       this.opts.onError?.(error, row);
       const now = this.clock();
       const failures = row.attempts + 1;
       // 4xx (and a dropped connection) is worth another try later; 5xx is the server's last word.
       const giveUp = isPermanentSmtpFailure(error) || now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
-      await mine(db.updateTable('outbox'))
+      await this.write((db) =>
+        mine(db)
+          .set({
+            status: giveUp ? 'failed' : 'pending',
+            attempts: failures,
+            next_attempt_at: new Date(now.getTime() + retryDelayMs(failures)).toISOString(),
+            last_error: errorText(error).slice(0, 500),
+            locked_by: null,
+            locked_until: null,
+          })
+          .execute(),
+      );
+      return;
+    }
+    await this.write((db) =>
+      mine(db)
         .set({
-          status: giveUp ? 'failed' : 'pending',
-          attempts: failures,
-          next_attempt_at: new Date(now.getTime() + retryDelayMs(failures)).toISOString(),
-          last_error: errorText(error).slice(0, 500),
+          status: message === 'cancel' ? 'cancelled' : 'sent',
+          attempts: row.attempts + 1,
+          sent_at: message === 'cancel' ? null : this.clock().toISOString(),
           locked_by: null,
           locked_until: null,
         })
-        .execute();
-      return;
-    }
-    await mine(db.updateTable('outbox'))
-      .set({
-        status: message === 'cancel' ? 'cancelled' : 'sent',
-        attempts: row.attempts + 1,
-        sent_at: message === 'cancel' ? null : this.clock().toISOString(),
-        locked_by: null,
-        locked_until: null,
-      })
-      .execute();
+        .execute(),
+    );
+    if (message !== 'cancel') this.opts.onSent?.(row);
   }
 }

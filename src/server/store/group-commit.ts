@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.ts';
+import { isStoreUnavailable, StoreUnavailableError } from './store-errors.ts';
 
 export type Job<T> = (trx: Transaction<Database>) => Promise<T>;
 
@@ -18,7 +19,30 @@ interface Queued {
   input?: unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** Answered already (by its batch, or by the deadline): later outcomes are not reported. */
+  done: boolean;
+  deadline: NodeJS.Timeout;
 }
+
+/**
+ * How long a caller waits for its commit before it is told the store is unavailable: a sign-up is
+ * answered within this even when the database has stopped answering (the issue asks for 2 s).
+ */
+export const COMMIT_DEADLINE_MS = 1500;
+
+const resolveItem = (item: Queued, value: unknown): void => {
+  if (item.done) return;
+  item.done = true;
+  clearTimeout(item.deadline);
+  item.resolve(value);
+};
+
+const rejectItem = (item: Queued, error: unknown): void => {
+  if (item.done) return;
+  item.done = true;
+  clearTimeout(item.deadline);
+  item.reject(error);
+};
 
 const runOne = (trx: Transaction<Database>, item: Queued): Promise<unknown> =>
   item.kind ? item.kind.run(trx, [item.input]).then((out) => out[0]) : (item.job as Job<unknown>)(trx);
@@ -26,9 +50,16 @@ const runOne = (trx: Transaction<Database>, item: Queued): Promise<unknown> =>
 /**
  * Group commit: while one transaction is committing, jobs that arrive wait and then share the
  * next transaction, so a burst costs one durable commit (one fsync) per batch instead of one per
- * job, and an idle server adds no delay. Each caller's promise settles only after its batch has
+ * job, and an idle server adds no delay. Each caller's promise resolves only after its batch has
  * committed. If a batch fails, its jobs are retried one per transaction so one bad job cannot
- * take the others down with it.
+ * take the others down with it; unless the store itself is unavailable (store-errors.ts), when
+ * every retry would hit the same wall.
+ *
+ * A caller waits at most `deadlineMs`: then it is rejected with StoreUnavailableError (a 503),
+ * whether its job is still queued (it is then dropped, never run) or in a batch the database has
+ * not answered (whose outcome is then unknown: it may still commit, or fail, after the answer;
+ * docs/decisions/0020-faults.md). A hung database thus costs each request the deadline, not the
+ * time the driver takes to give up, and the queue drains on its own once the database answers.
  */
 export class GroupCommitter {
   private queue: Queued[] = [];
@@ -39,6 +70,7 @@ export class GroupCommitter {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly maxBatch = 200,
+    private readonly deadlineMs = COMMIT_DEADLINE_MS,
   ) {}
 
   run<T>(job: Job<T>): Promise<T> {
@@ -52,7 +84,14 @@ export class GroupCommitter {
 
   private enqueue<T>(item: Pick<Queued, 'job' | 'kind' | 'input'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ ...item, resolve: resolve as (v: unknown) => void, reject });
+      const queued: Queued = {
+        ...item,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        done: false,
+        deadline: setTimeout(() => rejectItem(queued, new StoreUnavailableError()), this.deadlineMs),
+      };
+      this.queue.push(queued);
       if (!this.draining) void this.drain();
     });
   }
@@ -70,7 +109,9 @@ export class GroupCommitter {
       // synchronous driver (better-sqlite3) the first job would otherwise commit alone, every
       // time, and nothing would ever group.
       await new Promise((resolve) => setImmediate(resolve));
-      const batch = this.queue.splice(0, this.maxBatch);
+      // Jobs whose callers were already told "unavailable" are dropped: they never run.
+      const batch = this.queue.splice(0, this.maxBatch).filter((item) => !item.done);
+      if (batch.length === 0) continue;
       this.batches++;
       try {
         const results = await this.db.transaction().execute(async (trx) => {
@@ -86,15 +127,19 @@ export class GroupCommitter {
           }
           return out;
         });
-        batch.forEach((item, i) => item.resolve(results[i]));
+        batch.forEach((item, i) => resolveItem(item, results[i]));
       } catch (batchError) {
-        if (batch.length === 1) batch[0]?.reject(batchError);
+        if (batch.length === 1 || isStoreUnavailable(batchError)) batch.forEach((item) => rejectItem(item, batchError));
         else {
           for (const item of batch) {
+            if (item.done) continue;
             await this.db
               .transaction()
               .execute((trx) => runOne(trx, item))
-              .then(item.resolve, item.reject);
+              .then(
+                (value) => resolveItem(item, value),
+                (error: unknown) => rejectItem(item, error),
+              );
           }
         }
       }

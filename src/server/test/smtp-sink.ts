@@ -7,6 +7,8 @@ export interface SmtpSink {
   url: string;
   port: number;
   messages: ParsedMail[];
+  /** SMTP connections opened to it so far (a pooled sender opens few). */
+  connections(): number;
   /** Resolves when at least n messages have arrived (or rejects after timeoutMs). */
   waitFor(n: number, timeoutMs?: number): Promise<ParsedMail[]>;
   close(): Promise<void>;
@@ -15,25 +17,54 @@ export interface SmtpSink {
 /** An SMTP refusal for one recipient (e.g. 450 throttled, 550 no such mailbox), or null to accept. */
 export type SinkAnswer = (recipient: string) => { code: number; message: string } | null;
 
-export async function startSmtpSink(port = 0, answer?: SinkAnswer): Promise<SmtpSink> {
+export interface SinkHooks {
+  /**
+   * Awaited before a message is accepted (250), with its envelope recipients: a test holds
+   * messages in the middle of their SMTP exchange with it.
+   */
+  beforeAccept?: (recipients: string[]) => Promise<void>;
+  /** Called as each message is accepted. */
+  onAccepted?: (recipients: string[]) => void;
+  /** False: messages are neither parsed nor kept (a benchmark counts them with onAccepted). */
+  keep?: boolean;
+}
+
+export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHooks = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const waiters: (() => void)[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // Senders keep pooled connections open between emails; closing the sink (a mail server going
+    // down) ends them after this grace rather than smtp-server's 30 s.
+    closeTimeout: 200,
     onRcptTo(address, _session, callback) {
       const refusal = answer?.(address.address);
       if (!refusal) return callback();
       callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
     },
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          messages.push(mail);
-          for (const w of waiters.splice(0)) w();
-          callback();
-        },
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
+    onData(stream, session, callback) {
+      const recipients = session.envelope.rcptTo.map((r) => r.address);
+      const accept = async (mail: ParsedMail | null) => {
+        await hooks.beforeAccept?.(recipients);
+        if (mail) messages.push(mail);
+        hooks.onAccepted?.(recipients);
+        for (const w of waiters.splice(0)) w();
+      };
+      const parsed =
+        hooks.keep === false
+          ? new Promise<null>((resolve, reject) => {
+              stream.on('error', reject).on('end', () => resolve(null)).resume();
+            })
+          : simpleParser(stream);
+      parsed.then(accept).then(
+        () => callback(),
         (error: Error) => callback(error),
       );
     },
@@ -42,11 +73,16 @@ export async function startSmtpSink(port = 0, answer?: SinkAnswer): Promise<Smtp
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+  // smtp-server re-emits each connection's socket errors on the server. A sender that dies in the
+  // middle of a pooled session (a test's kill -9) resets its connection: a real mail server shrugs
+  // that off, and so does the sink, instead of failing the test run with an unhandled error.
+  server.on('error', () => undefined);
   const actual = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${actual}`,
     port: actual,
     messages,
+    connections: () => connections,
     waitFor(n, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`expected ${n} emails, got ${messages.length}`)), timeoutMs);

@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openTestStore, type TestStore } from '../test/test-store.ts';
+import { GroupCommitter, type Job } from './group-commit.ts';
+import { StoreUnavailableError } from './store-errors.ts';
+
+// The group committer's behaviour when the store fails (docs/decisions/0020-faults.md); its
+// grouping of sign-ups is tested with the sign-up store (signups/signup-store.test.ts).
+describe('group commit when the store fails', () => {
+  let store: TestStore;
+  beforeEach(async () => {
+    store = await openTestStore('sqlite', { migrate: false });
+    await sql`create table marks (name text primary key)`.execute(store.db);
+  });
+  afterEach(() => store.destroy());
+
+  const mark =
+    (name: string): Job<string> =>
+    async (trx) => {
+      await sql`insert into marks (name) values (${name})`.execute(trx);
+      return name;
+    };
+  const marks = async () => (await sql<{ name: string }>`select name from marks order by name`.execute(store.db)).rows.map((r) => r.name);
+
+  it('tells a caller "unavailable" at its deadline while the store does not answer, and never runs a job dropped meanwhile', async () => {
+    const committer = new GroupCommitter(store.db, 200, 100);
+    let answer!: () => void;
+    const stuck = new Promise<void>((resolve) => (answer = resolve));
+    // A transaction that hangs, as one does when the database has stopped answering.
+    let started!: () => void;
+    const begun = new Promise<void>((resolve) => (started = resolve));
+    const hung = committer.run(async (trx) => {
+      started();
+      await stuck;
+      return mark('hung')(trx);
+    });
+    // Queued behind the hung batch, not in it.
+    await begun;
+    const waiting = committer.run(mark('queued'));
+    await expect(hung).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(waiting).rejects.toBeInstanceOf(StoreUnavailableError);
+
+    // The database answers again: the hung batch completes (its caller was told it may not have
+    // been saved), the job whose caller gave up while it was queued is dropped, and the next one is
+    // committed as usual.
+    answer();
+    await committer.idle();
+    expect(await committer.run(mark('after'))).toBe('after');
+    expect(await marks()).toEqual(['after', 'hung']);
+  });
+
+  it('fails a whole batch at once when the store is unavailable, without retrying job by job', async () => {
+    const committer = new GroupCommitter(store.db);
+    let runs = 0;
+    const counted =
+      (job: Job<string>): Job<string> =>
+      (trx) => {
+        runs++;
+        return job(trx);
+      };
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const results = await Promise.allSettled([
+      committer.run(counted(mark('a'))),
+      committer.run(
+        counted(async () => {
+          throw full;
+        }),
+      ),
+      committer.run(counted(mark('c'))),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(results.every((r) => r.status === 'rejected' && r.reason === full)).toBe(true);
+    expect(runs).toBe(2); // a, then the failing one; c never ran
+    expect(await marks()).toEqual([]);
+  });
+
+  it('retries job by job after any other failure, so one bad job cannot fail the others', async () => {
+    const committer = new GroupCommitter(store.db);
+    const results = await Promise.allSettled([committer.run(mark('a')), committer.run(mark('a')), committer.run(mark('b'))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await marks()).toEqual(['a', 'b']);
+  });
+});
