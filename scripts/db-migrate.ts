@@ -5,7 +5,7 @@ import { migrateToLatest } from '../src/server/store/migrate.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
 
 const env = loadEnv();
-const store = await openStore(env.DATABASE_URL);
+const store = await openStore(env.DATABASE_URL, { longStatements: true });
 try {
   const applied = await migrateToLatest(store.db);
   console.log(applied.length ? `Applied ${applied.join(', ')} to ${store.description}.` : `${store.description} is up to date.`);

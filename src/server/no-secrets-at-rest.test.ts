@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths } from '../shared/paths.ts';
+import { apiPaths, metricsPath } from '../shared/paths.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { buildTestApp, type TestApp } from './test/built-app.ts';
@@ -13,15 +13,17 @@ import { dialectCases, openTestStore, type TestStore } from './test/test-store.t
 import { postSignupForm, postSignupJson, visitPage, type Visitor } from './test/visitor.ts';
 
 // The privacy notice's promise, checked after a whole flow (beacons, sign-ups, the emails, the
-// confirm and unsubscribe links, a malformed address) at the most talkative log level: the log
-// holds no client address, no email address, no link token or signature, no secret; the data
-// (the SQLite file, its WAL, the outbox, every table) holds no client address, link tokens exist
-// only inside the emails, and the secret only where keys are kept (the database).
+// confirm and unsubscribe links, a malformed address, a metrics scrape) at the most talkative log
+// level: the log and the metrics hold no client address, no email address, no link token or
+// signature, no secret; the data (the SQLite file, its WAL, the outbox, every table) holds no
+// client address, link tokens exist only inside the emails, and the secret only where keys are
+// kept (the database).
 
 const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const addresses = ['81.2.69.142', '130.149.7.201', '2a00:1450:4001:800::200e'];
 const emails = ['pat.canary@example.co.uk', 'sam.canary@example.de'];
 const appSecret = `canary-app-secret-${randomBytes(24).toString('base64url')}`;
+const metricsToken = `canary-metrics-${randomBytes(24).toString('base64url')}`;
 const EMAIL_IN_TEXT = /[\w.+-]+@[\w-]+(\.[\w-]+)+/;
 
 function* files(d: string): Generator<string> {
@@ -68,6 +70,7 @@ for (const { dialect, skip, label } of dialectCases) {
     let t: TestApp;
     const links: string[] = [];
     const secrets: string[] = [];
+    let metricsText = '';
 
     beforeAll(async () => {
       dir = mkdtempSync(path.join(os.tmpdir(), 'dh-scan-'));
@@ -81,7 +84,7 @@ for (const { dialect, skip, label } of dialectCases) {
         store = await openTestStore('postgres');
       }
       t = await buildTestApp({
-        env: { TRUST_PROXY: 'true', LOG_LEVEL: 'trace', OUTBOX_DIR: path.join(dir, 'data/outbox'), APP_SECRET: appSecret },
+        env: { TRUST_PROXY: 'true', LOG_LEVEL: 'trace', OUTBOX_DIR: path.join(dir, 'data/outbox'), APP_SECRET: appSecret, METRICS_TOKEN: metricsToken },
         store,
         mailer: 'from-env',
         logStream: log,
@@ -134,6 +137,8 @@ for (const { dialect, skip, label } of dialectCases) {
       }
 
       await t.app.jobs.runOnce('visit-flush');
+      // A scrape, as Prometheus would make it, after all of that.
+      metricsText = (await t.app.inject({ url: metricsPath, headers: { authorization: `Bearer ${metricsToken}` } })).body;
       await t.close();
       await new Promise<void>((r) => log.end(r));
     });
@@ -185,7 +190,26 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(log.match(EMAIL_IN_TEXT)?.[0]).toBeUndefined();
       for (const secret of secrets) expect(log, 'a link token').not.toContain(secret);
       expect(log).not.toContain(appSecret);
+      expect(log).not.toContain(metricsToken);
       expect(log).not.toMatch(/token=|sig=/);
+    });
+
+    it('every request line carries its request id, and no header (no address, agent or token)', () => {
+      const lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const requestLines = lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed');
+      expect(requestLines.length).toBeGreaterThan(10);
+      for (const line of requestLines) {
+        expect(line.reqId, JSON.stringify(line)).toMatch(/^req-/);
+        expect(JSON.stringify(line)).not.toMatch(/remoteAddress|user-agent|authorization|Mozilla/i);
+      }
+    });
+
+    it('the metrics hold no client address, email address, agent, link token or secret', () => {
+      expect(metricsText).toContain('dh_signups_total{outcome="created"} 2');
+      for (const ip of addresses) expect(metricsText, ip).not.toContain(ip);
+      expect(metricsText.match(EMAIL_IN_TEXT)?.[0]).toBeUndefined();
+      expect(metricsText).not.toContain('Mozilla');
+      for (const secret of [...secrets, appSecret, metricsToken]) expect(metricsText, 'a secret').not.toContain(secret);
     });
 
     it('no data file holds a client address; link tokens are only in the emails, the secret is in none of them', () => {

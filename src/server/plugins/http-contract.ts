@@ -7,6 +7,7 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompi
 import { apiError, codeForStatus, type ApiErrorBody } from '../../shared/api-error.ts';
 import { API_PREFIX } from '../../shared/paths.ts';
 import { logSafeError } from '../lib/log-safe.ts';
+import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
 import type { HeadersFor } from './security-headers.ts';
 import { csrfErrorMessage, isCsrfError } from './write-protection.ts';
 
@@ -71,8 +72,27 @@ export function fieldErrors(error: FastifyError): Record<string, string> | undef
 export const isClientAbort = (error: { code?: string }, request: FastifyRequest): boolean =>
   request.raw.aborted || request.raw.socket?.destroyed === true || error.code === 'ECONNRESET' || error.code === 'ECONNABORTED';
 
+/** What a request that needed the database is told while the database is out of reach or out of room. */
+export const storeUnavailableWords = `Our database is not answering just now, so this could not be saved. Please try again in ${STORE_RETRY_AFTER_S} seconds.`;
+
+export interface ErrorAnswer {
+  status: number;
+  body: ApiErrorBody;
+  /** Seconds for a Retry-After header, when waiting is the remedy. */
+  retryAfterS?: number;
+}
+
 /** The one JSON error body for any error, logging the ones that are our fault. */
-export function errorBody(error: FastifyError, request: FastifyRequest): { status: number; body: ApiErrorBody } {
+export function errorBody(error: FastifyError, request: FastifyRequest): ErrorAnswer {
+  // A socket error is the store's only while the visitor's own connection is still there: a
+  // visitor who went away mid-body raises ECONNRESET too (handled below).
+  const visitorGone = request.raw.aborted || request.raw.socket?.destroyed === true;
+  if (!visitorGone && isStoreUnavailable(error)) {
+    // Not a bug, and not the visitor's doing: the store is down, unreachable or full. Logged (the
+    // operator must hear of it) with the same care as any error: code and words, never a value.
+    request.log.error({ err: logSafeError(error) }, 'store unavailable');
+    return { status: 503, body: apiError('unavailable', storeUnavailableWords), retryAfterS: STORE_RETRY_AFTER_S };
+  }
   const fields = fieldErrors(error);
   if (fields) return { status: 400, body: apiError('invalid_fields', 'Please correct the fields named below.', fields) };
   if (isClientAbort(error, request)) {
@@ -152,7 +172,8 @@ export const httpContractPlugin = fp(
     app.removeContentTypeParser('text/plain');
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const { status, body } = errorBody(error, request);
+      const { status, body, retryAfterS } = errorBody(error, request);
+      if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
       return reply.code(status).send(body);
     });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { apiError, apiErrorSchema, messageReplySchema } from '../../shared/api-error.ts';
@@ -7,6 +7,8 @@ import { confirmFormSchema, confirmQuerySchema, unsubscribeQuerySchema } from '.
 import type { Notice } from '../../shared/site-pages.ts';
 import { confirmSubscriber, inspectConfirmLink, subscriberStatus, unsubscribeSubscriber, type ConfirmResult } from './signup-store.ts';
 import { UNSUBSCRIBE_PURPOSE } from './unsubscribe-link.ts';
+import { errorBody } from '../plugins/http-contract.ts';
+import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
 
 const html = 'text/html; charset=utf-8';
 const noticePage = z.string();
@@ -34,6 +36,10 @@ const alreadyConfirmedNotice: Notice = {
   title: 'Already confirmed',
   message: 'This email address was already confirmed. You are on the list.',
 };
+const storeDownNotice: Notice = {
+  title: 'Please try again in a minute',
+  message: `Our database is not answering just now, so nothing was changed. Your link still works: open it again in ${STORE_RETRY_AFTER_S} seconds.`,
+};
 const unsubscribedNotice: Notice = {
   title: 'You are unsubscribed',
   message: 'We will not email you again. If you change your mind, sign up again on the home page.',
@@ -57,8 +63,13 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const notice = (reply: FastifyReply, status: number, page: Notice) =>
     reply.code(status).type(html).header('cache-control', 'no-store').send(app.pages.renderNotice(page));
-  // A link whose query cannot even be read (say, a parameter given twice) is a broken link.
-  const brokenLink = (_error: unknown, _request: unknown, reply: FastifyReply) => notice(reply, 400, brokenLinkNotice);
+  // A link whose query cannot even be read (say, a parameter given twice) is a broken link. The
+  // database out of reach is not the link's fault: the person is asked to come back (and it is logged).
+  const brokenLink = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (!isStoreUnavailable(error)) return notice(reply, 400, brokenLinkNotice);
+    const { status, retryAfterS } = errorBody(error, request);
+    return notice(reply.header('retry-after', String(retryAfterS)), status, storeDownNotice);
+  };
 
   api.get(
     pagePaths.confirm,

@@ -14,7 +14,8 @@ import {
 } from '../../shared/signup-schema.ts';
 import { FORM_MEDIA_TYPE, mediaTypeOf } from '../lib/media-type.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';
-import { errorBody, statusOf } from '../plugins/http-contract.ts';
+import { errorBody } from '../plugins/http-contract.ts';
+import { STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
 import { countAbuseJob, signupBatch } from './signup-store.ts';
 
 export interface SignupRouteOptions {
@@ -52,7 +53,8 @@ const formWords: Record<number, string> = {
   413: 'That was more than this form takes (16 KB at most). Please shorten your comment.',
   415: 'Please send the form as a normal web form or as JSON.',
   500: 'Something went wrong on our side and your sign-up was not saved. Please try again in a minute.',
-  503: 'Something went wrong on our side and your sign-up was not saved. Please try again in a minute.',
+  // The database is out of reach or out of room (store-errors.ts).
+  503: `Our database is not answering just now, so your sign-up could not be saved. Please try again in ${STORE_RETRY_AFTER_S} seconds.`,
 };
 
 // The no-JavaScript answer is the home page itself (a string sent as HTML, never serialised).
@@ -94,8 +96,9 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       );
       return answer(request, reply, 400, { code: 'invalid_fields', message: signupInvalidMessage, errors });
     }
-    const { status, body } = errorBody(error, request);
-    return answer(request, reply, status, { code: body.error.code, message: formWords[statusOf(error)] ?? body.error.message });
+    const { status, body, retryAfterS } = errorBody(error, request);
+    if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
+    return answer(request, reply, status, { code: body.error.code, message: formWords[status] ?? body.error.message });
   }
 
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -135,6 +138,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       // Bots: same answer as a person gets, nothing stored, the catch counted.
       if (input.website) {
         await committer.run(countAbuseJob('honeypot', now));
+        app.metrics.signups.trapped('honeypot');
         return answer(request, reply, 200, { message: signupSuccessMessage });
       }
       const age = protection.msSincePageLoad(request, now);
@@ -150,6 +154,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       }
       if (age === null || age < opts.minFillMs) {
         await committer.run(countAbuseJob('too-fast', now));
+        app.metrics.signups.trapped('too-fast');
         return answer(request, reply, 200, { message: signupSuccessMessage });
       }
       const place = app.geo.lookupLocal(request.ip);
@@ -159,6 +164,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         meta: { now, page: formPage(request, opts.publicUrl), location: { country: place.country, region: place.region, city: place.city } },
       });
       if (result.emailQueued) app.outbox.nudge();
+      app.metrics.signups.accepted(result.outcome);
       return answer(request, reply, 200, { message: signupSuccessMessage });
     },
   );

@@ -25,7 +25,7 @@ export const signupsFeature = fp(
     name: 'signups',
     fastify: '5.x',
     encapsulate: true,
-    dependencies: ['dh-store', 'dh-keys', 'dh-pages', 'dh-write-protection', 'dh-rate-limit', 'dh-geo', 'dh-mail'],
-    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'pages', 'protection', 'geo', 'outbox'] },
+    dependencies: ['dh-store', 'dh-keys', 'dh-pages', 'dh-write-protection', 'dh-rate-limit', 'dh-geo', 'dh-mail', 'dh-metrics'],
+    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'pages', 'protection', 'geo', 'outbox', 'metrics'] },
   },
 );

@@ -32,8 +32,16 @@ export function neutraliseFormula(value: string): string {
 
 const cells = (row: ListRow): string[] => CSV_COLUMNS.map(([key]) => neutraliseFormula(row[key] ?? ''));
 
+/**
+ * Rows per keyset query. Fewer rows wait in the stream's buffers at a time, so fewer survive long
+ * enough for V8 to move them to the old generation, where garbage waits for a full collection:
+ * on PostgreSQL, a million rows exported with 250 a batch grew the peak RSS by about 55–63 MB,
+ * against 66–76 MB with 1,000 (decision 0022), for about the same time.
+ */
+export const CSV_BATCH = 250;
+
 /** The filtered list, oldest first unless told otherwise, as a CSV byte stream. */
-export function subscribersCsv(store: ListStore, filter: Omit<ListFilter, 'sort'> & { sort?: ListFilter['sort'] }, batch = 1000): Readable {
+export function subscribersCsv(store: ListStore, filter: Omit<ListFilter, 'sort'> & { sort?: ListFilter['sort'] }, batch = CSV_BATCH): Readable {
   const rows = allRows(store, { ...filter, sort: filter.sort ?? 'oldest' }, batch);
   const source = Readable.from(
     (async function* () {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { openStore, parseDatabaseUrl } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 
@@ -78,6 +79,29 @@ describe('SQLite transactions take the write lock when they begin', () => {
       other.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an error after which SQLite ended the transaction itself', () => {
+  it('reaches the caller as it is, not as a failed ROLLBACK', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'dh-rollback-'));
+    try {
+      const store = await openStore(`sqlite:${path.join(root, 'dh.sqlite')}`);
+      // What SQLite does on SQLITE_FULL or an I/O error: the transaction is gone when the error
+      // reaches Kysely, whose ROLLBACK would then fail with "no transaction is active".
+      const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      await expect(
+        store.db.transaction().execute(async (trx) => {
+          await sql`rollback`.execute(trx);
+          throw full;
+        }),
+      ).rejects.toBe(full);
+      // …and the connection is fine afterwards.
+      await expect(store.db.transaction().execute(async (trx) => (await sql<{ one: number }>`select 1 as one`.execute(trx)).rows)).resolves.toEqual([{ one: 1 }]);
+      await store.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

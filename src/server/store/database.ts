@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { isQueryReadTimeout } from './store-errors.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,6 +17,9 @@ export interface Store {
 }
 
 export const DEFAULT_SQLITE_PATH = 'data/dh.sqlite';
+
+/** A ROLLBACK with no transaction open: what Kysely reads of a statement's run, and nothing else. */
+const noTransactionToRollBack = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) };
 
 /**
  * Kysely's SQLite driver prepares every statement anew for every query; preparing is a tenth of a
@@ -41,6 +45,11 @@ function withStatementCache(sqlite: SqliteDatabase.Database, max = 500): SqliteD
         // take the write lock up front, where busy_timeout waits for it
         // (https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions).
         const sql = text === 'begin' ? 'begin immediate' : text;
+        // SQLite ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR, …:
+        // https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction),
+        // and Kysely's ROLLBACK then fails with "no transaction is active", an error that hides
+        // the one that matters (the disk is full). Nothing is left to roll back, so nothing is done.
+        if (sql === 'rollback' && !target.inTransaction) return noTransactionToRollBack;
         let stmt = cache.get(sql);
         if (!stmt) {
           stmt = prepare(sql);
@@ -82,6 +91,45 @@ export interface OpenOptions {
   /** PostgreSQL only: a schema to use (and create), so tests can run side by side. */
   pgSchema?: string;
   pgPoolSize?: number;
+  /**
+   * PostgreSQL only: no limit on how long one statement may run. For migrations and scripts,
+   * whose statements may rightly take minutes; the serving store keeps the limit.
+   */
+  longStatements?: boolean;
+}
+
+/**
+ * PostgreSQL out of reach must cost a request seconds, not minutes (docs/decisions/0020-faults.md):
+ * a connection that is not made within this long is given up (pg-pool also fails a wait for a free
+ * connection after it)…
+ */
+export const PG_CONNECT_TIMEOUT_MS = 2000;
+/**
+ * …and a statement with no answer after this long fails, on our side (the network may be what is
+ * gone) and on the server's (statement_timeout, so it stops work nobody waits for). Requests wait
+ * far less (group-commit.ts answers 503 first); this bounds how long a dead connection is held.
+ */
+export const PG_STATEMENT_TIMEOUT_MS = 5000;
+
+/**
+ * node-postgres fails a query that got no answer within query_timeout but keeps its connection,
+ * the query still marked active: back in the pool, every later query on it would queue behind one
+ * that never ends (a connection a firewall forgot stays silent for TCP's 15 minutes). Ending the
+ * client drops the socket at once (pg's end() destroys it when a query is active), the pool
+ * removes an ended client when it is released, and the next request gets a fresh connection.
+ */
+function endOnReadTimeout(client: pg.PoolClient): void {
+  // pg offers no event for a timed-out query, so the one method Kysely calls is wrapped.
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]): unknown => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (isQueryReadTimeout(error)) client.end().catch(() => undefined);
+      });
+    }
+    return result;
+  };
 }
 
 export async function openStore(url: string | undefined, opts: OpenOptions = {}): Promise<Store> {
@@ -108,9 +156,12 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     connectionString: target,
     max: opts.pgPoolSize ?? 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    ...(opts.longStatements ? {} : { query_timeout: PG_STATEMENT_TIMEOUT_MS, statement_timeout: PG_STATEMENT_TIMEOUT_MS }),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  pool.on('connect', endOnReadTimeout);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   if (schema) await db.schema.createSchema(schema).ifNotExists().execute();
   const u = new URL(target);

@@ -1,10 +1,11 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
 import { linkKeysMigration } from './migrations/0003-link-keys.ts';
 import { operatorsMigration } from './migrations/0004-operators.ts';
 import { consoleQueriesMigration } from './migrations/0005-console-queries.ts';
 import { broadcastsMigration } from './migrations/0006-broadcasts.ts';
+import { outboxClaimIndexMigration } from './migrations/0007-outbox-claim-index.ts';
 import type { Database } from './schema.ts';
 import { errorText } from '../lib/log-safe.ts';
 
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004-operators': operatorsMigration,
   '0005-console-queries': consoleQueriesMigration,
   '0006-broadcasts': broadcastsMigration,
+  '0007-outbox-claim-index': outboxClaimIndexMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -24,8 +26,27 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: string } = {}): Promise<string[]> {
   // With a schema of our own, the migrator's bookkeeping must live there too: it looks tables up
   // across schemas and would otherwise find another schema's and skip creating its own.
-  const migrator = new Migrator({ db, provider, ...(opts.pgSchema ? { migrationTableSchema: opts.pgSchema } : {}) });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const migrate = (on: Kysely<Database>) =>
+    new Migrator({ db: on, provider, ...(opts.pgSchema ? { migrationTableSchema: opts.pgSchema } : {}) }).migrateToLatest();
+  // PostgreSQL: Kysely takes an advisory lock and runs the migrations in a transaction. SQLite: its
+  // lock is a no-op (one connection per process) and DDL runs outside any transaction, so two
+  // processes starting on one file at once (a restart beside a running instance, two instances)
+  // both saw a migration pending and the second failed on "index … already exists". One
+  // BEGIN IMMEDIATE around the whole run makes the second wait (busy_timeout) and then find
+  // nothing to do; a failing migration now also leaves no half-applied schema behind.
+  const { error, results = [] } = db.getExecutor().adapter.supportsTransactionalDdl
+    ? await migrate(db)
+    : await db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const outcome = await migrate(conn);
+          await sql.raw(outcome.error ? 'rollback' : 'commit').execute(conn);
+          return outcome;
+        } catch (thrown) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw thrown;
+        }
+      });
   const failed = results.find((r) => r.status === 'Error');
   if (error) {
     const reason = errorText(error);

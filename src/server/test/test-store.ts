@@ -64,6 +64,18 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   };
 }
 
+/**
+ * The DATABASE_URL a server process needs to use a test store: its SQLite file, or the PostgreSQL
+ * server with the store's schema as its search_path (pg reads `options` from the URL). The schema
+ * must be migrated already (openTestStore does), so its migration bookkeeping lives in it.
+ */
+export function serverDatabaseUrl(store: Pick<TestStore, 'url' | 'pgSchema'>): string {
+  if (!store.pgSchema) return store.url;
+  const url = new URL(store.url);
+  url.searchParams.set('options', `-c search_path=${store.pgSchema}`);
+  return url.toString();
+}
+
 /** A clock tests move by hand. */
 export function testClock(start = '2026-11-21T12:00:00.000Z') {
   let now = Date.parse(start);
