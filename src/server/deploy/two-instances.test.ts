@@ -1,0 +1,286 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answeringUpstream, type Cluster, clusterPrerequisites, startCluster } from '../../../bench/lib/cluster.ts';
+import { httpRequest, type RawResponse } from '../../../bench/lib/http.ts';
+import { adminApiPaths, apiPaths, pagePaths } from '../../shared/paths.ts';
+import { xsrf } from '../../shared/xsrf.ts';
+import { CHROME_UA, makeOperator, PASSWORD } from '../admin/test-kit.ts';
+import { totpCode } from '../admin/totp.ts';
+import { insertSubscriber } from '../test/fixtures.ts';
+import { linkIn, type SmtpSink, startSmtpSink } from '../test/smtp-sink.ts';
+import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
+import { openTestStore, type TestStore } from '../test/test-store.ts';
+
+// Issue 11, "tested as it would run": two built instances (dist/) on one PostgreSQL schema and one
+// Redis, mailing one real SMTP sink, behind nginx running deploy/nginx.conf itself. Every request
+// goes through nginx; nginx's access log (its dh_upstream format) says which instance answered.
+// Visitors are told apart by their loopback source address (127.x.y.z): nginx passes it on as
+// X-Forwarded-For, which the instances trust from nginx alone (TRUST_PROXY=127.0.0.1).
+
+const postgresUrl = process.env.TEST_POSTGRES_URL || undefined;
+const redisUrl = testRedisUrl;
+const missingServices = [!postgresUrl && 'TEST_POSTGRES_URL', !redisUrl && 'TEST_REDIS_URL'].filter(Boolean).join(' and ');
+const SIGNUP_LIMIT = 5;
+
+/** A browser on its own address: a cookie jar, same-origin headers, the XSRF token on writes. */
+class Browser {
+  private readonly jar = new Map<string, string>();
+  constructor(
+    private readonly origin: string,
+    private readonly address: string,
+  ) {}
+
+  private keep(res: RawResponse): void {
+    for (const line of res.headers['set-cookie'] ?? []) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const gone = value === '' || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
+      if (gone) this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+  }
+
+  async send(method: 'GET' | 'POST', path: string, body?: { json: unknown } | { form: Record<string, string> }): Promise<RawResponse> {
+    const token = this.jar.get(xsrf.hostCookie) ?? this.jar.get(xsrf.cookie);
+    const headers: Record<string, string> = {
+      'user-agent': CHROME_UA,
+      'sec-fetch-site': 'same-origin',
+      origin: this.origin,
+      referer: `${this.origin}/`,
+      accept: path.startsWith('/api/') || (body && 'json' in body) ? 'application/json' : 'text/html',
+      ...(this.jar.size ? { cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+      ...(method === 'POST' && token ? { [xsrf.header]: token } : {}),
+    };
+    let payload: string | undefined;
+    if (body && 'json' in body) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body.json);
+    } else if (body) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(body.form).toString();
+    }
+    const res = await httpRequest(`${this.origin}${path}`, { method, headers, body: payload, localAddress: this.address, timeoutMs: 10_000 });
+    this.keep(res);
+    return res;
+  }
+
+  /** What the page's form does: fetch the CSRF cookies (once), then post JSON. */
+  async signUp(email: string): Promise<RawResponse> {
+    if (!this.jar.has(xsrf.cookie)) {
+      const csrf = await this.send('GET', apiPaths.csrf);
+      if (csrf.status !== 204) throw new Error(`GET ${apiPaths.csrf} answered ${csrf.status}`);
+    }
+    return this.send('POST', pagePaths.signup, { json: { name: 'Holder', email } });
+  }
+}
+
+/** Resolves when `check` holds (polled), or rejects after `timeoutMs`; no fixed sleeps. */
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const recipientOf = (m: SmtpSink['messages'][number]): string => (m.to && 'text' in m.to ? m.to.text : '');
+const pathOf = (line: string): string => /"\w+ (\S+)"/.exec(line)?.[1] ?? '';
+
+describe.skipIf(missingServices !== '')(
+  `two instances behind nginx on one PostgreSQL and one Redis${missingServices ? ` (skipped: set ${missingServices} to run)` : ''}`,
+  () => {
+    let store: TestStore;
+    let sink: SmtpSink;
+    let cluster: Cluster;
+    const run = randomBytes(4).toString('hex');
+    const redisPrefix = testRedisPrefix();
+
+    beforeAll(async () => {
+      const missing = clusterPrerequisites();
+      if (missing) throw new Error(`The two-instance test needs the production build and nginx: ${missing}`);
+      store = await openTestStore('postgres');
+      sink = await startSmtpSink();
+      // The instances open the test's schema by naming it in the connection's options.
+      const databaseUrl = new URL(store.url);
+      databaseUrl.searchParams.set('options', `-c search_path=${store.pgSchema ?? 'public'}`);
+      cluster = await startCluster({
+        databaseUrl: databaseUrl.toString(),
+        ...(redisUrl ? { redisUrl } : {}),
+        smtpUrl: sink.url,
+        env: {
+          SIGNUP_RATE_LIMIT: String(SIGNUP_LIMIT),
+          SIGNUP_MIN_FILL_SECONDS: '0',
+          MAIL_RATE_PER_SEC: '200',
+          // Other runs may share the Redis server: this run's keys are its own.
+          REDIS_KEY_PREFIX: redisPrefix,
+        },
+      });
+    }, 90_000);
+
+    afterAll(async () => {
+      await cluster?.stop();
+      await sink?.close();
+      await store?.destroy();
+      await deleteRedisKeys(redisPrefix);
+    });
+
+    it('takes sign-ups and confirms them whichever instance answers', async () => {
+      const people = Array.from({ length: 6 }, (_, i) => ({ email: `p${i}-${run}@example.com`, browser: new Browser(cluster.url, `127.0.1.${i + 1}`) }));
+      const before = cluster.accessLog().length;
+      for (const p of people) {
+        const res = await p.browser.signUp(p.email);
+        expect(res.status, res.body.toString()).toBe(200);
+      }
+      await until(() => people.every((p) => sink.messages.some((m) => recipientOf(m).includes(p.email))), 'the confirmation emails');
+      for (const p of people) {
+        const mail = sink.messages.find((m) => recipientOf(m).includes(p.email));
+        if (!mail) throw new Error(`no email to ${p.email}`);
+        const link = new URL(linkIn(mail, 'confirm'));
+        expect(link.origin).toBe(cluster.url);
+        const page = await p.browser.send('GET', `${link.pathname}${link.search}`);
+        expect(page.status).toBe(200);
+        expect(page.body.toString()).toContain('Confirm your sign-up');
+        const done = await p.browser.send('POST', link.pathname, { form: { token: link.searchParams.get('token') ?? '' } });
+        expect(done.status).toBe(200);
+        expect(done.body.toString()).toContain('You are on the list');
+      }
+      const confirmed = await store.db
+        .selectFrom('subscribers')
+        .select('email')
+        .where('status', '=', 'confirmed')
+        .where('email', 'in', people.map((p) => p.email))
+        .execute();
+      expect(confirmed).toHaveLength(people.length);
+      // nginx alternates: cookies issued by one instance were checked by the other, links made by
+      // one were opened and pressed on the other.
+      const lines = cluster.accessLog().slice(before);
+      expect(lines).toHaveLength(people.length * 4);
+      const answered = cluster.answeredBy((l) => lines.includes(l));
+      for (const instance of cluster.instances) expect(answered.get(instance.upstream), `requests ${instance.name} answered`).toBeGreaterThanOrEqual(people.length);
+    });
+
+    it('signs an operator in and keeps the session on both instances; a broadcast reaches each subscriber exactly once', async () => {
+      const operator = await makeOperator(store.db, `ops-${run}@example.com`, new Date());
+      for (let i = 0; i < 40; i++) await insertSubscriber(store.db, `b${i}-${run}@example.com`, { status: 'confirmed' });
+      const audience = (await store.db.selectFrom('subscribers').select('email').where('status', '=', 'confirmed').execute()).map((r) => r.email);
+
+      const operatorBrowser = new Browser(cluster.url, '127.0.2.1');
+      await operatorBrowser.send('GET', apiPaths.csrf);
+      const first = await operatorBrowser.send('POST', adminApiPaths.signIn, { json: { email: operator.email, password: PASSWORD } });
+      expect(first.status, first.body.toString()).toBe(200);
+      const second = await operatorBrowser.send('POST', adminApiPaths.secondFactor, { json: { method: 'totp', code: totpCode(operator.secret, new Date()) } });
+      expect(second.status, second.body.toString()).toBe(200);
+
+      const before = cluster.accessLog().length;
+      for (let i = 0; i < 4; i++) expect((await operatorBrowser.send('GET', adminApiPaths.session)).status).toBe(200);
+      const draft = await operatorBrowser.send('POST', adminApiPaths.broadcasts, { json: { subject: `Launch ${run}`, body: 'Hello **holders**.' } });
+      expect(draft.status, draft.body.toString()).toBe(200);
+      const { id } = JSON.parse(draft.body.toString()) as { id: string };
+      const sent = await operatorBrowser.send('POST', adminApiPaths.broadcastSend.replace(':id', id), { json: {} });
+      expect(sent.status, sent.body.toString()).toBe(200);
+      const consoleLines = cluster.accessLog().slice(before);
+      const answered = cluster.answeredBy((l) => consoleLines.includes(l));
+      for (const instance of cluster.instances) expect(answered.get(instance.upstream), `console requests ${instance.name} answered`).toBeGreaterThanOrEqual(2);
+
+      // Both instances' outbox workers are running; every row ends sent, by one of them.
+      await until(
+        async () =>
+          (await store.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).where('status', '=', 'pending').execute()).length === 0,
+        'the broadcast to be sent',
+      );
+      const received = new Map<string, number>();
+      for (const m of sink.messages.filter((m) => m.subject === `Launch ${run}`)) received.set(recipientOf(m), (received.get(recipientOf(m)) ?? 0) + 1);
+      expect([...received.keys()].sort()).toEqual([...audience].sort());
+      expect([...received.values()].every((n) => n === 1), 'each recipient got exactly one email').toBe(true);
+    });
+
+    it(`holds the sign-up limit (${SIGNUP_LIMIT} a minute) across instances: the next one gets 429 whichever instance it reaches`, async () => {
+      const browser = new Browser(cluster.url, '127.0.3.1');
+      const before = cluster.accessLog().length;
+      const statuses: number[] = [];
+      for (let i = 0; i <= SIGNUP_LIMIT; i++) statuses.push((await browser.signUp(`limit${i}-${run}@example.com`)).status);
+      const posts = cluster.accessLog().slice(before).filter((l) => pathOf(l) === pagePaths.signup);
+      const answered = cluster.answeredBy((l) => posts.includes(l));
+      // Proof that the counts were shared: the posts went to both instances.
+      for (const instance of cluster.instances) expect(answered.get(instance.upstream)).toBeGreaterThanOrEqual(2);
+      expect(statuses).toEqual([...Array<number>(SIGNUP_LIMIT).fill(200), 429]);
+    });
+
+    it('loses no acknowledged sign-up when an instance is killed mid-load, and nginx moves traffic to the other', { timeout: 60_000 }, async () => {
+      const WORKERS = 8;
+      const BEFORE_KILL = 60;
+      const AFTER_KILL = 60;
+      const [survivor, victim] = cluster.instances;
+      if (!survivor || !victim) throw new Error('the cluster has fewer than two instances');
+
+      let next = 0;
+      let killedAt: number | null = null;
+      const acknowledged: string[] = [];
+      const failed: { email: string; what: string; startedAfterKill: boolean }[] = [];
+      let acknowledgedAfterKill = 0;
+      let stop = false;
+      const worker = async () => {
+        while (!stop) {
+          const n = next++;
+          // A visitor of its own per sign-up, so the per-client limit never applies here.
+          const browser = new Browser(cluster.url, `127.1.${(n >> 8) + 1}.${(n & 255) + 1}`);
+          const email = `k${n}-${run}@example.com`;
+          const startedAfterKill = killedAt !== null;
+          try {
+            const res = await browser.signUp(email);
+            if (res.status === 200) {
+              acknowledged.push(email);
+              if (startedAfterKill) acknowledgedAfterKill++;
+            } else {
+              const body = res.body.toString('utf8');
+              const words = /"message":"([^"]+)"/.exec(body)?.[1] ?? body.slice(0, 80);
+              failed.push({ email, what: `status ${res.status} ${res.headers['retry-after'] ? 'with' : 'without'} Retry-After: ${words}`, startedAfterKill });
+            }
+          } catch (error) {
+            failed.push({ email, what: String(error), startedAfterKill });
+          }
+        }
+      };
+      const load = Array.from({ length: WORKERS }, worker);
+      await until(() => acknowledged.length >= BEFORE_KILL, `${BEFORE_KILL} sign-ups before the kill`);
+      const logAtKill = cluster.accessLog().length;
+      await victim.kill('SIGKILL');
+      killedAt = Date.now();
+      try {
+        await until(() => acknowledgedAfterKill >= AFTER_KILL, `${AFTER_KILL} sign-ups after the kill`);
+      } finally {
+        stop = true;
+        await Promise.all(load);
+      }
+
+      // Every acknowledged sign-up is stored, each with its confirmation email queued.
+      const stored = await store.db
+        .selectFrom('subscribers')
+        .innerJoin('outbox', 'outbox.subscriber_id', 'subscribers.id')
+        .select('subscribers.email')
+        .where('outbox.kind', '=', 'confirmation')
+        .where('subscribers.email', 'like', `k%-${run}@example.com`)
+        .execute();
+      const storedEmails = new Set(stored.map((r) => r.email));
+      expect(acknowledged.filter((e) => !storedEmails.has(e))).toEqual([]);
+
+      // Failures: only the POSTs the victim had already received when it died (nginx does not
+      // re-send a POST that reached an instance; see deploy/nginx.conf), at most one per worker.
+      // Requests it had not yet received, and every GET, went to the survivor.
+      // Each such POST is answered at once by nginx in the site's words (deploy/nginx.conf's
+      // error_page): never left hanging, never a silent loss, never nginx's own "Bad Gateway".
+      expect(failed.length, JSON.stringify(failed)).toBeLessThanOrEqual(WORKERS);
+      const inWords = 'status 503 with Retry-After: We could not reach the site just now. Please try again in a few seconds.';
+      expect(failed.filter((f) => f.what !== inWords)).toEqual([]);
+      // Once the in-flight ones are done, the survivor answers everything.
+      const lastLines = cluster.accessLog().slice(logAtKill).slice(-AFTER_KILL);
+      expect(lastLines.filter((l) => answeringUpstream(l) !== survivor.upstream)).toEqual([]);
+      console.log(
+        `kill -9 of one of two instances behind nginx: ${acknowledged.length} sign-ups acknowledged (${acknowledgedAfterKill} begun after the victim had exited), ` +
+          `all stored with their outbox rows; ${failed.length} failed (${failed.filter((f) => f.startedAfterKill).length} begun after the victim had exited): ${[...new Set(failed.map((f) => f.what))].join('; ') || 'none'}`,
+      );
+    });
+  },
+);
