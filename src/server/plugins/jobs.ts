@@ -57,6 +57,44 @@ export function intervalJob(
 }
 
 /**
+ * A job that runs `run` now and then at the times `next` gives (timers unref'd), for work tied to
+ * the calendar rather than to a period. A wait is capped at `maxWaitMs`, so a clock that jumps
+ * (or a laptop that slept) is noticed within that; `run` must be cheap when it has nothing to do.
+ */
+export function scheduledJob(
+  name: string,
+  opts: { next: () => number; maxWaitMs: number },
+  run: () => Promise<void>,
+  onError: (error: unknown) => void,
+): BackgroundJob {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = running.then(run).catch(onError);
+    return running;
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void tick().then(schedule), Math.max(0, Math.min(opts.maxWaitMs, opts.next())));
+    timer.unref();
+  };
+  return {
+    name,
+    start() {
+      stopped = false;
+      void tick().then(schedule);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+    runOnce: tick,
+  };
+}
+
+/**
  * The one list of background jobs. Features add theirs while they register; the list starts when
  * the server is ready (listening, or `app.ready()` in a test that asks for jobs) and stops when it
  * closes, in the reverse order of starting, after the last request has been answered: Fastify runs
