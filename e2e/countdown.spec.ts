@@ -14,7 +14,10 @@ const H = 60 * M;
 const D = 24 * H;
 
 let server: CountdownServer | undefined;
-test.afterEach(async () => {
+// The page goes first: a browser still holding a connection open would keep the server's close
+// waiting, and the test's time with it.
+test.afterEach(async ({ page }) => {
+  await page.close();
   await server?.close();
   server = undefined;
 });
