@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { e2eDatabaseName, e2eDatabaseUrl } from './e2e/postgres-database.ts';
 import { chromiumFlags, chromiumPath } from './scripts/chromium.ts';
 
 // The server the browser tests run against: the production build (`npm run build` makes dist/;
@@ -8,19 +9,52 @@ import { chromiumFlags, chromiumPath } from './scripts/chromium.ts';
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const HOST = '127.0.0.1';
 const BASE_URL = `http://${HOST}:${PORT}`;
+// The PostgreSQL twin's port: far enough from E2E_PORT that checkouts given neighbouring ports
+// do not collide.
+const PG_PORT = Number(process.env.E2E_PG_PORT ?? PORT + 100);
+const PG_BASE_URL = `http://${HOST}:${PG_PORT}`;
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
+};
 
 // The server's data lives in .e2e-data/ (emptied by the start command below): its own SQLite
 // file and an outbox of .eml files the sign-up tests read the confirmation links from.
 export const E2E_DATA_DIR = '.e2e-data';
 export const E2E_OUTBOX_DIR = `${E2E_DATA_DIR}/outbox`;
 
+// With TEST_POSTGRES_URL set (CI sets it), the console's tests run a second time against a second
+// server on PostgreSQL: a database of its own on that server, made by the start command and
+// dropped after the run (e2e/postgres-database.ts). Playwright's workers load this file again;
+// the name the runner chose reaches them through the environment.
+const postgresUrl = process.env.TEST_POSTGRES_URL || undefined;
+process.env.E2E_PG_DATABASE ??= e2eDatabaseName(Date.now());
+if (!postgresUrl && !process.env.E2E_PG_SKIP_SAID) {
+  process.env.E2E_PG_SKIP_SAID = '1';
+  console.log(
+    "The console's browser tests on PostgreSQL are SKIPPED: TEST_POSTGRES_URL is not set (CI sets it; e.g. TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test npx playwright test).",
+  );
+}
+const PG_DATA_DIR = '.e2e-data-pg';
+
+/** What a test needs to reach its project's server behind the browser: its database and outbox. */
+export interface E2eTarget {
+  databaseUrl: string;
+  outboxDir: string;
+}
+
+const sqliteTarget: E2eTarget = { databaseUrl: `sqlite:${E2E_DATA_DIR}/dh.sqlite`, outboxDir: E2E_OUTBOX_DIR };
+const postgresTarget: E2eTarget | null = postgresUrl
+  ? { databaseUrl: e2eDatabaseUrl(postgresUrl, process.env.E2E_PG_DATABASE), outboxDir: `${PG_DATA_DIR}/outbox` }
+  : null;
+
 const serverEnv: Record<string, string> = {
   PORT: String(PORT),
   HOST,
   PUBLIC_URL: BASE_URL,
   LOG_LEVEL: 'warn',
-  DATABASE_URL: `sqlite:${E2E_DATA_DIR}/dh.sqlite`,
-  OUTBOX_DIR: E2E_OUTBOX_DIR,
+  DATABASE_URL: sqliteTarget.databaseUrl,
+  OUTBOX_DIR: sqliteTarget.outboxDir,
   // Playwright types faster than any person; the time trap has its own integration tests.
   SIGNUP_MIN_FILL_SECONDS: '0',
   // Every browser test posts from 127.0.0.1; the rate limit has its own integration test.
@@ -43,28 +77,44 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   use: {
-    baseURL: BASE_URL,
     trace: 'retain-on-failure',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: chromiumPath,
-          args: chromiumFlags,
-        },
-      },
-    },
+    { name: 'chromium', use: { ...chromium, baseURL: BASE_URL }, metadata: sqliteTarget },
+    // Only the console's tests: the public page's do not touch the database differently.
+    ...(postgresTarget
+      ? [{ name: 'chromium-postgres', testMatch: /admin-.*\.spec\.ts$/, use: { ...chromium, baseURL: PG_BASE_URL }, metadata: postgresTarget }]
+      : []),
   ],
-  webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && node dist/server/main.js`,
-    url: `${BASE_URL}/`,
-    env: serverEnv,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  ...(postgresTarget ? { globalTeardown: './e2e/postgres-database.ts' } : {}),
+  webServer: [
+    {
+      command: `rm -rf ${E2E_DATA_DIR} && node dist/server/main.js`,
+      url: `${BASE_URL}/`,
+      env: serverEnv,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    ...(postgresTarget
+      ? [
+          {
+            command: `rm -rf ${PG_DATA_DIR} && node --import tsx e2e/postgres-database.ts create && node dist/server/main.js`,
+            url: `${PG_BASE_URL}/`,
+            env: {
+              ...serverEnv,
+              PORT: String(PG_PORT),
+              PUBLIC_URL: PG_BASE_URL,
+              DATABASE_URL: postgresTarget.databaseUrl,
+              OUTBOX_DIR: postgresTarget.outboxDir,
+            },
+            reuseExistingServer: false,
+            timeout: 30_000,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+  ],
 });

@@ -2,17 +2,15 @@
 // guard, send to confirmed subscribers, the emails in the outbox, pause and resume.
 import { expect, test } from '@playwright/test';
 import { insertSubscriber } from '../src/server/test/fixtures.ts';
-import { openStore } from '../src/server/store/database.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { newOperator, ownAddress, signIn } from './admin-support.ts';
+import { withServerStore } from './e2e-target.ts';
+import { axeViolations, newOperator, ownAddress, signIn } from './admin-support.ts';
 import { mailsWithSubject, uniqueEmail } from './outbox.ts';
 
 const OTHER_ADDRESS = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 
 /** Confirmed subscribers written straight into the running server's database. */
 async function confirmedSubscribers(count: number, label: string): Promise<string[]> {
-  const store = await openStore(`sqlite:${E2E_DATA_DIR}/dh.sqlite`);
-  try {
+  return withServerStore(async (store) => {
     const emails: string[] = [];
     for (let i = 0; i < count; i++) {
       const email = uniqueEmail(`${label}${i}`);
@@ -20,9 +18,7 @@ async function confirmedSubscribers(count: number, label: string): Promise<strin
       emails.push(email);
     }
     return emails;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 test('compose → preview → address guard → send → the emails arrive with unsubscribe links → pause and resume', async ({ page }) => {
@@ -34,6 +30,7 @@ test('compose → preview → address guard → send → the emails arrive with 
   await signIn(page, op);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Broadcast' }).click();
   await expect(page.getByRole('heading', { name: 'Broadcast', level: 1 })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
 
   const subject = `Launch news ${Date.now()}`;
   await page.getByLabel('Subject').fill(subject);
@@ -45,6 +42,7 @@ test('compose → preview → address guard → send → the emails arrive with 
   await expect(refusal).toContainText('no official contract address is set');
   await expect(page.getByLabel('Message (Markdown)')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('button', { name: 'Send to all confirmed subscribers' })).toBeDisabled();
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.getByLabel('Message (Markdown)').fill('# The presale\n\nHello **holders**, it opens soon. <b>not bold</b>');
   await page.getByRole('button', { name: 'Save and preview' }).click();
@@ -53,6 +51,7 @@ test('compose → preview → address guard → send → the emails arrive with 
   const frame = page.frameLocator('iframe[title="HTML preview"]');
   await expect(frame.locator('strong')).toHaveText('holders');
   await expect(frame.locator('b')).toHaveCount(0);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.getByRole('button', { name: 'Send a test to me' }).click();
   await expect(page.getByText(`A test was sent to ${op.email}.`)).toBeVisible();
@@ -63,6 +62,7 @@ test('compose → preview → address guard → send → the emails arrive with 
   await expect(page.getByTestId('bc-state')).toHaveText('Sending');
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('bc-state')).toHaveText('Paused');
+  expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(page.getByTestId('bc-state')).toHaveText(/Sending|Sent/);
   await expect(page.getByTestId('bc-state')).toHaveText('Sent', { timeout: 60_000 });

@@ -1,6 +1,6 @@
 // The operators' console in a real Chromium against the real server on http://127.0.0.1.
 import { expect, test } from '@playwright/test';
-import { PHONE } from './support.ts';
+import { PHONE, watchCsp } from './support.ts';
 import { axeViolations, newOperator, nextCode, ownAddress, PASSWORD, signIn } from './admin-support.ts';
 
 test.beforeEach(async ({ page }) => {
@@ -136,11 +136,7 @@ test('names and user agents render as text: no script runs, no CSP violation', a
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await page.addInitScript(() => {
-    const found: string[] = [];
-    Object.defineProperty(window, '__csp', { value: found });
-    document.addEventListener('securitypolicyviolation', (e) => found.push(e.effectiveDirective));
-  });
+  const cspViolations = await watchCsp(page);
   const op = await newOperator('xss');
   await signIn(page, op);
   await page.getByRole('link', { name: 'Sessions' }).click();
@@ -149,7 +145,7 @@ test('names and user agents render as text: no script runs, no CSP violation', a
   await expect(page.getByRole('cell', { name: payload }).first()).toBeVisible();
   expect(await page.locator('img').count()).toBe(0);
   expect(dialogs).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+  expect(await cspViolations()).toEqual([]);
   await context.close();
 });
 
@@ -164,4 +160,31 @@ test('works at phone width: no sideways scrolling, the views reachable', async (
   await page.getByLabel('Action').selectOption({ label: 'Signed in' });
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page.getByRole('cell', { name: 'Signed in' }).first()).toBeVisible();
+});
+
+test('a late 401 to a call made before signing out leaves the "You are signed out." notice in place', async ({ page }) => {
+  const op = await newOperator('late401');
+  await signIn(page, op);
+  // The audience report is held in the network until the operator has signed out; then it goes
+  // to the server, which answers 401 (the session is gone) to a view no longer on screen.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/admin\/audience\?/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const held = page.waitForRequest(/\/api\/admin\/audience\?/);
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audience' }).click();
+  await held;
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  await expect(page.getByText('You are signed out.', { exact: true })).toBeVisible();
+
+  const late = page.waitForEvent('requestfinished', (r) => /\/api\/admin\/audience\?/.test(r.url()));
+  release();
+  expect((await (await late).response())?.status()).toBe(401);
+  // The page has read the late answer once two frames have passed after its body arrived.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await expect(page.getByText('You are signed out.', { exact: true })).toBeVisible();
+  await expect(page.getByText(/your session has ended/)).toHaveCount(0);
 });

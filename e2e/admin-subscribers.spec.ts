@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations, newOperator, nextCode, ownAddress, signIn, type E2eOperator } from './admin-support.ts';
 import { seedSubscribers, uniqueTag } from './subscriber-seed.ts';
+import { watchCsp } from './support.ts';
 
 test.beforeEach(async ({ page }) => {
   await ownAddress(page);
@@ -125,6 +126,7 @@ test('downloads the CSV after fresh proof: BOM, header row, formulas prefixed', 
 });
 
 test('shows the audience: totals, the per-day chart with its table, presets, a custom range, the credits', async ({ page }) => {
+  const cspViolations = await watchCsp(page);
   const op = await newOperator('audience');
   await signIn(page, op);
   await page.getByRole('link', { name: 'Audience' }).click();
@@ -132,7 +134,13 @@ test('shows the audience: totals, the per-day chart with its table, presets, a c
   await expect(page.getByText(/visitors? in the last 30 minutes/)).toBeVisible();
   const totals = page.getByRole('list', { name: 'Totals' });
   for (const label of ['Visitors', 'Page views', 'Sign-ups', 'Conversion']) await expect(totals.getByText(label, { exact: true })).toBeVisible();
-  await expect(page.getByRole('img', { name: /Visitors and sign-ups per day/ })).toBeVisible();
+  const chart = page.getByRole('img', { name: /Visitors and sign-ups per day/ });
+  await expect(chart).toBeVisible();
+  // uPlot draws on a canvas as wide as its box; a narrower window redraws it narrower.
+  const canvas = chart.locator('canvas');
+  const drawn = () => canvas.evaluate((c: HTMLCanvasElement) => ({ width: c.getBoundingClientRect().width, image: c.toDataURL() }));
+  await expect.poll(async () => (await drawn()).width).toBeGreaterThan(600);
+  const week = await drawn();
   await page.getByText('The figures as a table').click();
   await expect(page.getByRole('table', { name: 'Visitors and sign-ups per day' }).getByRole('row')).toHaveCount(8);
   await expect(page.getByText('IP geolocation by DB-IP (dbip.com), CC BY 4.0.')).toBeVisible();
@@ -141,6 +149,12 @@ test('shows the audience: totals, the per-day chart with its table, presets, a c
 
   await page.getByRole('button', { name: '30 days' }).click();
   await expect(page.getByRole('table', { name: 'Visitors and sign-ups per day' }).getByRole('row')).toHaveCount(31);
+  // The same chart, redrawn with 30 days (the day labels along the bottom differ).
+  await expect.poll(async () => (await drawn()).image).not.toBe(week.image);
+  await page.setViewportSize({ width: 500, height: 800 });
+  await expect.poll(async () => (await drawn()).width).toBeLessThan(500);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  expect(await cspViolations()).toEqual([]);
   await page.getByRole('button', { name: 'Custom' }).click();
   await page.getByLabel('From', { exact: true }).fill('2026-11-10');
   await page.getByLabel('To', { exact: true }).fill('2026-11-01');

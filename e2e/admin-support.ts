@@ -5,8 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { addOperator } from '../src/server/admin/operators.ts';
 import { totpCode } from '../src/server/admin/totp.ts';
-import { openStore } from '../src/server/store/database.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
+import { withServerStore } from './e2e-target.ts';
 
 export const PASSWORD = 'violet kettle harbour 42';
 
@@ -18,16 +17,11 @@ export interface E2eOperator {
   lastStep: number;
 }
 
-/** A new operator in the running server's database (SQLite in WAL mode takes a second writer). */
+/** A new operator in the running server's database. */
 export async function newOperator(label: string): Promise<E2eOperator> {
   const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const store = await openStore(`sqlite:${E2E_DATA_DIR}/dh.sqlite`);
-  try {
-    const { totpSecret, recoveryCodes } = await addOperator(store.db, email, PASSWORD, new Date());
-    return { email, secret: totpSecret, recoveryCodes, lastStep: 0 };
-  } finally {
-    await store.close();
-  }
+  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date()));
+  return { email, secret: totpSecret, recoveryCodes, lastStep: 0 };
 }
 
 const stepNow = () => Math.floor(Date.now() / 30_000);
@@ -68,6 +62,8 @@ export async function signIn(page: Page, op: E2eOperator, via: 'totp' | 'recover
 }
 
 export async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  // axe cannot run inside a frame that forbids scripts (sandbox=""): it waits there for ever. The
+  // only such frame is the broadcast's HTML preview, which shows the email, not the console.
+  const results = await new AxeBuilder({ page }).exclude('iframe[sandbox=""]').analyze();
   return results.violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${node.target.join(' ')}`));
 }

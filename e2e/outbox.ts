@@ -5,11 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
 import { simpleParser, type AddressObject } from 'mailparser';
-import { E2E_OUTBOX_DIR } from '../playwright.config.ts';
+import { e2eTarget } from './e2e-target.ts';
 
 // The server is started from the project root (where the config lives), whatever our cwd is.
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-export const outboxDir = path.resolve(projectRoot, E2E_OUTBOX_DIR);
+/** The outbox of the server this test's project drives. */
+export const outboxDir = (): string => path.resolve(projectRoot, e2eTarget().outboxDir);
 
 export interface OutboxMail {
   file: string;
@@ -32,11 +33,11 @@ export function uniqueEmail(label: string): string {
 const addresses = (to: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(to) ? to : to ? [to] : []).flatMap((group) => group.value.map((a) => a.address ?? ''));
 
-// Parsed files, by name: an .eml is written once and never changes after that.
+// Parsed files, by path: an .eml is written once and never changes after that.
 const parsed = new Map<string, OutboxMail>();
 
 async function parseFile(file: string): Promise<OutboxMail | null> {
-  const mail = await simpleParser(await readFile(path.join(outboxDir, file)));
+  const mail = await simpleParser(await readFile(file));
   const text = mail.text ?? '';
   const confirmUrl = /https?:\/\/\S+\/confirm\?token=\S+/.exec(text)?.[0];
   const unsubscribeUrl = /https?:\/\/\S+\/unsubscribe\?\S+/.exec(text)?.[0];
@@ -45,10 +46,14 @@ async function parseFile(file: string): Promise<OutboxMail | null> {
   return { file, to: addresses(mail.to), subject: mail.subject ?? '', text, confirmUrl, unsubscribeUrl };
 }
 
-/** The .eml files in the outbox, oldest first (none before the server has sent anything). */
+/** The .eml files in the outbox (full paths), oldest first (none before the server has sent anything). */
 async function emlFiles(): Promise<string[]> {
+  const dir = outboxDir();
   try {
-    return (await readdir(outboxDir)).filter((f) => f.endsWith('.eml')).sort();
+    return (await readdir(dir))
+      .filter((f) => f.endsWith('.eml'))
+      .sort()
+      .map((f) => path.join(dir, f));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -83,7 +88,7 @@ export async function mailsTo(address: string): Promise<OutboxMail[]> {
 export async function waitForMail(address: string, timeout = 10_000): Promise<OutboxMail> {
   await expect
     .poll(async () => (await mailsTo(address)).length, {
-      message: `a confirmation email to ${address} should appear in ${outboxDir}`,
+      message: `a confirmation email to ${address} should appear in ${outboxDir()}`,
       timeout,
       intervals: [100, 200, 250],
     })
@@ -110,7 +115,7 @@ export async function mailsWithSubject(subject: string): Promise<BroadcastMail[]
   const files = await emlFiles();
   const out: BroadcastMail[] = [];
   for (const file of files) {
-    const mail = await simpleParser(await readFile(path.join(outboxDir, file))).catch(() => null);
+    const mail = await simpleParser(await readFile(file)).catch(() => null);
     const unsubscribeUrl = /https?:\/\/\S+\/unsubscribe\?\S+/.exec(mail?.text ?? '')?.[0];
     if (!mail || mail.subject !== subject || !unsubscribeUrl) continue;
     // The raw header lines: mailparser folds every List-* header into one parsed 'list' object.

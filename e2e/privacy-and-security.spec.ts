@@ -1,7 +1,7 @@
 // The page loads nothing from anyone else, runs clean (no errors, no hydration mismatch), and is
 // served with the security headers its Content Security Policy depends on.
-import { expect, test, type Page } from '@playwright/test';
-import { MISSING_PATH, scrollToBottom, waitForHydration, waitForIsland, watchConsole } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { MISSING_PATH, scrollToBottom, waitForHydration, waitForIsland, watchConsole, watchCsp } from './support.ts';
 
 const pages = [
   { path: '/', status: 200 },
@@ -10,24 +10,6 @@ const pages = [
 ];
 
 const hydrationProblem = /hydrat|mismatch|react\.dev\/errors\/4(18|19|21|22|23|25)\b/i;
-
-interface Violation {
-  directive: string;
-  blocked: string;
-}
-
-/** Record Content Security Policy violations the page reports, from before its first script. */
-async function watchCsp(page: Page): Promise<() => Promise<Violation[]>> {
-  await page.addInitScript(() => {
-    const found: { directive: string; blocked: string }[] = [];
-    Object.defineProperty(window, '__cspViolations', { value: found });
-    document.addEventListener('securitypolicyviolation', (e) => {
-      found.push({ directive: e.effectiveDirective, blocked: e.blockedURI });
-    });
-  });
-  return () =>
-    page.evaluate(() => (window as unknown as { __cspViolations: { directive: string; blocked: string }[] }).__cspViolations);
-}
 
 for (const { path, status } of pages) {
   test(`${path}: every request stays on our origin; no console errors or hydration warnings`, async ({

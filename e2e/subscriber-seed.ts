@@ -1,10 +1,9 @@
-// Subscribers written straight into the e2e server's SQLite database (as admin-support.ts makes
+// Subscribers written straight into the e2e server's database (as admin-support.ts makes
 // operators): the console's tests need people in every status and with hostile names, which the
 // public form would take many round trips (and a confirmation link each) to make.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { openStore } from '../src/server/store/database.ts';
 import type { SubscriberStatus } from '../src/server/store/schema.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
+import { withServerStore } from './e2e-target.ts';
 
 export interface Seed {
   name: string;
@@ -18,8 +17,7 @@ export const uniqueTag = (label: string): string => `${label}${randomBytes(3).to
 
 /** Inserts the people (a second apart, in order) with the wording the server recorded at start. */
 export async function seedSubscribers(people: Seed[]): Promise<string[]> {
-  const store = await openStore(`sqlite:${E2E_DATA_DIR}/dh.sqlite`);
-  try {
+  return withServerStore(async (store) => {
     const wording = await store.db.selectFrom('consent_wordings').select('version').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     const start = Date.now() - people.length * 1000;
     const ids: string[] = [];
@@ -52,7 +50,5 @@ export async function seedSubscribers(people: Seed[]): Promise<string[]> {
       ids.push(id);
     }
     return ids;
-  } finally {
-    await store.close();
-  }
+  });
 }

@@ -1,6 +1,6 @@
 // Shared helpers for the browser tests. The page's words come from the one content file, so a
 // re-brand changes the expectations with it.
-import type { ConsoleMessage, Locator, Page } from '@playwright/test';
+import type { CDPSession, ConsoleMessage, Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { siteContent } from '../content/site-content.ts';
 
@@ -81,6 +81,8 @@ export function watchScripts(page: Page): string[] {
   return scripts;
 }
 
+const cdpSessions = new WeakMap<Page, CDPSession>();
+
 /**
  * What Chromium's own accessibility tree says about the element with this id: the role and
  * states a screen reader is given (not what the markup claims).
@@ -89,17 +91,19 @@ export async function accessibilityNode(
   page: Page,
   id: string,
 ): Promise<{ role: string; name: string; expanded: boolean | undefined }> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `#${id}` });
-    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-    const node = nodes[0];
-    const expanded = node?.properties?.find((p) => p.name === 'expanded')?.value.value as boolean | undefined;
-    return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? ''), expanded };
-  } finally {
-    await cdp.detach();
+  // One DevTools session per page, kept: a test polls this many times, and opening a session for
+  // each poll cost seconds per test on a busy machine (a FAQ test once ran past its 30 s).
+  let cdp = cdpSessions.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    cdpSessions.set(page, cdp);
   }
+  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `#${id}` });
+  const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+  const node = nodes[0];
+  const expanded = node?.properties?.find((p) => p.name === 'expanded')?.value.value as boolean | undefined;
+  return { role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? ''), expanded };
 }
 
 /**
@@ -112,4 +116,22 @@ export function facing(face: Locator): Promise<number> {
     const m11 = transform === 'none' ? 1 : new DOMMatrixReadOnly(transform).m11;
     return Math.round(m11);
   });
+}
+
+export interface CspViolation {
+  directive: string;
+  blocked: string;
+}
+
+/** Record Content Security Policy violations the page reports, from before its first script. */
+export async function watchCsp(page: Page): Promise<() => Promise<CspViolation[]>> {
+  await page.addInitScript(() => {
+    const found: { directive: string; blocked: string }[] = [];
+    Object.defineProperty(window, '__cspViolations', { value: found });
+    document.addEventListener('securitypolicyviolation', (e) => {
+      found.push({ directive: e.effectiveDirective, blocked: e.blockedURI });
+    });
+  });
+  return () =>
+    page.evaluate(() => (window as unknown as { __cspViolations: { directive: string; blocked: string }[] }).__cspViolations);
 }

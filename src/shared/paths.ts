@@ -33,6 +33,9 @@ export const healthPaths = {
   ready: '/readyz',
 } as const;
 
+/** Prometheus' scrape address: only served when METRICS_TOKEN is set, and only with that token. */
+export const metricsPath = '/metrics';
+
 /** Fixed-name files the site serves next to its hashed assets. */
 export const filePaths = {
   robots: '/robots.txt',

@@ -12,8 +12,19 @@ type Stage =
   | { kind: 'loading' }
   | { kind: 'signed-out'; notice: string | null }
   | { kind: 'second-step' }
-  | { kind: 'signed-in'; session: OperatorSession }
+  | SignedIn
   | { kind: 'unreachable'; message: string };
+
+/**
+ * One signed-in visit. `end` signs this visit out and nothing else: an answer that arrives late
+ * (a 401 to a call made before the operator signed out, or before they signed in again) finds
+ * another stage showing and changes nothing, so the first ending's words stay on screen.
+ */
+interface SignedIn {
+  kind: 'signed-in';
+  session: OperatorSession;
+  end(notice: string): void;
+}
 
 /**
  * Asks the server who is signed in (the only judge: nothing about the sign-in lives in the
@@ -22,13 +33,22 @@ type Stage =
 export function ConsoleApp() {
   const [stage, setStage] = useState<Stage>({ kind: 'loading' });
 
+  const signedIn = useCallback((session: OperatorSession) => {
+    const visit: SignedIn = {
+      kind: 'signed-in',
+      session,
+      end: (notice) => setStage((current) => (current === visit ? { kind: 'signed-out', notice } : current)),
+    };
+    setStage(visit);
+  }, []);
+
   useEffect(() => {
     void apiGet(adminApiPaths.session, operatorSessionSchema).then((result) => {
-      if (result.ok) setStage({ kind: 'signed-in', session: result.data });
+      if (result.ok) signedIn(result.data);
       else if (result.status === 401) setStage({ kind: 'signed-out', notice: null });
       else setStage({ kind: 'unreachable', message: result.error.message });
     });
-  }, []);
+  }, [signedIn]);
 
   const signedOut = useCallback((notice: string) => setStage({ kind: 'signed-out', notice }), []);
 
@@ -49,11 +69,11 @@ export function ConsoleApp() {
       screen = <SignInScreen notice={stage.notice} onPassword={() => setStage({ kind: 'second-step' })} />;
       break;
     case 'second-step':
-      screen = <SecondStepScreen onSignedIn={(session) => setStage({ kind: 'signed-in', session })} onRestart={signedOut} />;
+      screen = <SecondStepScreen onSignedIn={signedIn} onRestart={signedOut} />;
       break;
     case 'signed-in':
       screen = (
-        <ConsoleShell email={stage.session.operator.email} recoveryCodesLeft={stage.session.recoveryCodesLeft} onSignedOut={signedOut} />
+        <ConsoleShell email={stage.session.operator.email} recoveryCodesLeft={stage.session.recoveryCodesLeft} onSignedOut={stage.end} />
       );
   }
   return (

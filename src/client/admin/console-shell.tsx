@@ -12,6 +12,9 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
   const [location] = useLocation();
   const [proofOpen, setProofOpen] = useState(false);
   const pending = useRef<((proven: boolean) => void) | null>(null);
+  // While the operator's own sign-out is on its way, a 401 to another call is that sign-out seen
+  // early: its words ("You are signed out.") are the ones to show, not the expired-session ones.
+  const signingOut = useRef(false);
 
   const askForProof = useCallback(
     () =>
@@ -25,7 +28,9 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
   const value = useMemo<ConsoleContextValue>(
     () => ({
       email,
-      signedOut: onSignedOut,
+      signedOut(message) {
+        if (!signingOut.current) onSignedOut(message);
+      },
       async withFreshProof<T>(action: () => Promise<ApiResult<T>>) {
         const first = await action();
         if (first.ok || first.error.code !== 'fresh_proof_required') return first;
@@ -43,6 +48,7 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
   }
 
   async function signOut() {
+    signingOut.current = true;
     const result = await apiSend('POST', adminApiPaths.signOut, {}, messageReplySchema);
     onSignedOut(result.ok ? result.data.message : 'You are signed out.');
   }

@@ -5,8 +5,8 @@ import { adminPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 
 const dist = path.resolve(import.meta.dirname, '../../../dist');
-// Words, a class name and the root marker that only the console has.
-const CONSOLE_ONLY = ['dh-operators-console', 'Sign in to the console', 'Sign out everywhere', 'cs-dialog'];
+// Words, a class name, the root marker and the chart library's class (code and CSS) that only the console has.
+const CONSOLE_ONLY = ['dh-operators-console', 'Sign in to the console', 'Sign out everywhere', 'cs-dialog', 'u-over'];
 
 function* files(dir: string): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {

@@ -1,9 +1,12 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
 
-// The per-day chart of visitors and sign-ups, drawn as inline SVG by hand: no chart library is in
-// the shared node_modules yet, and the lead asked for exactly this fallback rather than an install
-// (decision 0016). Bars for visitors, a line for sign-ups on its own scale (sign-ups are a small
-// fraction of visitors), and the same numbers in a table for screen readers and for reading off.
+// The per-day chart of visitors and sign-ups, drawn by uPlot (a small, well-kept canvas chart
+// library; this file is its only user, and only the console's build has it: decision 0022).
+// Bars for visitors on the left scale, a line for sign-ups on its own right scale (sign-ups are a
+// small fraction of visitors). A canvas says nothing to assistive technology, so the figure has a
+// name and a description, and the same figures are in a table under a disclosure.
 
 export interface DayPoint {
   day: string;
@@ -11,72 +14,108 @@ export interface DayPoint {
   signups: number;
 }
 
-const W = 720;
-const H = 220;
-const PAD = { top: 12, right: 44, bottom: 28, left: 44 };
+const HEIGHT = 224;
+const DAY_S = 24 * 60 * 60;
 
-/** A round upper bound for an axis (1, 2 or 5 times a power of ten). */
-const niceMax = (n: number): number => {
-  if (n <= 0) return 1;
-  const p = 10 ** Math.floor(Math.log10(n));
-  return ([1, 2, 5, 10].find((m) => m * p >= n) ?? 10) * p;
-};
+/** Whole-number steps for the axes (counts of people are never 2.5). */
+const wholeSteps = Array.from({ length: 10 }, (_, p) => [1, 2, 5].map((m) => m * 10 ** p)).flat();
+
+/** The console's colours (console.css), read when the chart is made: canvas cannot use var(). */
+function tokens(el: Element) {
+  const css = getComputedStyle(el);
+  const token = (name: string) => css.getPropertyValue(name).trim();
+  return {
+    visitors: token('--cs-chart-visitors'),
+    signups: token('--cs-chart-signups'),
+    ink: token('--cs-muted'),
+    grid: token('--cs-line'),
+    font: `12px ${css.fontFamily}`,
+  };
+}
+
+function chartOptions(el: HTMLElement): uPlot.Options {
+  const c = tokens(el);
+  const axis = (scale: string, side: 1 | 3, colour: string): uPlot.Axis => ({
+    scale,
+    side,
+    stroke: colour,
+    font: c.font,
+    incrs: wholeSteps,
+    grid: { show: side === 3, stroke: c.grid, width: 1 },
+    ticks: { stroke: c.grid, width: 1 },
+  });
+  return {
+    width: Math.max(1, el.clientWidth),
+    height: HEIGHT,
+    // Days are UTC days (the report says so); uPlot would otherwise label them in local time.
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    scales: {
+      // Half a day either side, so the first and last bars are whole.
+      x: { time: true, range: (_u, min, max) => [min - DAY_S / 2, max + DAY_S / 2] },
+      visitors: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+      signups: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+    },
+    axes: [
+      { stroke: c.ink, font: c.font, grid: { show: false }, ticks: { stroke: c.grid, width: 1 } },
+      axis('visitors', 3, c.ink),
+      axis('signups', 1, c.signups),
+    ],
+    series: [
+      {},
+      { label: 'Visitors', scale: 'visitors', fill: c.visitors, stroke: c.visitors, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 48] }), points: { show: false } },
+      { label: 'Sign-ups', scale: 'signups', stroke: c.signups, width: 2, points: { show: true, size: 5, fill: c.signups } },
+    ],
+  };
+}
+
+const chartData = (series: DayPoint[]): uPlot.AlignedData => [
+  series.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000),
+  series.map((d) => d.visitors),
+  series.map((d) => d.signups),
+];
 
 export function DailyChart({ series }: { series: DayPoint[] }) {
   const titleId = useId();
   const descId = useId();
-  const innerW = W - PAD.left - PAD.right;
-  const innerH = H - PAD.top - PAD.bottom;
-  const vMax = niceMax(Math.max(0, ...series.map((d) => d.visitors)));
-  const sMax = niceMax(Math.max(0, ...series.map((d) => d.signups)));
-  const step = innerW / Math.max(1, series.length);
-  const barW = Math.max(1, step * 0.7);
-  const x = (i: number) => PAD.left + i * step + step / 2;
-  const yV = (v: number) => PAD.top + innerH - (v / vMax) * innerH;
-  const yS = (v: number) => PAD.top + innerH - (v / sMax) * innerH;
-  const line = series.map((d, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${yS(d.signups).toFixed(1)}`).join(' ');
-  // A label every few days so they never overlap.
-  const labelEvery = Math.ceil(series.length / 8);
+  const holder = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
 
+  // One chart for the life of the view; it follows its box's width.
+  useEffect(() => {
+    const el = holder.current;
+    if (!el) return;
+    const chart = new uPlot(chartOptions(el), [[], [], []], el);
+    plot.current = chart;
+    const resized = new ResizeObserver(() => {
+      const width = Math.max(1, el.clientWidth);
+      if (width !== chart.width) chart.setSize({ width, height: HEIGHT });
+    });
+    resized.observe(el);
+    return () => {
+      resized.disconnect();
+      chart.destroy();
+      plot.current = null;
+    };
+  }, []);
+
+  // A new period is new data for the same chart (its scales are worked out again).
+  useEffect(() => {
+    plot.current?.setData(chartData(series));
+  }, [series]);
+
+  const most = (pick: (d: DayPoint) => number) => Math.max(0, ...series.map(pick));
   return (
     <figure className="cs-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} preserveAspectRatio="none">
-        <title id={titleId}>Visitors and sign-ups per day</title>
-        <desc id={descId}>
-          Bars: visitors per day (left scale, up to {vMax}). Line: sign-ups per day (right scale, up to {sMax}). The table below
-          has the same figures.
-        </desc>
-        <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH} y2={PAD.top + innerH} className="cs-chart-axis" />
-        <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" className="cs-chart-label">
-          {vMax}
-        </text>
-        <text x={PAD.left - 6} y={PAD.top + innerH} textAnchor="end" className="cs-chart-label">
-          0
-        </text>
-        <text x={W - PAD.right + 6} y={PAD.top + 4} className="cs-chart-label cs-chart-signups-label">
-          {sMax}
-        </text>
-        {series.map((d, i) => (
-          <rect
-            key={d.day}
-            className="cs-chart-visitors"
-            x={x(i) - barW / 2}
-            y={yV(d.visitors)}
-            width={barW}
-            height={PAD.top + innerH - yV(d.visitors)}
-          >
-            <title>{`${d.day}: ${d.visitors} visitors, ${d.signups} sign-ups`}</title>
-          </rect>
-        ))}
-        <path d={line} className="cs-chart-signups" fill="none" />
-        {series.map((d, i) =>
-          i % labelEvery === 0 ? (
-            <text key={d.day} x={x(i)} y={H - 8} textAnchor="middle" className="cs-chart-label">
-              {d.day.slice(5)}
-            </text>
-          ) : null,
-        )}
-      </svg>
+      <div ref={holder} className="cs-chart-plot" role="img" aria-labelledby={`${titleId} ${descId}`} data-days={series.length} />
+      <p id={titleId} className="cs-visually-hidden">
+        Visitors and sign-ups per day
+      </p>
+      <p id={descId} className="cs-visually-hidden">
+        Bars: visitors per day (left scale, at most {most((d) => d.visitors)} on a day). Line: sign-ups per day (right scale, at most{' '}
+        {most((d) => d.signups)} on a day). The table below has the same figures.
+      </p>
       <figcaption>
         <span className="cs-key cs-key-visitors" aria-hidden="true" /> Visitors (left scale){' '}
         <span className="cs-key cs-key-signups" aria-hidden="true" /> Sign-ups (right scale)
