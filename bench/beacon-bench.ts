@@ -157,6 +157,7 @@ async function main(): Promise<void> {
   const production = await measureProduction();
   const bare = await measureBare();
   printLoadRows({
+    summary: 'Beacons',
     title: loadTitle(`Visit beacons (POST ${VISIT_PATH}, varied X-Forwarded-For)`, LOAD),
     unit: 'beacons/s',
     rows: [production.row, bare],

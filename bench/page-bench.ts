@@ -22,6 +22,7 @@ import {
 import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
 import { repoRoot, type ServerHandle, startBareServer, startBuiltServer, withServer } from './lib/processes.ts';
 import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
+import { recordSummary } from './lib/summary.ts';
 import { int, kb, ms, printTable, seconds, verdict } from './lib/table.ts';
 
 const KB = 1024;
@@ -386,6 +387,14 @@ async function lighthouseSection(origin: string): Promise<void> {
   }
   const median = medianByPerformance(runs);
   printLighthouse(runs, median, origin);
+  const perf = worstOf(runs.map((r) => score100(r, 'performance')), true);
+  const tbt = worstOf(runs.map((r) => metricValue(r, 'total-blocking-time')), false);
+  const lcp = medianOf(runs.map((r) => metricValue(r, 'largest-contentful-paint')));
+  recordSummary([
+    { bench: 'Page', figure: `Lighthouse performance, worst of ${runs.length}`, value: shown(perf, String), target: `${TARGETS.score} ${verdict(perf === TARGETS.score)}` },
+    { bench: 'Page', figure: `Lighthouse TBT, worst of ${runs.length}`, value: shown(tbt, ms), target: `≤ ${ms(TARGETS.tbtMs)} ${verdict(tbt !== null && tbt <= TARGETS.tbtMs)}` },
+    { bench: 'Page', figure: 'Lighthouse LCP, median', value: shown(lcp, seconds), target: `≤ ${seconds(TARGETS.lcpMs)} ${verdict(lcp !== null && lcp <= TARGETS.lcpMs)}` },
+  ]);
 
   // The worst run is the one the target is judged on: say where its blocking time came from.
   const worst = runs.reduce((a, b) => (metricValue(b, 'total-blocking-time') ?? 0) > (metricValue(a, 'total-blocking-time') ?? 0) ? b : a);
@@ -426,6 +435,7 @@ async function measureLoad(
 
 function printThroughput(rows: (LoadRow & { headerBytes: number })[], bodyBytes: number, loadBefore: number[]): void {
   printLoadRows({
+    summary: 'Page',
     title: loadTitle('Throughput of GET / (accept-encoding: br)', LOAD),
     unit: 'req/s',
     // The target is judged on the first row: a first visit, what a launch-day spike consists of.

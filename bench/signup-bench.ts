@@ -12,99 +12,20 @@
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type autocannon from 'autocannon';
-import { cookiesFrom, httpGet, httpRequest, type RawResponse } from './lib/http.ts';
+import { httpRequest, type RawResponse } from './lib/http.ts';
 import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
-import type { LoadSummary } from './lib/load.ts';
 import { answerCounts, cpuProfileArgs, sqliteCounts, withSqliteDir } from './lib/post-bench.ts';
 import { createScratchDatabase, postgresBaseUrl, redactUrl, type ScratchDatabase } from './lib/postgres.ts';
-import { type ServerHandle, startBareServer, startBuiltServer, tempDir, withServer } from './lib/processes.ts';
-import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
+import { startBareServer, startBuiltServer, tempDir, withServer } from './lib/processes.ts';
+import { loadTitle, progress, runBench } from './lib/run.ts';
+import { headersFor, loadSignups, nextBody, probe, SIGNUP_ENV, SIGNUP_PATH, type Visitor, visitorOf } from './lib/signup-load.ts';
 import { int, printTable, verdict } from './lib/table.ts';
 
 const TARGETS = { sqliteRatio: 0.15, postgresRatio: 0.08, p99Ms: 25 };
 const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
-const SIGNUP_PATH = '/signup';
-
-// The protections a real sign-up passes stay on; only the two that would refuse a load generator
-// are relaxed: the time trap (a person takes seconds to fill the form) and the per-client rate
-// limit (every request comes from 127.0.0.1).
-const SIGNUP_ENV = { SIGNUP_MIN_FILL_SECONDS: '0', SIGNUP_RATE_LIMIT: '100000000', LOG_LEVEL: 'warn' };
 
 // ---------------------------------------------------------------------------------------------
 // Requests
-
-/** What the hydrated form sends: same-origin, the CSRF cookies and the token header. */
-interface Visitor {
-  /** The page's origin, which a browser's fetch sends as Origin and (with the path) as Referer. */
-  origin: string;
-  cookie: string;
-  token: string;
-}
-
-async function visitorOf(server: ServerHandle): Promise<Visitor> {
-  const res = await httpGet(`${server.origin}/api/csrf`);
-  const cookie = cookiesFrom(res);
-  const token = /(?:^|; )XSRF-TOKEN=([^;]*)/.exec(cookie)?.[1];
-  const names = cookie.split('; ').map((c) => c.split('=')[0]);
-  if (res.status !== 204 || !token || !['_csrf', 'XSRF-TOKEN', 'dh_t'].every((n) => names.includes(n))) {
-    throw new Error(`GET /api/csrf answered ${res.status} with cookies "${cookie}"; the sign-up flow has changed.`);
-  }
-  return { origin: server.origin, cookie, token };
-}
-
-// Every sign-up needs an address of its own, or it would update a row instead of adding one. One
-// counter for the whole process, so no two requests ever share one.
-let sequence = 0;
-const nextBody = (): string => JSON.stringify({ name: 'Bench', email: `b${++sequence}@example.com` });
-
-// Origin and Referer too, as every browser sends them with the form's fetch: without a Referer
-// the server takes a path (a thrown URL error) that no real sign-up takes.
-const headersFor = (visitor: Visitor): Record<string, string> => ({
-  'content-type': 'application/json',
-  'sec-fetch-site': 'same-origin',
-  origin: visitor.origin,
-  referer: `${visitor.origin}/`,
-  cookie: visitor.cookie,
-  'x-xsrf-token': visitor.token,
-});
-
-const signupRequests = (visitor: Visitor): autocannon.Request[] => [
-  {
-    method: 'POST',
-    path: SIGNUP_PATH,
-    headers: headersFor(visitor),
-    setupRequest: (request) => ({ ...request, body: nextBody() }),
-  },
-];
-
-/** The load run: sign-ups as `visitor` sends them, with the CPU of `sidePids` where given. */
-const loadSignups = (
-  server: ServerHandle,
-  label: string,
-  visitor: Visitor,
-  sidePids?: () => Promise<number[]>,
-): Promise<LoadSummary> =>
-  loadRun(label, {
-    url: `${server.origin}${SIGNUP_PATH}`,
-    requests: signupRequests(visitor),
-    serverPid: server.pid,
-    ...(sidePids ? { sidePids } : {}),
-    ...LOAD,
-  });
-
-/** One sign-up by hand before the load, so a broken flow fails loudly rather than as 100% 403s. */
-async function probe(server: ServerHandle, visitor: Visitor): Promise<RawResponse> {
-  const res = await httpRequest(`${server.origin}${SIGNUP_PATH}`, {
-    method: 'POST',
-    headers: headersFor(visitor),
-    body: nextBody(),
-  });
-  if (res.status !== 200) {
-    throw new Error(`The probe sign-up answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-  }
-  return res;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Runs
@@ -150,7 +71,7 @@ async function measureProduction(opts: {
     async (server) => {
       const visitor = await visitorOf(server);
       const first = await probe(server, visitor);
-      const measured = await loadSignups(server, label, visitor, opts.sidePids);
+      const measured = await loadSignups(server, LOAD, label, visitor, opts.sidePids);
       progress('stopping the server (SIGTERM: it finishes its commits first)');
       return { load: measured, response: first, visitor };
     },
@@ -227,7 +148,7 @@ async function measureBare(template: RawResponse, visitor: Visitor): Promise<Loa
         throw new Error('The bare server does not answer what the production server does.');
       }
       // The same stream of requests (cookies, token, a new address each), so only the server differs.
-      const load = await loadSignups(server, 'bare node:http', visitor);
+      const load = await loadSignups(server, LOAD, 'bare node:http', visitor);
       return { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + ${check.body.length}` };
     },
   );
@@ -307,6 +228,7 @@ async function main(): Promise<void> {
   const bare = await measureBare(first.response, first.visitor);
 
   printLoadRows({
+    summary: 'Sign-ups',
     title: loadTitle(`Durable sign-ups (POST ${SIGNUP_PATH}, JSON, a new address each)`, LOAD),
     unit: 'sign-ups/s',
     rows: [...runs.map((r) => r.row), bare],

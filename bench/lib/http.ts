@@ -34,14 +34,19 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   body?: string | Buffer;
   timeoutMs?: number;
+  /**
+   * The loopback address to connect from (any of 127.0.0.0/8 on Linux): one "client" each, so a
+   * proxy in front sees several visitors without leaving the machine.
+   */
+  localAddress?: string;
 }
 
 /** One request on its own connection (no agent, so nothing stays open after it). */
 export function httpRequest(url: string, opts: RequestOptions = {}): Promise<RawResponse> {
-  const { method = 'GET', headers = {}, body, timeoutMs = 5_000 } = opts;
+  const { method = 'GET', headers = {}, body, timeoutMs = 5_000, localAddress } = opts;
   const target = assertLocal(url);
   return new Promise((resolve, reject) => {
-    const req = http.request(target, { method, headers, agent: false, timeout: timeoutMs }, (res) => {
+    const req = http.request(target, { method, headers, agent: false, timeout: timeoutMs, ...(localAddress ? { localAddress } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);

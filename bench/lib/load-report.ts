@@ -2,6 +2,7 @@
 // warning for a machine that was busy before the runs: what every bench prints of its load runs.
 import os from 'node:os';
 import type { LoadSummary } from './load.ts';
+import { mb, recordSummary } from './summary.ts';
 import { int, pct, printTable, verdict } from './table.ts';
 
 export interface LoadRow {
@@ -28,8 +29,11 @@ export function printLoadRows(opts: {
   sideLabel?: string;
   /** How the closing note names the CPU/request ratio and qualifies it (default: "ratio", nothing). */
   ratioNote?: { name: string; caveat: string };
+  /** The bench's name in `npm run bench`'s one table (its production rows go there, beside the bare one). */
+  summary?: string;
 }): void {
   const { title, unit, rows, sideLabel, ratioNote = { name: 'ratio', caveat: '' } } = opts;
+  if (opts.summary) summarise(opts.summary, unit, rows);
   const share = (v: number | null) => (v === null ? 'n/a' : pct(v));
   const withSide = sideLabel !== undefined && rows.some((r) => r.load.sideCpu !== null);
   printTable(
@@ -85,6 +89,33 @@ export function printLoadRows(opts: {
     `(CPU/request ratio = bare µs / production µs: the ${ratioNote.name} two CPU-bound servers would show, ` +
       `less noisy than ${unit} on a busy machine${ratioNote.caveat}. CPU figures are shares of one core; ` +
       `this machine has ${cores}. autocannon near 100% would mean the load generator, not the server, set the pace.)`,
+  );
+}
+
+/** Each production row beside the bare one (the last row), for `npm run bench`'s one table. */
+function summarise(bench: string, unit: string, rows: LoadRow[]): void {
+  const bare = rows.at(-1);
+  if (!bare) return;
+  recordSummary(
+    rows.slice(0, -1).map((row) => {
+      const ratio = row.load.reqPerSec / bare.load.reqPerSec;
+      const targets = [
+        row.minRatio === undefined ? '' : `ratio ≥ ${row.minRatio.toFixed(2)} ${verdict(ratio >= row.minRatio)}`,
+        row.maxP99Ms === undefined ? '' : `p99 ≤ ${row.maxP99Ms} ms ${verdict(row.load.latencyP99Ms <= row.maxP99Ms)}`,
+      ].filter(Boolean);
+      return {
+        bench,
+        figure: `${unit}, ${row.label}`,
+        value: int(row.load.reqPerSec),
+        ceiling: int(bare.load.reqPerSec),
+        ratio: ratio.toFixed(2),
+        cpuPerRequest: `${usPerRequest(row.load.serverCpuUsPerRequest)} / ${usPerRequest(bare.load.serverCpuUsPerRequest)}`,
+        p50: `${row.load.latencyP50Ms} ms`,
+        tail: `p99 ${row.load.latencyP99Ms} ms`,
+        peakRss: mb(row.load.serverPeakRssBytes),
+        target: targets.join('; '),
+      };
+    }),
   );
 }
 

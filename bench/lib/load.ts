@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { assertLocal } from './http.ts';
-import { cpuSeconds, withTimeout } from './processes.ts';
+import { cpuSeconds, peakRssBytes, withTimeout } from './processes.ts';
 
 export interface LoadOptions {
   url: string;
@@ -14,11 +14,13 @@ export interface LoadOptions {
    */
   requests?: autocannon.Request[];
   connections?: number;
+  /** Requests per second over all connections; unset, as fast as the server answers. */
+  overallRate?: number;
   durationSec?: number;
   /** A run of this length first, not measured, so the JIT and connection pools settle. */
   warmupSec?: number;
-  /** The server's pid, to report how busy it was (Linux only). */
-  serverPid?: number;
+  /** The server's pid, to report how busy it was (Linux only); several for instances behind a proxy. */
+  serverPid?: number | number[];
   /**
    * Other processes working for the server (e.g. its PostgreSQL backends), asked for after the
    * warm-up and again after the run, since such processes come and go; their CPU is reported
@@ -65,6 +67,8 @@ export interface LoadSummary {
   /** Share of one core the `sidePids` processes used together; null without them. */
   sideCpu: number | null;
   sideCpuUsPerRequest: number | null;
+  /** The server's peak resident memory up to the end of the run (its whole life so far); null where unknown. */
+  serverPeakRssBytes: number | null;
 }
 
 const countsOf = (r: autocannon.Result): RunCounts => ({
@@ -76,6 +80,18 @@ const countsOf = (r: autocannon.Result): RunCounts => ({
 });
 
 const NO_RUN: RunCounts = { responses: 0, status2xx: 0, non2xx: 0, errors: 0, timeouts: 0 };
+
+/** `read` summed over `pids`; null when there are none or any cannot be read. */
+function sumOver(pids: number[], read: (pid: number) => number | null): number | null {
+  if (pids.length === 0) return null;
+  let sum = 0;
+  for (const pid of pids) {
+    const v = read(pid);
+    if (v === null) return null;
+    sum += v;
+  }
+  return sum;
+}
 
 /** CPU seconds so far of each pid that can be read (no /proc, or gone: left out). */
 function cpuByPid(pids: number[]): Map<number, number> {
@@ -112,7 +128,14 @@ function cannon(options: autocannon.Options, durationSec: number): Promise<autoc
 export async function runLoad(opts: LoadOptions): Promise<LoadSummary> {
   const { url, method = 'GET', headers = {}, body, requests, connections = 50, durationSec = 10, warmupSec = 2 } = opts;
   assertLocal(url);
-  const base: autocannon.Options = { url, method, headers, connections, ...(body === undefined ? {} : { body }) };
+  const base: autocannon.Options = {
+    url,
+    method,
+    headers,
+    connections,
+    ...(body === undefined ? {} : { body }),
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
+  };
   // Autocannon writes its built request buffers onto these objects, so each run gets copies.
   const withRequests = (o: autocannon.Options): autocannon.Options =>
     requests ? { ...o, requests: requests.map((r) => ({ ...r })) } : o;
@@ -120,12 +143,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadSummary> {
     warmupSec > 0 ? countsOf(await cannon(withRequests({ ...base, duration: warmupSec }), warmupSec)) : NO_RUN;
 
   const sideBefore = opts.sidePids ? cpuByPid(await opts.sidePids()) : null;
-  const serverBefore = opts.serverPid ? cpuSeconds(opts.serverPid) : null;
+  const serverPids = opts.serverPid === undefined ? [] : [opts.serverPid].flat();
+  const serverBefore = sumOver(serverPids, cpuSeconds);
   const selfBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   const result = await cannon(withRequests({ ...base, duration: durationSec }), durationSec);
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  const serverAfter = opts.serverPid ? cpuSeconds(opts.serverPid) : null;
+  const serverAfter = sumOver(serverPids, cpuSeconds);
   const self = process.cpuUsage(selfBefore);
   const sideAfter = opts.sidePids ? cpuByPid(await opts.sidePids()) : null;
 
@@ -153,5 +177,6 @@ export async function runLoad(opts: LoadOptions): Promise<LoadSummary> {
     warmup,
     sideCpu,
     sideCpuUsPerRequest: perRequest(sideCpu),
+    serverPeakRssBytes: sumOver(serverPids, peakRssBytes),
   };
 }

@@ -107,6 +107,8 @@ export interface ServerHandle {
   /** The last few KB the child wrote to stdout/stderr, for error messages. */
   output: () => string;
   stop: () => Promise<void>;
+  /** Sends `signal` (e.g. SIGKILL, for a crash) and resolves once the process has exited. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
 export interface StartOptions {
@@ -198,7 +200,13 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
     await stop();
     throw error;
   }
-  return { name, origin, port, pid: child.pid ?? 0, output: () => tail, stop };
+  const kill = async (signal: NodeJS.Signals) => {
+    unregister();
+    if (!isRunning(child)) return;
+    child.kill(signal);
+    if (!(await waitForExit(child, 5_000))) throw new Error(`${name} did not exit within 5 s of ${signal}`);
+  };
+  return { name, origin, port, pid: child.pid ?? 0, output: () => tail, stop, kill };
 }
 
 /**
@@ -239,6 +247,32 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
   };
 }
 
+export const BUILT_SERVER = path.join(repoRoot, 'dist/server/main.js');
+
+/**
+ * How to start the production build (`node dist/server/main.js`) on `port` on loopback, as
+ * production runs it; `env` adds to and wins over those settings.
+ */
+export function builtServerOptions(name: string, port: number, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Omit<StartOptions, 'port'> {
+  return {
+    name,
+    command: process.execPath,
+    args: [...nodeArgs, BUILT_SERVER],
+    // Opening the geo databases and migrating take seconds; on a busy two-core machine (tests
+    // beside it) more than 15.
+    timeoutMs: 30_000,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      // Request logging at info would measure the logger, not the server.
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  };
+}
+
 /**
  * The production build, `node dist/server/main.js`, as `npm start` would run it, but with its
  * SQLite database and mail outbox in a throwaway directory: a bench must not write into the
@@ -253,24 +287,15 @@ export async function startBuiltServer(
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   const unregister = onCleanup(removeData);
   try {
-    const server = await startOnFreePort((port) => ({
-      name: 'production server',
-      command: process.execPath,
-      args: [...nodeArgs, path.join(repoRoot, 'dist/server/main.js')],
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
+    const server = await startOnFreePort((port) =>
+      builtServerOptions('production server', port, {
         // Canonical and og:url links must match the address Lighthouse loads, or SEO flags them.
         PUBLIC_URL: `http://127.0.0.1:${port}`,
-        // Request logging at info would measure the logger, not the server.
-        LOG_LEVEL: 'warn',
         DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
         OUTBOX_DIR: path.join(dataDir, 'outbox'),
         ...extraEnv,
-      },
-    }));
+      }, nodeArgs),
+    );
     return {
       ...server,
       stop: async () => {
@@ -326,6 +351,19 @@ export function cpuSeconds(pid: number): number | null {
     const ticks = Number(rest[11]) + Number(rest[12]);
     // USER_HZ, the unit of /proc tick counts, is 100 on every Linux ABI Node supports.
     return Number.isFinite(ticks) ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The most memory a process has held resident since it started (VmHWM in /proc), in bytes; null
+ * where there is no /proc or the process is gone. Read before the process stops.
+ */
+export function peakRssBytes(pid: number): number | null {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
   } catch {
     return null;
   }

@@ -1,0 +1,186 @@
+// The site as it runs in production, on one machine: several built server instances on one
+// PostgreSQL (and Redis), behind nginx running the very site file in deploy/nginx.conf. Used by
+// the two-instance test (src/server/deploy/two-instances.test.ts) and meant for the bench table's
+// "sign-ups/s with two instances behind nginx" figure.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BUILT_SERVER, builtServerOptions, freePort, repoRoot, type ServerHandle, startOnFreePort, startServer, tempDir } from './processes.ts';
+
+export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+export const NGINX_SITE_FILE = path.join(repoRoot, 'deploy/nginx.conf');
+
+/** Addresses in deploy/nginx.conf that a local run replaces; each must occur exactly once. */
+const SITE_UPSTREAMS = ['127.0.0.1:3001', '127.0.0.1:3002'];
+// The live line only, not the commented redirecting server's.
+const SITE_LISTEN = '\n    listen 80;';
+const SITE_LOG_DIR = '/var/log/nginx/';
+
+/** Says, in words, what is missing for a cluster run; null when everything is there. */
+export function clusterPrerequisites(): string | null {
+  if (!existsSync(BUILT_SERVER)) return `${path.relative(repoRoot, BUILT_SERVER)} is missing: run \`npm run build\` first.`;
+  if (!existsSync(NGINX)) return `nginx is not installed at ${NGINX} (Debian: \`apt-get install nginx\`; or set NGINX_PATH).`;
+  return null;
+}
+
+function replaceOnce(text: string, from: string, to: string): string {
+  const at = text.indexOf(from);
+  if (at < 0 || text.indexOf(from, at + 1) >= 0) {
+    throw new Error(`deploy/nginx.conf must contain "${from}" exactly once (the cluster run replaces it); it was changed.`);
+  }
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}
+
+/**
+ * deploy/nginx.conf with the upstream servers, the listen address and the log folder swapped for
+ * local ones; everything else (headers, failover, keepalive) is the file as shipped.
+ */
+export function renderSiteConfig(site: string, opts: { listenPort: number; upstreamPorts: number[]; logDir: string }): string {
+  const [first, ...others] = opts.upstreamPorts;
+  if (first === undefined || others.length === 0) throw new Error('a cluster needs at least two instances');
+  const [firstUpstream, secondUpstream] = SITE_UPSTREAMS as [string, string];
+  let text = replaceOnce(site, `server ${firstUpstream} `, `server 127.0.0.1:${first} `);
+  // The second instance's line, once per further instance, with the same options.
+  const secondLine = text.split('\n').find((l) => l.includes(`server ${secondUpstream} `)) ?? `server ${secondUpstream} `;
+  text = replaceOnce(text, secondLine, others.map((port) => secondLine.replace(secondUpstream, `127.0.0.1:${port}`)).join('\n'));
+  text = replaceOnce(text, SITE_LISTEN, `\n    listen 127.0.0.1:${opts.listenPort};`);
+  return text.split(SITE_LOG_DIR).join(`${opts.logDir}/`);
+}
+
+/** The main nginx.conf around the site file: Debian's essentials, every path inside `prefix`. */
+function mainConfig(prefix: string, siteFile: string): string {
+  return `# Written by bench/lib/cluster.ts for one local run.
+# One process, no master: a SIGKILL from the clean-up then leaves no orphaned worker behind.
+master_process off;
+events { worker_connections 1024; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    # Debian's compiled-in temp paths are under /var/lib/nginx, which only root may write.
+    client_body_temp_path ${prefix}/tmp/body;
+    proxy_temp_path ${prefix}/tmp/proxy;
+    fastcgi_temp_path ${prefix}/tmp/fastcgi;
+    uwsgi_temp_path ${prefix}/tmp/uwsgi;
+    scgi_temp_path ${prefix}/tmp/scgi;
+    include ${siteFile};
+}
+`;
+}
+
+export interface ClusterInstance extends ServerHandle {
+  /** "host:port" as nginx's access log names it. */
+  upstream: string;
+}
+
+export interface Cluster {
+  /** nginx's origin, e.g. http://127.0.0.1:41234: the only address visitors use. */
+  url: string;
+  instances: ClusterInstance[];
+  nginx: ServerHandle;
+  /** The nginx access log's lines so far (format dh_upstream of deploy/nginx.conf). */
+  accessLog: () => string[];
+  /** How many requests (matching `filter`, if given) each instance answered, by upstream address. */
+  answeredBy: (filter?: (line: string) => boolean) => Map<string, number>;
+  stop: () => Promise<void>;
+}
+
+export interface ClusterOptions {
+  /** The one database every instance shares (PostgreSQL, or a SQLite file on this machine). */
+  databaseUrl: string;
+  redisUrl?: string;
+  /** Unset: each instance writes .eml files into the run's own folder. */
+  smtpUrl?: string;
+  instances?: number;
+  /** Added to (and winning over) every instance's environment. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The upstream address that answered an access-log line: the last one tried. */
+export const answeringUpstream = (line: string): string | undefined => /upstream=(\S+)/.exec(line)?.[1]?.split(',').at(-1)?.trim();
+
+/**
+ * Starts `instances` (default 2) built servers and nginx in front of them, all on loopback, and
+ * resolves once a request through nginx is answered. Everything started dies with stop(), with
+ * the bench's clean-up (Ctrl-C, watchdog) and at process exit.
+ */
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  const missing = clusterPrerequisites();
+  if (missing) throw new Error(`The cluster cannot start: ${missing}`);
+  const run = tempDir('dh-cluster-');
+  const started: ServerHandle[] = [];
+  const stopAll = async () => {
+    for (const s of started.reverse()) await s.stop();
+    run.remove();
+  };
+  try {
+    const listenPort = await freePort();
+    const url = `http://127.0.0.1:${listenPort}`;
+    // One key ring for all: a cookie one instance signs, another must verify.
+    const appSecret = randomBytes(32).toString('base64');
+    const startInstance = async (i: number): Promise<ClusterInstance> => {
+      const handle = await startOnFreePort((port) => ({
+        ...builtServerOptions(`instance ${i}`, port, {
+          PUBLIC_URL: url,
+          TRUST_PROXY: '127.0.0.1',
+          APP_SECRET: appSecret,
+          DATABASE_URL: opts.databaseUrl,
+          OUTBOX_DIR: path.join(run.dir, `outbox-${i}`),
+          ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+          ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
+          ...opts.env,
+        }),
+        readyPath: '/readyz',
+      }));
+      started.push(handle);
+      return { ...handle, upstream: `127.0.0.1:${handle.port}` };
+    };
+    // Side by side, as a deploy restarts them; migrations are already applied or run under a lock.
+    // allSettled: when one fails, the others are in `started` before the clean-up below stops them.
+    const results = await Promise.allSettled(Array.from({ length: opts.instances ?? 2 }, (_, i) => startInstance(i + 1)));
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const instances = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+
+    const prefix = run.dir;
+    const logDir = path.join(prefix, 'logs');
+    mkdirSync(logDir);
+    mkdirSync(path.join(prefix, 'tmp'));
+    const siteFile = path.join(prefix, 'diamond-hand.conf');
+    writeFileSync(
+      siteFile,
+      renderSiteConfig(readFileSync(NGINX_SITE_FILE, 'utf8'), { listenPort, upstreamPorts: instances.map((s) => s.port), logDir }),
+    );
+    const mainFile = path.join(prefix, 'nginx.conf');
+    writeFileSync(mainFile, mainConfig(prefix, siteFile));
+    const nginx = await startServer({
+      name: 'nginx',
+      command: NGINX,
+      // -e: the start-up error log, which would otherwise be Debian's root-only /var/log/nginx.
+      args: ['-p', prefix, '-c', mainFile, '-e', path.join(logDir, 'error.log'), '-g', `daemon off; pid ${path.join(prefix, 'nginx.pid')};`],
+      port: listenPort,
+      readyPath: '/healthz',
+    });
+    started.push(nginx);
+
+    const accessLogFile = path.join(logDir, 'diamond-hand.access.log');
+    const accessLog = () => (existsSync(accessLogFile) ? readFileSync(accessLogFile, 'utf8').split('\n').filter(Boolean) : []);
+    return {
+      url,
+      instances,
+      nginx,
+      accessLog,
+      answeredBy(filter = () => true) {
+        const counts = new Map<string, number>(instances.map((s) => [s.upstream, 0]));
+        for (const line of accessLog().filter(filter)) {
+          const upstream = answeringUpstream(line);
+          if (upstream) counts.set(upstream, (counts.get(upstream) ?? 0) + 1);
+        }
+        return counts;
+      },
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
