@@ -12,22 +12,22 @@
 // BENCH_SUBSCRIBERS and BENCH_VISITS shrink the data set for a quick look. Audience reports are
 // timed as operators get them (after the audience-sums job kept the closed days), the job's own
 // passes, and a 90-day report with nothing kept (what every first report of a day paid before it).
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { audienceQuerySchema } from '../src/shared/admin/audience.ts';
 import { audienceOverview, liveVisitors } from '../src/server/analytics/queries.ts';
-import { forgetKeptSums, keepPresetSums } from '../src/server/analytics/audience-overview.ts';
-import { listSubscribers, subscribersCsv } from '../src/server/signups/queries.ts';
+import { forgetKeptSums, keepClosedSums } from '../src/server/analytics/audience-overview.ts';
+import { listSubscribers } from '../src/server/signups/queries.ts';
 import { encodeCursor } from '../src/server/signups/subscriber-list.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
+import { addDays, dayOf } from '../src/server/lib/days.ts';
 import { createScratchDatabase, postgresBaseUrl, redactUrl, type ScratchDatabase } from './lib/postgres.ts';
 import { type BroadcastThroughput, measureBroadcastThroughput } from './lib/mail.ts';
 import { withSqliteDir } from './lib/post-bench.ts';
+import { runFiguresChild } from './lib/processes.ts';
 import { progress, runBench } from './lib/run.ts';
 import { recordSummary } from './lib/summary.ts';
 import { int, ms, printTable, seconds, verdict } from './lib/table.ts';
@@ -209,14 +209,23 @@ async function measureReads(store: Store): Promise<Timing[]> {
   // (the first call, a warm-up, is like a start; the reports timed after it find NOW's sums kept).
   const jobAtStart = () => {
     forgetKeptSums(store.db);
-    return keepPresetSums(store.db, NOW);
+    return keepClosedSums(store.db, NOW);
   };
   let day = 0;
-  const jobWhenADayCloses = () => keepPresetSums(store.db, new Date(NOW.getTime() - (REPEAT + 2 - day++) * 86_400_000));
+  const jobWhenADayCloses = () => keepClosedSums(store.db, new Date(NOW.getTime() - (REPEAT + 2 - day++) * 86_400_000));
   // Without the job: a 90-day report with nothing kept (the first of a day, before 0023).
   const coldReport = () => {
     forgetKeptSums(store.db);
     return audienceOverview(store.db, audienceQuerySchema.parse({ period: '90d' }), NOW);
+  };
+  // Custom ranges (the job keeps every week they can reach), a new one on every call since a range
+  // asked for before is kept whole: what a first look at a range costs.
+  const customReport = (days: number, endsDaysAgo: number) => {
+    let shift = 0;
+    return () => {
+      const to = addDays(dayOf(NOW), -endsDaysAgo - shift++);
+      return audienceOverview(store.db, audienceQuerySchema.parse({ period: 'custom', from: addDays(to, 1 - days), to }), NOW);
+    };
   };
   const reportNote = (r: unknown) => `${int((r as { totals: { visitors: number } }).totals.visitors)} visitors`;
   return [
@@ -236,6 +245,8 @@ async function measureReads(store: Store): Promise<Timing[]> {
     await time('audience: 7 days (operators, after the job)', report('7d'), reportNote),
     await time('audience: 30 days (operators, after the job)', report('30d'), reportNote),
     await time('audience: 90 days (operators, after the job)', report('90d'), reportNote),
+    await time('audience: custom 90 days, a new range each time (after the job)', customReport(90, 100), reportNote),
+    await time('audience: custom 300 days, a new range each time (after the job)', customReport(300, 1), reportNote),
     await time('audience: 90 days, nothing kept (no job; cold)', coldReport, reportNote),
     await time('visitors in the last 30 minutes', () => liveVisitors(store.db, NOW), (r) => `${int((r as { views: number }).views)} views`),
   ];
@@ -248,30 +259,9 @@ interface ExportFigures {
   rssGrowthMb: number;
 }
 
-async function measureExport(store: Store): Promise<ExportFigures> {
-  global.gc?.();
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  let bytes = 0;
-  let rows = 0;
-  const t = performance.now();
-  await pipeline(
-    subscribersCsv(store, {}),
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        for (const b of chunk) if (b === 0x0a) rows++;
-        done();
-      },
-    }),
-  );
-  const took = performance.now() - t;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  return { rows: rows - 1, bytes, ms: took, rssGrowthMb: (peak - before) / 1024 / 1024 };
+/** The CSV export of every subscriber, streamed in a process of its own (csv-export-child.ts). */
+function measureExport(databaseUrl: string): Promise<ExportFigures> {
+  return runFiguresChild<ExportFigures>('bench/lib/csv-export-child.ts', { EXPORT_DATABASE_URL: databaseUrl }, { timeoutMs: 600_000, nodeArgs: ['--expose-gc'] });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,7 +290,7 @@ async function benchSqlite(): Promise<Result> {
       progress(`sqlite: seeded in ${seconds(seedMs)} (${path.basename(file)}); measuring`);
       const reads = await measureReads(store);
       progress('sqlite: CSV export of every subscriber');
-      return { store: 'SQLite', seedMs, reads, csv: await measureExport(store) };
+      return { store: 'SQLite', seedMs, reads, csv: await measureExport(`sqlite:${file}`) };
     } finally {
       await store.close();
     }
@@ -327,7 +317,7 @@ async function benchPostgres(scratch: ScratchDatabase): Promise<Result> {
     progress(`postgres: seeded in ${seconds(seedMs)}; trigram index ${Number(trgm.rows[0]?.n) ? 'present' : 'ABSENT'}; measuring`);
     const reads = await measureReads(store);
     progress('postgres: CSV export of every subscriber');
-    return { store: 'PostgreSQL', seedMs, reads, csv: await measureExport(store) };
+    return { store: 'PostgreSQL', seedMs, reads, csv: await measureExport(scratch.url) };
   } finally {
     await store.close();
   }

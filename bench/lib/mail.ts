@@ -1,17 +1,12 @@
 // What the mail benches share: an SMTP sink in this process that notes when it accepted each
 // recipient's message, a list of confirmed subscribers and a running broadcast made through the
 // store layer, and the sink's own ceiling (pooled nodemailer straight to it, no outbox).
-import { execFile as execFileCallback } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { createDraft, startSend } from '../../src/server/admin/broadcast-store.ts';
 import { openStore, type Store } from '../../src/server/store/database.ts';
 import { migrateToLatest } from '../../src/server/store/migrate.ts';
 import { startSmtpSink } from '../../src/server/test/smtp-sink.ts';
 import { cpuProfileArgs } from './post-bench.ts';
-import { onCleanup, repoRoot, startBuiltServer, withTimeout } from './processes.ts';
-
-const execFile = promisify(execFileCallback);
+import { runFiguresChild, startBuiltServer, withTimeout } from './processes.ts';
 
 /** Seeded subscribers' addresses start with this; every other address is a sign-up's. */
 export const BROADCAST_PREFIX = 'bc';
@@ -127,20 +122,13 @@ export async function startBroadcast(store: Store): Promise<number> {
  * nodemailer (`connections` at once) from a process of its own, as the server is; emails/s.
  */
 export async function sinkCeiling(sinkUrl: string, count: number, connections: number): Promise<number> {
-  const child = execFile(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'bench/lib/smtp-blast-child.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, SINK_URL: sinkUrl, BLAST_COUNT: String(count), BLAST_CONNECTIONS: String(connections) },
-    timeout: 120_000,
-  });
-  const unregister = onCleanup(() => child.child.kill('SIGKILL'));
-  try {
-    const { stdout } = await child;
-    const figures = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ms?: number };
-    if (!figures.ms) throw new Error(`The SMTP ceiling client printed no figures: ${stdout}`);
-    return count / (figures.ms / 1000);
-  } finally {
-    unregister();
-  }
+  const figures = await runFiguresChild<{ ms?: number }>(
+    'bench/lib/smtp-blast-child.ts',
+    { SINK_URL: sinkUrl, BLAST_COUNT: String(count), BLAST_CONNECTIONS: String(connections) },
+    { timeoutMs: 120_000 },
+  );
+  if (!figures.ms) throw new Error('The SMTP ceiling client printed no time.');
+  return count / (figures.ms / 1000);
 }
 
 export interface BroadcastThroughput {

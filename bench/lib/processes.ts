@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile as execFileCallback, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { httpGet } from './http.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -366,6 +367,32 @@ export function peakRssBytes(pid: number): number | null {
     return kb === undefined ? null : Number(kb) * 1024;
   } catch {
     return null;
+  }
+}
+
+const execFile = promisify(execFileCallback);
+
+/**
+ * Runs a bench child (a TypeScript file under bench/) to its end, killed if the bench is stopped,
+ * and returns the JSON object on the last line it printed: its figures.
+ */
+export async function runFiguresChild<T>(script: string, env: NodeJS.ProcessEnv, opts: { timeoutMs: number; nodeArgs?: string[] }): Promise<T> {
+  const child = execFile(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(repoRoot, script)], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    timeout: opts.timeoutMs,
+  });
+  const unregister = onCleanup(() => child.child.kill('SIGKILL'));
+  try {
+    const { stdout } = await child;
+    const last = stdout.trim().split('\n').at(-1) ?? '';
+    try {
+      return JSON.parse(last) as T;
+    } catch {
+      throw new Error(`${script} printed no figures: ${stdout}`);
+    }
+  } finally {
+    unregister();
   }
 }
 

@@ -4,7 +4,7 @@ import { dayOf } from '../lib/days.ts';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob, scheduledJob } from '../plugins/jobs.ts';
 import type { BeaconDropReason } from '../plugins/metrics.ts';
-import { keepPresetSums, nextPresetChange } from './audience-overview.ts';
+import { keepClosedSums, nextPresetChange } from './audience-overview.ts';
 import type { DropReason } from './drop-counts.ts';
 import { purgeAnalytics } from './retention.ts';
 import { MemoryVisitBudget, SharedOrLocalVisitBudget } from './visit-budget.ts';
@@ -70,7 +70,7 @@ export const analyticsFeature = fp(
       scheduledJob(
         'audience-sums',
         { next: () => nextPresetChange(app.clock()).getTime() - app.clock().getTime() + SECOND, maxWaitMs: HOUR },
-        () => keepPresetSums(app.store.db, app.clock()),
+        () => keepClosedSums(app.store.db, app.clock()),
         warn('audience sums not kept'),
       ),
     );

@@ -6,6 +6,7 @@ import {
   daysInPeriod,
   LIVE_WINDOW_MINUTES,
   type LiveVisitors,
+  MAX_PERIOD_DAYS,
   presetDays,
 } from '../../shared/admin/audience.ts';
 import { addDays, dayOf } from '../lib/days.ts';
@@ -76,37 +77,49 @@ async function sumsFromDb(db: Kysely<Database>, from: string, to: string): Promi
 
 const sizeOf = (sums: RangeSums) => TOP_DIMENSIONS.reduce((n, d) => n + sums[d].size, 0);
 
-/** Adds `more` into `into` (sums are additive over days). */
+/**
+ * Adds `more` into `into` (sums are additive over days). `into` owns its entries and they are
+ * added to in place: one object per value however many blocks a range adds up, where an object
+ * per value and block made a year's range (180,000 of them) pause for garbage collection.
+ * Kept sums are only ever `more`, never `into`.
+ */
 function addInto(into: RangeSums, more: RangeSums): RangeSums {
   for (const d of TOP_DIMENSIONS) {
     const m = into[d];
     for (const [value, s] of more[d]) {
       const c = m.get(value);
-      m.set(value, c ? { visitors: c.visitors + s.visitors, views: c.views + s.views } : s);
+      if (c) {
+        c.visitors += s.visitors;
+        c.views += s.views;
+      } else m.set(value, { visitors: s.visitors, views: s.views });
     }
   }
   return into;
 }
 
 // Roll-ups of a day stop changing once it is over (the recorder writes within a second or two of
-// a visit; five minutes leaves room for a slow flush), so their sums can be kept. Bounded by
-// values held, so a year of custom ranges cannot grow the process without limit.
+// a visit; five minutes leaves room for a slow flush), so their sums can be kept.
 const CLOSE_AFTER_MS = 5 * 60_000;
-const MAX_CACHED_VALUES = 200_000;
-const caches = new WeakMap<Kysely<Database>, LRUCache<string, RangeSums>>();
 
 /** The last day whose roll-ups no longer change at `now`. */
 const lastClosedDay = (now: Date) => addDays(dayOf(new Date(now.getTime() - CLOSE_AFTER_MS)), -1);
 
 // Closed days are kept in blocks: whole Monday–Sunday weeks, and single days at a range's edges.
 // Ranges that overlap share their blocks, so when a day closes the 7-, 30- and 90-day periods
-// need one new day from the database, not 127 days again. A 90-day range is at most 13 weeks and
-// 12 single days.
+// need one new day from the database, not 127 days again. The job keeps every closed week a
+// custom range can reach (MAX_PERIOD_DAYS back), so any range reads at most its 12 edge days from
+// the database: a 90-day range is at most 13 kept weeks and 12 days, a 366-day one 52 and 12.
 const WEEK_ORIGIN_MS = Date.parse('1970-01-05T00:00:00Z'); // a Monday
 const weekdayOf = (day: string) => (((Math.round((Date.parse(`${day}T00:00:00Z`) - WEEK_ORIGIN_MS) / 86_400_000) % 7) + 7) % 7); // 0 = Monday
 
-function blocksOf(from: string, to: string): { from: string; to: string }[] {
-  const blocks: { from: string; to: string }[] = [];
+interface Block {
+  from: string;
+  to: string;
+}
+const isWeek = (b: Block) => b.from !== b.to;
+
+function blocksOf(from: string, to: string): Block[] {
+  const blocks: Block[] = [];
   let day = from;
   while (day <= to) {
     const weekEnd = addDays(day, 6);
@@ -121,59 +134,82 @@ function blocksOf(from: string, to: string): { from: string; to: string }[] {
   return blocks;
 }
 
-function cacheOf(db: Kysely<Database>): LRUCache<string, RangeSums> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new LRUCache({ maxSize: MAX_CACHED_VALUES, sizeCalculation: (s) => Math.max(1, sizeOf(s)) });
-    caches.set(db, cache);
+// Bounded by values held, so that no number of custom ranges can grow the process without limit.
+// Blocks and whole ranges are kept apart so that operators' ranges never push out the weeks:
+// a year of weeks at the bench's 3,456 values a week is 183,000 values (about 20 MB).
+const MAX_BLOCK_VALUES = 400_000;
+const MAX_RANGE_VALUES = 100_000;
+
+interface Kept {
+  blocks: LRUCache<string, RangeSums>;
+  ranges: LRUCache<string, RangeSums>;
+}
+const kept = new WeakMap<Kysely<Database>, Kept>();
+
+const valuesCache = (max: number) => new LRUCache<string, RangeSums>({ maxSize: max, sizeCalculation: (s) => Math.max(1, sizeOf(s)) });
+
+function keptOf(db: Kysely<Database>): Kept {
+  let k = kept.get(db);
+  if (!k) {
+    k = { blocks: valuesCache(MAX_BLOCK_VALUES), ranges: valuesCache(MAX_RANGE_VALUES) };
+    kept.set(db, k);
   }
-  return cache;
+  return k;
 }
 
-const keyOf = (from: string, to: string) => `${from} ${to}`;
+const keyOf = (b: Block) => `${b.from} ${b.to}`;
+
+function keep(cache: LRUCache<string, RangeSums>, key: string, sums: RangeSums): void {
+  if (sizeOf(sums) <= cache.maxSize) cache.set(key, sums);
+}
 
 async function keptOrRead(cache: LRUCache<string, RangeSums>, key: string, read: () => Promise<RangeSums>): Promise<RangeSums> {
   const hit = cache.get(key);
   if (hit) return hit;
   const sums = await read();
-  if (sizeOf(sums) <= MAX_CACHED_VALUES) cache.set(key, sums);
+  keep(cache, key, sums);
   return sums;
 }
 
 /**
- * A block's sums from the database. A week that has just closed was kept as single days while it
- * was a range's edge: those days are added up, and only the ones not kept are read.
+ * A block's sums, kept. A week that has just closed was kept as single days while it was a
+ * range's edge: those days are added up, and only the ones not kept are read.
  */
-async function weekSums(db: Kysely<Database>, cache: LRUCache<string, RangeSums>, from: string, to: string): Promise<RangeSums> {
-  const days = Array.from({ length: daysInPeriod(from, to) }, (_, i) => addDays(from, i));
-  if (days.length === 1 || !days.some((d) => cache.has(keyOf(d, d)))) return sumsFromDb(db, from, to);
-  const total = emptySums();
-  for (const d of days) addInto(total, await keptOrRead(cache, keyOf(d, d), () => sumsFromDb(db, d, d)));
-  return total;
+function blockSums(db: Kysely<Database>, blocks: LRUCache<string, RangeSums>, b: Block): Promise<RangeSums> {
+  return keptOrRead(blocks, keyOf(b), async () => {
+    const days = Array.from({ length: daysInPeriod(b.from, b.to) }, (_, i) => addDays(b.from, i));
+    if (!isWeek(b) || !days.some((d) => blocks.has(keyOf({ from: d, to: d })))) return sumsFromDb(db, b.from, b.to);
+    const total = emptySums();
+    for (const d of days) addInto(total, await blockSums(db, blocks, { from: d, to: d }));
+    return total;
+  });
 }
 
 /**
- * A closed range's sums: kept whole, else added up from its blocks (each kept, or read once).
- * Reading a range in blocks costs more than in one query when none is kept (measured: about 1.3×
- * on SQLite, 1.8× on PostgreSQL, where one query scans in parallel), so a request for a range
- * that shares no kept block reads it whole. The audience-sums job asks for blocks (`inBlocks`),
- * also for a range a request kept whole, so that tomorrow's ranges find them.
+ * A closed range's sums for a request: kept whole, else the kept blocks added up and each run of
+ * blocks not kept read in one query. Reading a range in blocks costs more than in one query when
+ * none is kept (measured: about 1.3× on SQLite, 1.8× on PostgreSQL, where one query scans in
+ * parallel), so a range that shares no kept block is read whole.
  */
-async function closedSums(db: Kysely<Database>, from: string, to: string, inBlocks = false): Promise<RangeSums> {
-  const cache = cacheOf(db);
-  const blocks = blocksOf(from, to);
-  const whole = cache.get(keyOf(from, to));
-  if (whole && (!inBlocks || blocks.every((b) => cache.has(keyOf(b.from, b.to))))) return whole;
-  const only = blocks.length === 1 ? blocks[0] : undefined;
-  let sums: RangeSums;
-  if (only) sums = await sumsFromDb(db, only.from, only.to);
-  else if (!inBlocks && !blocks.some((b) => cache.has(keyOf(b.from, b.to)))) sums = await sumsFromDb(db, from, to);
-  else {
-    sums = emptySums();
-    for (const b of blocks) addInto(sums, await keptOrRead(cache, keyOf(b.from, b.to), () => weekSums(db, cache, b.from, b.to)));
-  }
-  if (sizeOf(sums) <= MAX_CACHED_VALUES) cache.set(keyOf(from, to), sums);
-  return sums;
+async function closedSums(db: Kysely<Database>, from: string, to: string): Promise<RangeSums> {
+  const { blocks, ranges } = keptOf(db);
+  return keptOrRead(ranges, keyOf({ from, to }), async () => {
+    const sums = emptySums();
+    let run: Block | undefined;
+    const readRun = async () => {
+      if (run) addInto(sums, await sumsFromDb(db, run.from, run.to));
+      run = undefined;
+    };
+    for (const b of blocksOf(from, to)) {
+      const hit = blocks.get(keyOf(b));
+      if (hit) {
+        await readRun();
+        addInto(sums, hit);
+      } else run = { from: run?.from ?? b.from, to: b.to };
+    }
+    await readRun();
+    return sums;
+  });
 }
 
 /** Totals per value over a period: closed days from the kept sums, the open days from the database. */
@@ -183,21 +219,30 @@ async function periodSums(db: Kysely<Database>, period: Period, now: Date): Prom
   if (period.from > lastClosed) return sumsFromDb(db, period.from, period.to);
   const closed = await closedSums(db, period.from, lastClosed);
   const open = await sumsFromDb(db, addDays(lastClosed, 1), period.to);
-  // Onto a copy: the kept sums must not take in the open days.
-  const copy: RangeSums = { country: new Map(closed.country), city: new Map(closed.city), page: new Map(closed.page), referrer: new Map(closed.referrer) };
-  return addInto(copy, open);
+  // Onto a new sum: the kept sums must not take in the open days.
+  return addInto(addInto(emptySums(), closed), open);
 }
 
 /**
- * Reads and keeps the closed days' sums of every preset period (the console's buttons), so no
- * operator's report pays for them: the audience-sums job calls this at start and as days close.
+ * Reads and keeps what no operator's report should pay for: every closed week a custom range can
+ * reach, and the closed days of every preset period (the console's buttons), in blocks so that
+ * tomorrow's ranges find them. The audience-sums job calls this at start and as days close.
  * Previous periods need no sums: the report compares their totals only, from the `total` rows.
  */
-export async function keepPresetSums(db: Kysely<Database>, now: Date): Promise<void> {
+export async function keepClosedSums(db: Kysely<Database>, now: Date): Promise<void> {
+  const { blocks, ranges } = keptOf(db);
+  const today = dayOf(now);
   const lastClosed = lastClosedDay(now);
+  const reach = addDays(today, -MAX_PERIOD_DAYS);
+  // Blocks no range can reach any more go first, so that they never push out the ones that can.
+  for (const key of [...blocks.keys()]) if (key.slice(11) < reach) blocks.delete(key);
+  for (const b of blocksOf(reach, lastClosed)) if (isWeek(b)) await blockSums(db, blocks, b);
   for (const days of Object.values(presetDays)) {
-    const from = addDays(dayOf(now), 1 - days);
-    if (from <= lastClosed) await closedSums(db, from, lastClosed, true);
+    const from = addDays(today, 1 - days);
+    if (from > lastClosed) continue;
+    const sums = emptySums();
+    for (const b of blocksOf(from, lastClosed)) addInto(sums, await blockSums(db, blocks, b));
+    keep(ranges, keyOf({ from, to: lastClosed }), sums);
   }
 }
 
@@ -213,7 +258,7 @@ export function nextPresetChange(now: Date): Date {
 
 /** Forgets every kept sum of a store (the bench measures the cold read with it). */
 export function forgetKeptSums(db: Kysely<Database>): void {
-  caches.get(db)?.clear();
+  kept.delete(db);
 }
 
 /** By visitors, then views, then value: the order of every top list. */

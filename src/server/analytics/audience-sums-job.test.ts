@@ -88,6 +88,24 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await reports()).toEqual(afterMidnight);
     });
 
+    it('keeps every closed week a custom range can reach, so a custom range reads only its edge days', async () => {
+      await seed();
+      // Thursday 13 August to Tuesday 20 October: four edge days, nine whole weeks, two edge days.
+      const custom = audienceQuerySchema.parse({ period: 'custom', from: '2026-08-13', to: '2026-10-20' });
+      const report = () => audienceOverview(store.db, custom, clock());
+      forgetKeptSums(store.db);
+      const cold = await report();
+      forgetKeptSums(store.db);
+
+      await t.app.jobs.runOnce('audience-sums');
+      await store.db.deleteFrom('daily_counts').where('dimension', '!=', 'total').where('day', '>=', '2026-08-17').where('day', '<=', '2026-10-18').execute();
+      expect(await report()).toEqual(cold);
+
+      // What the weeks alone could not give: without them, the same report is short.
+      forgetKeptSums(store.db);
+      expect((await report()).countries).not.toEqual(cold.countries);
+    });
+
     it('without the job, a report reads the closed days (the check above can fail)', async () => {
       await seed();
       const afternoon = await coldReports();
