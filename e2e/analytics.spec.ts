@@ -110,4 +110,12 @@ test.describe('the visit beacon', () => {
     await expect(script).toHaveCount(1);
     await expect(script).toHaveAttribute('type', 'module');
   });
+
+  test('with every script held on the network, never answered, the page is still painted and complete', async ({ page }) => {
+    await page.route('**/assets/*.js', () => undefined);
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length)).toBe(1);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('footer').getByRole('link', { name: 'Privacy notice' })).toBeVisible();
+  });
 });
