@@ -158,6 +158,8 @@ function keptOf(db: Kysely<Database>): Kept {
 }
 
 const keyOf = (b: Block) => `${b.from} ${b.to}`;
+/** The last day of the block a key names. */
+const lastDayOfKey = (key: string) => key.slice(key.indexOf(' ') + 1);
 
 function keep(cache: LRUCache<string, RangeSums>, key: string, sums: RangeSums): void {
   if (sizeOf(sums) <= cache.maxSize) cache.set(key, sums);
@@ -230,19 +232,19 @@ async function periodSums(db: Kysely<Database>, period: Period, now: Date): Prom
  * Previous periods need no sums: the report compares their totals only, from the `total` rows.
  */
 export async function keepClosedSums(db: Kysely<Database>, now: Date): Promise<void> {
-  const { blocks, ranges } = keptOf(db);
+  const { blocks } = keptOf(db);
   const today = dayOf(now);
   const lastClosed = lastClosedDay(now);
   const reach = addDays(today, -MAX_PERIOD_DAYS);
   // Blocks no range can reach any more go first, so that they never push out the ones that can.
-  for (const key of [...blocks.keys()]) if (key.slice(11) < reach) blocks.delete(key);
+  for (const key of [...blocks.keys()]) if (lastDayOfKey(key) < reach) blocks.delete(key);
   for (const b of blocksOf(reach, lastClosed)) if (isWeek(b)) await blockSums(db, blocks, b);
   for (const days of Object.values(presetDays)) {
     const from = addDays(today, 1 - days);
     if (from > lastClosed) continue;
-    const sums = emptySums();
-    for (const b of blocksOf(from, lastClosed)) addInto(sums, await blockSums(db, blocks, b));
-    keep(ranges, keyOf({ from, to: lastClosed }), sums);
+    // Every block kept first, so that the range's total below is added up from them alone.
+    for (const b of blocksOf(from, lastClosed)) await blockSums(db, blocks, b);
+    await closedSums(db, from, lastClosed);
   }
 }
 
