@@ -58,6 +58,31 @@ test.describe('before the visitor does anything', () => {
     // No island woke by itself: the shipped content has no countdown, and nobody touched anything.
     await expect(page.locator('[data-island-state]')).toHaveCount(0);
   });
+
+  test('the loader and the beacon are requested only once the first contentful paint is on screen', async ({ page }) => {
+    await page.goto('/');
+    await waitForHydration(page);
+    const times = await page.evaluate(() => ({
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((r) => /\/assets\/(entry-client|beacon)-[\w-]+\.js$/.test(r.name))
+        .map((r) => r.startTime),
+    }));
+    expect(times.fcp).not.toBeNull();
+    expect(times.scripts).toHaveLength(2);
+    for (const start of times.scripts) expect(start).toBeGreaterThanOrEqual(times.fcp ?? Infinity);
+  });
+
+  test('a browser without paint timing still starts the loader, a frame after parsing', async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(PerformanceObserver, 'supportedEntryTypes', { value: ['resource'] });
+    });
+    const scripts = watchScripts(page);
+    await page.goto('/');
+    await waitForHydration(page);
+    expect(scripts.filter((s) => loader.test(s) || beacon.test(s))).toHaveLength(2);
+  });
 });
 
 test.describe('waking', () => {

@@ -12,7 +12,7 @@ export interface SiteBuild {
   /** What the presale banner says at `nowMs` (to the minute): the home page changes with it. */
   countdownSentence: (opensAtMs: number, nowMs: number) => string;
   css: string;
-  /** The one inline script: loads the islands' loader and the beacon once the page has painted. */
+  /** The one inline script: loads the islands' loader and the beacon once the first paint is on screen. */
   loaderScript: string;
   /** CSP hashes of every inline <style> the documents carry. */
   styleHashes: string[];
@@ -38,15 +38,27 @@ interface SsrModule {
 export const noscriptCss = '.countdown-clock{display:none}.presale-slot{min-height:0}.wallet-flip{cursor:default}';
 
 /**
- * The islands' loader and the beacon start only after the first paint (a frame, then a task): the page's
- * words are already in the HTML, so nothing a visitor sees waits for JavaScript, and on a slow
- * phone the bundle's download and evaluation no longer stand between the request and first paint.
+ * The islands' loader and the beacon start only once the first contentful paint is on screen: the
+ * page's words are already in the HTML, so nothing a visitor sees waits for JavaScript, and on a
+ * slow phone the scripts' download and evaluation never stand between the request and first paint.
+ *
+ * "On screen" is the Paint Timing entry, not a frame and a task: that ran before the frame was
+ * presented, so the two module requests (high priority) raced the first paint, and Lighthouse
+ * counted them as render-blocking in about half its runs (simulated LCP 1.02–1.08 s against
+ * 0.90 s; decision 0026). A browser without paint timing falls back to a frame and a task. A page
+ * opened in a background tab paints, and so starts its scripts and counts its visit, only once it
+ * is shown, as with the frame it waited for before.
  */
 export const loaderFor = (scripts: string[]): string =>
   // The product asks for every load to open at the top: turning off scroll restoration here, while
   // the page is still being parsed, stops the browser from jumping back down on a reload. (It is
   // not done later, when a visitor may already have scrolled.)
-  `if("scrollRestoration"in history)history.scrollRestoration="manual";requestAnimationFrame(function(){setTimeout(function(){${JSON.stringify(scripts)}.forEach(function(u){var s=document.createElement("script");s.type="module";s.src=u;document.head.appendChild(s)})})})`;
+  'if("scrollRestoration"in history)history.scrollRestoration="manual";' +
+  '(function(u){var d,P=window.PerformanceObserver;' +
+  'function go(){if(d)return;d=1;u.forEach(function(s){var e=document.createElement("script");e.type="module";e.src=s;document.head.appendChild(e)})}' +
+  'if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)' +
+  'new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
+  `else requestAnimationFrame(function(){setTimeout(go)})})(${JSON.stringify(scripts)})`;
 
 export const cspHash = (text: string): string =>
   `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

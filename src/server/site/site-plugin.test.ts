@@ -85,12 +85,14 @@ describe('GET /', () => {
     expect(res.headers['permissions-policy']).toContain('camera=()');
   });
 
-  it('hashes the one inline script, which loads the bundle and the beacon after first paint', async () => {
+  it('hashes the one inline script, which loads the bundle and the beacon after the first contentful paint', async () => {
     const res = await app.inject({ url: '/' });
     const { createHash } = await import('node:crypto');
     const scripts = [...res.body.matchAll(/<script>(.*?)<\/script>/gs)].map((m) => m[1] ?? '');
     expect(scripts).toHaveLength(1);
-    expect(scripts[0]).toMatch(/scrollRestoration="manual";requestAnimationFrame\(.*\/assets\/entry-client-.*\/assets\/beacon-/);
+    expect(scripts[0]).toMatch(/^if\("scrollRestoration"in history\)history\.scrollRestoration="manual";/);
+    expect(scripts[0]).toContain('getEntriesByName("first-contentful-paint")');
+    expect(scripts[0]).toMatch(/\["\/assets\/entry-client-[^"]+\.js","\/assets\/beacon-[^"]+\.js"\]/);
     const hash = createHash('sha256').update(scripts[0] ?? '').digest('base64');
     expect(String(res.headers['content-security-policy'])).toContain(`script-src 'self' 'sha256-${hash}'`);
   });
