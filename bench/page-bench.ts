@@ -20,7 +20,7 @@ import {
   runLighthouseOnce,
 } from './lib/lighthouse.ts';
 import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
-import { repoRoot, type ServerHandle, startBareServer, startBuiltServer, withServer } from './lib/processes.ts';
+import { type BareResponse, repoRoot, type ServerHandle, startBareServer, startBuiltServer, withServer } from './lib/processes.ts';
 import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
 import { recordSummary } from './lib/summary.ts';
 import { int, kb, ms, printTable, seconds, verdict } from './lib/table.ts';
@@ -362,6 +362,43 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
   );
 }
 
+const worstTbt = (runs: Result[]): number | null => worstOf(runs.map((r) => metricValue(r, 'total-blocking-time')), false);
+
+// Response headers a page's own bytes decide, not the site's policy: not copied to the floor page.
+const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'set-cookie']);
+
+/**
+ * The floor: a page with one heading and nothing else, sent with every header the home page was
+ * sent with (CSP, cross-origin-opener-policy and the rest). What Lighthouse reports for it is what
+ * no page on this site can go below on this machine at that moment. Its blocking time is the
+ * browser committing the navigation: the opener policy puts the page in a new renderer process,
+ * whose first JavaScript context is created in that task (docs/decisions/0026).
+ */
+function floorResponse(home: RawResponse): BareResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(home.headers)) {
+    if (value !== undefined && !BODY_HEADERS.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const body = Buffer.from(
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+      '<title>Floor</title></head><body><h1>The floor: one heading, nothing else</h1></body></html>',
+  );
+  return { headers, body };
+}
+
+function printFloor(runs: Result[], floorRuns: Result[]): void {
+  const tbt = (r: Result) => metricValue(r, 'total-blocking-time');
+  const row = (label: string, rs: Result[]) => {
+    const values = rs.map(tbt);
+    return [label, shown(worstOf(values, false), ms), shown(medianOf(values), ms), ...values.map((v) => shown(v, ms))];
+  };
+  printTable(
+    'TBT beside the floor: a page of one heading with the same response headers, run after each run of / (the page cannot do better than the floor)',
+    ['Page', 'Worst', 'Median', ...runs.map((_, i) => `Run ${i + 1}`)],
+    [row('/', runs), row('floor', floorRuns)],
+  );
+}
+
 /**
  * One Lighthouse run that recorded the page. Lighthouse sometimes fails to record a trace at all
  * (NO_NAVSTART and the like, more often on a busy machine): that is no measurement, so it is
@@ -379,21 +416,27 @@ async function lighthouseRecorded(url: string): Promise<Result> {
   }
 }
 
-async function lighthouseSection(origin: string): Promise<void> {
+async function lighthouseSection(origin: string, floorOrigin: string): Promise<void> {
   const runs: Result[] = [];
+  const floorRuns: Result[] = [];
+  // Each run of the page is followed by a run of the floor page, so both see the same machine.
   for (let i = 1; i <= LIGHTHOUSE_RUNS; i++) {
     progress(`Lighthouse run ${i}/${LIGHTHOUSE_RUNS}`);
     runs.push(await lighthouseRecorded(`${origin}/`));
+    progress(`Lighthouse run ${i}/${LIGHTHOUSE_RUNS} of the floor page`);
+    floorRuns.push(await lighthouseRecorded(`${floorOrigin}/`));
   }
   const median = medianByPerformance(runs);
   printLighthouse(runs, median, origin);
+  printFloor(runs, floorRuns);
   const perf = worstOf(runs.map((r) => score100(r, 'performance')), true);
-  const tbt = worstOf(runs.map((r) => metricValue(r, 'total-blocking-time')), false);
+  const tbt = worstTbt(runs);
   const lcp = medianOf(runs.map((r) => metricValue(r, 'largest-contentful-paint')));
   recordSummary([
     { bench: 'Page', figure: `Lighthouse performance, worst of ${runs.length}`, value: shown(perf, String), target: `${TARGETS.score} ${verdict(perf === TARGETS.score)}` },
     { bench: 'Page', figure: `Lighthouse TBT, worst of ${runs.length}`, value: shown(tbt, ms), target: `≤ ${ms(TARGETS.tbtMs)} ${verdict(tbt !== null && tbt <= TARGETS.tbtMs)}` },
     { bench: 'Page', figure: 'Lighthouse LCP, median', value: shown(lcp, seconds), target: `≤ ${seconds(TARGETS.lcpMs)} ${verdict(lcp !== null && lcp <= TARGETS.lcpMs)}` },
+    { bench: 'Page', figure: `Lighthouse TBT of the floor page, worst of ${floorRuns.length}`, value: shown(worstTbt(floorRuns), ms), target: '(reference)' },
   ]);
 
   // The worst run is the one the target is judged on: say where its blocking time came from.
@@ -405,6 +448,7 @@ async function lighthouseSection(origin: string): Promise<void> {
       `\nLong tasks in the run with the most blocking time (run ${runs.indexOf(worst) + 1}, simulated): ` +
         longTasks.items.map((t) => `${where(t.url)} ${ms(Number(t.duration))} at ${ms(Number(t.startTime))}`).join(', '),
     );
+    console.log('("Unattributable" is the browser committing the navigation, mostly creating the page\'s JavaScript context; see the floor above.)');
   }
 
   const save = (name: string, lhr: Result) => {
@@ -460,7 +504,10 @@ async function main(): Promise<void> {
     printSizes(server.origin, sizes);
     progress('loading / in Chromium, untouched, for the bytes that run before interaction');
     printFirstLoad(server.origin, sizes, await loadUntouched(`${server.origin}/`));
-    await lighthouseSection(server.origin);
+    await withServer(
+      () => startBareServer(floorResponse(sizes.home)),
+      (floor) => lighthouseSection(server.origin, floor.origin),
+    );
     loadBefore = os.loadavg();
     const measured = [await measureLoad(server, 'production, first visit', BR)];
     // A visitor who sends back the cookies the page set skips whatever issuing them costs.
