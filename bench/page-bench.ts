@@ -362,7 +362,8 @@ function printLighthouse(runs: Result[], median: Result, origin: string): void {
   );
 }
 
-const worstTbt = (runs: Result[]): number | null => worstOf(runs.map((r) => metricValue(r, 'total-blocking-time')), false);
+const tbtOf = (r: Result): number | null => metricValue(r, 'total-blocking-time');
+const worstTbt = (runs: Result[]): number | null => worstOf(runs.map(tbtOf), false);
 
 // Response headers a page's own bytes decide, not the site's policy: not copied to the floor page.
 const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'set-cookie']);
@@ -387,9 +388,8 @@ function floorResponse(home: RawResponse): BareResponse {
 }
 
 function printFloor(runs: Result[], floorRuns: Result[]): void {
-  const tbt = (r: Result) => metricValue(r, 'total-blocking-time');
   const row = (label: string, rs: Result[]) => {
-    const values = rs.map(tbt);
+    const values = rs.map(tbtOf);
     return [label, shown(worstOf(values, false), ms), shown(medianOf(values), ms), ...values.map((v) => shown(v, ms))];
   };
   printTable(
@@ -440,7 +440,7 @@ async function lighthouseSection(origin: string, floorOrigin: string): Promise<v
   ]);
 
   // The worst run is the one the target is judged on: say where its blocking time came from.
-  const worst = runs.reduce((a, b) => (metricValue(b, 'total-blocking-time') ?? 0) > (metricValue(a, 'total-blocking-time') ?? 0) ? b : a);
+  const worst = runs.reduce((a, b) => ((tbtOf(b) ?? 0) > (tbtOf(a) ?? 0) ? b : a));
   const longTasks = worst.audits['long-tasks']?.details;
   if (longTasks?.type === 'table' && longTasks.items.length > 0) {
     const where = (url: unknown) => (typeof url === 'string' && url.startsWith(origin) ? url.slice(origin.length) || '/' : String(url));

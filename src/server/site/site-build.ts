@@ -54,8 +54,9 @@ export const loaderFor = (scripts: string[]): string =>
   // the page is still being parsed, stops the browser from jumping back down on a reload. (It is
   // not done later, when a visitor may already have scrolled.)
   'if("scrollRestoration"in history)history.scrollRestoration="manual";' +
-  '(function(u){var d,P=window.PerformanceObserver;' +
-  'function go(){if(d)return;d=1;u.forEach(function(s){var e=document.createElement("script");e.type="module";e.src=s;document.head.appendChild(e)})}' +
+  // go() runs once on either path: the observer disconnects before calling it.
+  '(function(u){var P=window.PerformanceObserver;' +
+  'function go(){u.forEach(function(s){var e=document.createElement("script");e.type="module";e.src=s;document.head.appendChild(e)})}' +
   'if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)' +
   'new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
   `else requestAnimationFrame(function(){setTimeout(go)})})(${JSON.stringify(scripts)})`;
