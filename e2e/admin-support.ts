@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { addOperator } from '../src/server/admin/operators.ts';
+import type { OperatorRole } from '../src/shared/admin/roles.ts';
 import { totpCode } from '../src/server/admin/totp.ts';
 import { withServerStore } from './e2e-target.ts';
 
@@ -17,10 +18,10 @@ export interface E2eOperator {
   lastStep: number;
 }
 
-/** A new operator in the running server's database. */
-export async function newOperator(label: string): Promise<E2eOperator> {
+/** A new operator in the running server's database; an owner unless a role is named. */
+export async function newOperator(label: string, role: OperatorRole = 'owner'): Promise<E2eOperator> {
   const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date()));
+  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date(), role));
   return { email, secret: totpSecret, recoveryCodes, lastStep: 0 };
 }
 

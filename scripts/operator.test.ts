@@ -44,8 +44,9 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm run operator', { timeout: 120_000 }, () => {
-  it('adds an operator: argon2id hash, an otpauth URI and ten recovery codes stored hashed', async () => {
-    const r = await operator(['add', 'First@Example.com'], 'a long enough passphrase\nignored second line\n');
+  it('adds the first operator as an owner: argon2id hash, an otpauth URI and ten recovery codes stored hashed', async () => {
+    // Asked for less, the first operator is an owner all the same: someone must be able to do everything.
+    const r = await operator(['add', 'First@Example.com', '--role', 'viewer'], 'a long enough passphrase\nignored second line\n');
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const uri = /otpauth:\/\/totp\/\S+/.exec(r.out)?.[0] ?? '';
@@ -55,6 +56,7 @@ describe('npm run operator', { timeout: 120_000 }, () => {
     await withStore(async (s) => {
       const row = await s.db.selectFrom('operators').selectAll().executeTakeFirstOrThrow();
       expect(row.email).toBe('First@example.com');
+      expect(row.role).toBe('owner');
       expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
       expect(await verifyPassword(row.password_hash, 'a long enough passphrase')).toBe(true);
       const stored = (await s.db.selectFrom('operator_recovery_codes').select('code_hash').execute()).map((x) => x.code_hash);
@@ -67,11 +69,13 @@ describe('npm run operator', { timeout: 120_000 }, () => {
 
   it('refuses short, common and missing passwords, duplicates and bad addresses, in words, exit code 1', async () => {
     const cases: [string[], string, RegExp][] = [
-      [['add', 'b@example.com'], 'short\n', /at least 12 characters/],
-      [['add', 'b@example.com'], 'password1234\n', /common passwords/],
-      [['add', 'b@example.com'], '', /No password on standard input/],
+      [['add', 'b@example.com', '--role', 'sender'], 'short\n', /at least 12 characters/],
+      [['add', 'b@example.com', '--role', 'sender'], 'password1234\n', /common passwords/],
+      [['add', 'b@example.com', '--role', 'sender'], '', /No password on standard input/],
       [['add', 'first@example.com'], 'a long enough passphrase\n', /exists already/],
       [['add', 'not-an-address'], 'a long enough passphrase\n', /not an email address/],
+      [['add', 'b@example.com', '--role', 'admin'], 'a long enough passphrase\n', /A role is one of viewer, sender, owner/],
+      [['role', 'first@example.com', 'root'], '', /A role is one of viewer, sender, owner/],
       [['remove', 'nobody@example.com'], '', /no operator with the address nobody@example.com/],
     ];
     const results = await Promise.all(cases.map(([args, stdin]) => operator(args, stdin)));
@@ -83,10 +87,32 @@ describe('npm run operator', { timeout: 120_000 }, () => {
     const usage = await operator(['frobnicate']);
     expect(usage.code).toBe(2);
     expect(usage.err).toMatch(/Unknown command "frobnicate"[\s\S]*Usage: npm run operator/);
+    const noRole = await operator(['add', 'b@example.com'], 'a long enough passphrase\n');
+    expect(noRole.code).toBe(2);
+    expect(noRole.err).toMatch(/Give the new operator a role: --role viewer\|sender\|owner/);
+    await withStore(async (s) => expect(await s.db.selectFrom('operators').select('email').execute()).toHaveLength(1));
+  });
+
+  it('makes the first operator an owner, later ones what --role says, and changes a role (sessions end)', async () => {
+    expect((await operator(['add', 'viewer@example.com', '--role', 'viewer'], 'a long enough passphrase\n')).code).toBe(0);
+    const changed = await operator(['role', 'viewer@example.com', 'sender']);
+    expect(changed.code).toBe(0);
+    expect(changed.out).toMatch(/viewer@example\.com is now sender \(was viewer\)/);
+    await withStore(async (s) => {
+      const roles = await s.db.selectFrom('operators').select(['email', 'role']).orderBy('email_key').execute();
+      expect(roles).toEqual([
+        { email: 'First@example.com', role: 'owner' },
+        { email: 'viewer@example.com', role: 'sender' },
+      ]);
+      const last = await s.db.selectFrom('audit_log').selectAll().where('action', '=', 'operator.role-changed').executeTakeFirstOrThrow();
+      expect(last).toMatchObject({ subject: 'viewer@example.com', via: 'command-line' });
+      expect(last.detail).toMatch(/^viewer → sender, by /);
+    });
+    expect((await operator(['remove', 'viewer@example.com'])).code).toBe(0);
   });
 
   it('lists, changes the password, resets 2FA and removes — each in the audit log', async () => {
-    expect((await operator(['list'])).out).toMatch(/^First@example\.com\tadded \d{4}-\d{2}-\d{2}\t0 active session\(s\)\t10 recovery code\(s\) left$/m);
+    expect((await operator(['list'])).out).toMatch(/^First@example\.com\towner\tadded \d{4}-\d{2}-\d{2}\t0 active session\(s\)\t10 recovery code\(s\) left$/m);
     expect((await operator(['passwd', 'first@example.com'], 'another long passphrase\n')).code).toBe(0);
     const reset = await operator(['reset-2fa', 'FIRST@example.com']);
     expect(reset.code).toBe(0);
@@ -95,7 +121,15 @@ describe('npm run operator', { timeout: 120_000 }, () => {
     expect((await operator(['list'])).out).toMatch(/No operators yet/);
     await withStore(async (s) => {
       const actions = (await s.db.selectFrom('audit_log').select('action').orderBy('at').execute()).map((r) => r.action);
-      expect(actions).toEqual(['operator.added', 'operator.password-changed', 'operator.2fa-reset', 'operator.removed']);
+      expect(actions).toEqual([
+        'operator.added',
+        'operator.added',
+        'operator.role-changed',
+        'operator.removed',
+        'operator.password-changed',
+        'operator.2fa-reset',
+        'operator.removed',
+      ]);
     });
   });
 });

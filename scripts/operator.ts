@@ -2,19 +2,23 @@
 // It uses DATABASE_URL exactly as the server does (and applies pending migrations first, so the
 // first operator can be made before the server has ever started). See the README.
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import QRCode from 'qrcode';
 import { read } from 'read';
 import { operatorEmailSchema } from '../src/shared/admin/sign-in-schema.ts';
 import type { AuditAction } from '../src/shared/admin/audit-schema.ts';
+import { operatorRoles, operatorRoleSchema, type OperatorRole } from '../src/shared/admin/roles.ts';
 import { recordAudit } from '../src/server/admin/audit.ts';
 import {
   addOperator,
   changePassword,
   findOperator,
+  hasOperators,
   listOperators,
   OperatorError,
   removeOperator,
   resetTwoFactor,
+  setRole,
   type NewFactors,
 } from '../src/server/admin/operators.ts';
 import { MIN_PASSWORD_LENGTH, passwordProblem } from '../src/server/admin/passwords.ts';
@@ -26,8 +30,11 @@ import { migrateToLatest } from '../src/server/store/migrate.ts';
 
 const usage = `Usage: npm run operator -- <command>
 
-  add <email>         create an operator: asks for a password, prints the authenticator
-                      set-up (otpauth:// URI, and a QR code on a terminal) and ten recovery codes
+  add <email> --role <role>
+                      create an operator: asks for a password, prints the authenticator
+                      set-up (otpauth:// URI, and a QR code on a terminal) and ten recovery codes.
+                      The role is viewer, sender or owner; the first operator is always an owner
+  role <email> <role> give an operator another role (their sessions end)
   list                list operators
   remove <email>      remove an operator (their sessions end)
   passwd <email>      set a new password (their sessions end)
@@ -75,6 +82,20 @@ function emailArg(args: string[]): string {
   return parsed.data;
 }
 
+/** `add`'s arguments: one address and a role (the first operator is an owner, whatever is asked). */
+function addArgs(args: string[]): { email: string; role: OperatorRole | undefined } {
+  const { values, positionals } = parseArgs({ args, options: { role: { type: 'string' } }, allowPositionals: true, strict: false });
+  const email = emailArg(positionals);
+  if (values.role === undefined) return { email, role: undefined };
+  return { email, role: roleArg(String(values.role)) };
+}
+
+function roleArg(raw: string): OperatorRole {
+  const parsed = operatorRoleSchema.safeParse(raw);
+  if (!parsed.success) throw new CliError(parsed.error.issues[0]?.message ?? 'That is not a role.');
+  return parsed.data;
+}
+
 async function printFactors(email: string, factors: NewFactors): Promise<void> {
   const uri = totpUri(factors.totpSecret, email);
   console.log('\nAdd this to an authenticator app (scan the QR code, or paste the link):\n');
@@ -90,16 +111,22 @@ async function run(store: Store, command: string | undefined, args: string[]): P
   const db = store.db;
   const now = () => new Date();
   const by = `by ${os.userInfo().username} on ${os.hostname()}`;
-  const log = (action: AuditAction, subject: string) => recordAudit(db, now(), { email: null, via: 'command-line' }, { action, subject, detail: by });
+  const log = (action: AuditAction, subject: string, what?: string) =>
+    recordAudit(db, now(), { email: null, via: 'command-line' }, { action, subject, detail: what ? `${what}, ${by}` : by });
 
   switch (command) {
     case 'add': {
-      const email = emailArg(args);
+      const { email, role: asked } = addArgs(args);
       if (await findOperator(db, email)) throw new CliError(`An operator with the address ${email} exists already.`);
+      // Someone has to be able to do everything; after that, nobody gets more than was asked for.
+      const first = !(await hasOperators(db));
+      const role = first ? 'owner' : asked;
+      if (!role) throw new UsageError(`Give the new operator a role: --role ${operatorRoles.join('|')}.`);
+      if (first && asked && asked !== 'owner') console.log(`${email} is the first operator, so an owner (not ${asked}).`);
       const password = await askPassword(email);
-      const factors = await addOperator(db, email, password, now());
-      await log('operator.added', email);
-      console.log(`Added operator ${email} (${store.description}).`);
+      const factors = await addOperator(db, email, password, now(), role);
+      await log('operator.added', email, `as ${role}`);
+      console.log(`Added operator ${email} as ${role} (${store.description}).`);
       await printFactors(email, factors);
       return;
     }
@@ -111,8 +138,18 @@ async function run(store: Store, command: string | undefined, args: string[]): P
         return;
       }
       for (const o of operators) {
-        console.log(`${o.email}\tadded ${o.createdAt.slice(0, 10)}\t${o.activeSessions} active session(s)\t${o.recoveryCodesLeft} recovery code(s) left`);
+        console.log(`${o.email}\t${o.role}\tadded ${o.createdAt.slice(0, 10)}\t${o.activeSessions} active session(s)\t${o.recoveryCodesLeft} recovery code(s) left`);
       }
+      return;
+    }
+    case 'role': {
+      const [address, raw, ...rest] = args;
+      if (address === undefined || raw === undefined || rest.length > 0) throw new UsageError('role takes an email address and a role.');
+      const email = emailArg([address]);
+      const role = roleArg(raw);
+      const before = await setRole(db, email, role, now());
+      await log('operator.role-changed', email, `${before} → ${role}`);
+      console.log(`${email} is now ${role} (was ${before}); their sessions have ended.`);
       return;
     }
     case 'remove': {

@@ -73,7 +73,12 @@ export function ConsoleApp() {
       break;
     case 'signed-in':
       screen = (
-        <ConsoleShell email={stage.session.operator.email} recoveryCodesLeft={stage.session.recoveryCodesLeft} onSignedOut={stage.end} />
+        <ConsoleShell
+          email={stage.session.operator.email}
+          role={stage.session.operator.role}
+          recoveryCodesLeft={stage.session.recoveryCodesLeft}
+          onSignedOut={stage.end}
+        />
       );
   }
   return (

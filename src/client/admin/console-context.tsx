@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext } from 'react';
+import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { ApiResult } from '../lib/http.ts';
 
 // What every view of the console can use: who is signed in, a way to say "the server says we are
@@ -6,6 +7,8 @@ import type { ApiResult } from '../lib/http.ts';
 
 export interface ConsoleContextValue {
   email: string;
+  /** What the console shows this operator; the server decides what they may actually do. */
+  role: OperatorRole;
   /** The server answered 401: show the sign-in again, with this message. */
   signedOut(message: string): void;
   /**

@@ -1,15 +1,27 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { messageReplySchema } from '../../shared/api-error.ts';
+import type { OperatorRole } from '../../shared/admin/roles.ts';
 import { adminApiPaths, adminPaths } from '../../shared/paths.ts';
 import { apiSend, type ApiResult } from '../lib/http.ts';
 import { ConsoleContext, type ConsoleContextValue } from './console-context.tsx';
-import { consoleViews, homeView } from './console-views.tsx';
+import { consoleViews, homeViewFor, viewsFor } from './console-views.tsx';
 import { FreshProofPrompt } from './fresh-proof.tsx';
 
 /** The signed-in console: header (who, sign out), navigation, the current view, the fresh-proof prompt. */
-export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email: string; recoveryCodesLeft: number; onSignedOut: (message: string) => void }) {
+export function ConsoleShell({
+  email,
+  role,
+  recoveryCodesLeft,
+  onSignedOut,
+}: {
+  email: string;
+  role: OperatorRole;
+  recoveryCodesLeft: number;
+  onSignedOut: (message: string) => void;
+}) {
   const [location] = useLocation();
+  const views = viewsFor(role);
   const [proofOpen, setProofOpen] = useState(false);
   const pending = useRef<((proven: boolean) => void) | null>(null);
   // While the operator's own sign-out is on its way, a 401 to another call is that sign-out seen
@@ -28,6 +40,7 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
   const value = useMemo<ConsoleContextValue>(
     () => ({
       email,
+      role,
       signedOut(message) {
         if (!signingOut.current) onSignedOut(message);
       },
@@ -37,7 +50,7 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
         return (await askForProof()) ? action() : first;
       },
     }),
-    [email, onSignedOut, askForProof],
+    [email, role, onSignedOut, askForProof],
   );
 
   function proofDone(proven: boolean, signedOutMessage?: string) {
@@ -62,7 +75,7 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
         <p className="cs-brand">Console</p>
         <nav aria-label="Console">
           <ul>
-            {consoleViews.map((v) => (
+            {views.map((v) => (
               <li key={v.path}>
                 <Link href={v.path} aria-current={location === v.path ? 'page' : undefined}>
                   {v.label}
@@ -73,6 +86,7 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
         </nav>
         <div className="cs-who">
           <span className="cs-email">{email}</span>
+          <span className="cs-role">{role}</span>
           <button type="button" className="cs-secondary" onClick={() => void signOut()}>
             Sign out
           </button>
@@ -85,14 +99,14 @@ export function ConsoleShell({ email, recoveryCodesLeft, onSignedOut }: { email:
           </p>
         ) : null}
         <Switch>
-          {consoleViews.map((v) => (
+          {views.map((v) => (
             <Route key={v.path} path={v.path} component={v.Component} />
           ))}
           <Route path={adminPaths.home}>
-            <Redirect to={homeView} replace />
+            <Redirect to={homeViewFor(role)} replace />
           </Route>
           <Route>
-            <p>There is no such page in the console.</p>
+            <p>{consoleViews.some((v) => v.path === location) ? `This page is not open to your role (${role}).` : 'There is no such page in the console.'}</p>
           </Route>
         </Switch>
       </main>

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
 import { adminPaths } from '../../shared/paths.ts';
 import { AudienceView } from './views/audience-view.tsx';
 import { AuditView } from './views/audit-view.tsx';
@@ -14,15 +15,23 @@ export interface ConsoleView {
   path: string;
   label: string;
   Component: ComponentType;
+  /**
+   * The least role shown this view. Only a convenience: the server refuses what the role may not
+   * read or do (each route's requireRole), whatever the console shows.
+   */
+  role: OperatorRole;
 }
 
 export const consoleViews: ConsoleView[] = [
-  { path: adminPaths.subscribers, label: 'Subscribers', Component: SubscribersView },
-  { path: adminPaths.audience, label: 'Audience', Component: AudienceView },
-  { path: adminPaths.broadcast, label: 'Broadcast', Component: BroadcastView },
-  { path: adminPaths.sessions, label: 'Sessions', Component: SessionsView },
-  { path: adminPaths.audit, label: 'Audit log', Component: AuditView },
+  { path: adminPaths.subscribers, label: 'Subscribers', Component: SubscribersView, role: 'sender' },
+  { path: adminPaths.audience, label: 'Audience', Component: AudienceView, role: 'viewer' },
+  { path: adminPaths.broadcast, label: 'Broadcast', Component: BroadcastView, role: 'viewer' },
+  { path: adminPaths.sessions, label: 'Sessions', Component: SessionsView, role: 'viewer' },
+  { path: adminPaths.audit, label: 'Audit log', Component: AuditView, role: 'sender' },
 ];
 
-/** Where /admin itself lands. */
-export const homeView = adminPaths.subscribers;
+/** The views an operator with `role` is shown, in order. */
+export const viewsFor = (role: OperatorRole): ConsoleView[] => consoleViews.filter((v) => roleAllows(role, v.role));
+
+/** Where /admin itself lands: the first view the operator is shown. */
+export const homeViewFor = (role: OperatorRole): string => viewsFor(role)[0]?.path ?? adminPaths.sessions;

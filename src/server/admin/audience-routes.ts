@@ -4,7 +4,7 @@ import { apiErrorSchema } from '../../shared/api-error.ts';
 import { audienceQuerySchema, audienceReportSchema, liveVisitorsSchema } from '../../shared/admin/audience.ts';
 import { adminApiPaths } from '../../shared/paths.ts';
 import { audienceOverview, liveVisitors } from '../analytics/queries.ts';
-import { requireOperator } from './guards.ts';
+import { requireRole } from './guards.ts';
 
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 
@@ -13,12 +13,12 @@ export function registerAudienceRoutes(api: FastifyInstance): void {
   const app = api.withTypeProvider<ZodTypeProvider>();
   app.get(
     adminApiPaths.audience,
-    { onRequest: requireOperator, schema: { querystring: audienceQuerySchema, response: { 200: audienceReportSchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { querystring: audienceQuerySchema, response: { 200: audienceReportSchema, ...errors } } },
     async (request) => audienceOverview(api.store.db, request.query, api.clock()),
   );
   app.get(
     adminApiPaths.audienceLive,
-    { onRequest: requireOperator, schema: { response: { 200: liveVisitorsSchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { response: { 200: liveVisitorsSchema, ...errors } } },
     async () => liveVisitors(api.store.db, api.clock()),
   );
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { checkAdminRoute, requireOperator } from './guards.ts';
+import { checkAdminRoute, requireRole } from './guards.ts';
 import { ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
 
 // Every route under /api/admin, found by walking the app's route table as it is built (so a route
@@ -91,12 +91,16 @@ describe('the authorisation sweep over every /api/admin route', () => {
     }
   });
 
-  it('stops the server from starting when a console route declares no guard', () => {
+  it('stops the server from starting when a console route declares no role', () => {
     const route = (extra: Partial<RouteOptions>) => ({ method: 'GET', url: `${apiPaths.admin}/new`, handler: () => undefined, ...extra }) as RouteOptions;
-    expect(() => checkAdminRoute(route({}))).toThrow(/declares no guard/);
-    expect(() => checkAdminRoute(route({ onRequest: [async () => undefined, requireOperator] }))).toThrow(/declares no guard/);
-    expect(() => checkAdminRoute(route({ onRequest: requireOperator }))).not.toThrow();
+    const viewer = requireRole('viewer');
+    expect(() => checkAdminRoute(route({}))).toThrow(/declares no role/);
+    expect(() => checkAdminRoute(route({ onRequest: [async () => undefined, viewer] }))).toThrow(/declares no role/);
+    // A hook that looks like a guard but was not made by requireRole does not count.
+    expect(() => checkAdminRoute(route({ onRequest: async () => undefined }))).toThrow(/declares no role/);
+    expect(() => checkAdminRoute(route({ onRequest: viewer }))).not.toThrow();
+    expect(() => checkAdminRoute(route({ onRequest: requireRole('owner', { freshProof: true }) }))).not.toThrow();
     expect(() => checkAdminRoute(route({ config: { adminPublic: true } }))).not.toThrow();
-    expect(() => checkAdminRoute(route({ url: '/api/elsewhere', onRequest: requireOperator }))).toThrow(/must live under/);
+    expect(() => checkAdminRoute(route({ url: '/api/elsewhere', onRequest: viewer }))).toThrow(/must live under/);
   });
 });

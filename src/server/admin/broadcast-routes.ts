@@ -18,7 +18,7 @@ import type { BroadcastsTable } from '../store/schema.ts';
 import { audit } from './audit.ts';
 import { broadcastEmail, renderBody, visibleText } from './broadcast-render.ts';
 import * as store from './broadcast-store.ts';
-import { operatorOf, requireFreshProof, requireOperator } from './guards.ts';
+import { operatorOf, requireRole } from './guards.ts';
 
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 const notFound = 'There is no such broadcast.';
@@ -53,7 +53,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   app.get(
     adminApiPaths.broadcasts,
-    { onRequest: requireOperator, schema: { response: { 200: broadcastListSchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { response: { 200: broadcastListSchema, ...errors } } },
     async () => {
       const rows = await store.listBroadcasts(db());
       const broadcasts = await Promise.all(
@@ -68,7 +68,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   app.post(
     adminApiPaths.broadcasts,
-    { onRequest: requireOperator, schema: { body: broadcastDraftSchema, response: { 200: broadcastSchema, ...errors } } },
+    { onRequest: requireRole('sender'), schema: { body: broadcastDraftSchema, response: { 200: broadcastSchema, ...errors } } },
     async (request) => {
       const operator = operatorOf(request);
       const id = await store.createDraft(db(), request.body, operator.email, api.clock());
@@ -81,7 +81,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   app.get(
     adminApiPaths.broadcast,
-    { onRequest: requireOperator, schema: { params: broadcastIdParamsSchema, response: { 200: broadcastSchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { params: broadcastIdParamsSchema, response: { 200: broadcastSchema, ...errors } } },
     async (request, res) => {
       const b = await store.findBroadcast(db(), request.params.id);
       if (!b) return res.code(404).send(apiError('not_found', notFound));
@@ -92,7 +92,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   app.post(
     adminApiPaths.broadcast,
     {
-      onRequest: requireOperator,
+      onRequest: requireRole('sender'),
       schema: { params: broadcastIdParamsSchema, body: broadcastDraftSchema, response: { 200: broadcastSchema, ...errors } },
     },
     async (request, res) => {
@@ -108,7 +108,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   app.get(
     adminApiPaths.broadcastPreview,
-    { onRequest: requireOperator, schema: { params: broadcastIdParamsSchema, response: { 200: broadcastPreviewSchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { params: broadcastIdParamsSchema, response: { 200: broadcastPreviewSchema, ...errors } } },
     async (request, res) => {
       const b = await store.findBroadcast(db(), request.params.id);
       if (!b) return res.code(404).send(apiError('not_found', notFound));
@@ -125,7 +125,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   app.post(
     adminApiPaths.broadcastTest,
-    { onRequest: requireOperator, schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: testSentSchema, ...errors } } },
+    { onRequest: requireRole('sender'), schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: testSentSchema, ...errors } } },
     async (request, res) => {
       const operator = operatorOf(request);
       const b = await store.findBroadcast(db(), request.params.id);
@@ -157,7 +157,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   app.post(
     adminApiPaths.broadcastSend,
-    { onRequest: requireFreshProof, schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
+    { onRequest: requireRole('sender', { freshProof: true }), schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
     async (request, res) => {
       const operator = operatorOf(request);
       const b = await store.findBroadcast(db(), request.params.id);
@@ -179,10 +179,11 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     change: (id: string) => Promise<boolean>,
     action: 'broadcast.paused' | 'broadcast.resumed' | 'broadcast.cancelled',
     refused: string,
+    guard: ReturnType<typeof requireRole>,
   ) =>
     app.post(
       path,
-      { onRequest: requireOperator, schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
+      { onRequest: guard, schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
       async (request, res) => {
         const id = request.params.id;
         if (!(await change(id))) {
@@ -195,7 +196,12 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
         return reply(b);
       },
     );
-  transition(adminApiPaths.broadcastPause, (id) => store.pause(db(), id, api.clock()), 'broadcast.paused', 'Only a broadcast that is sending can be paused.');
-  transition(adminApiPaths.broadcastResume, (id) => store.resume(db(), id, api.clock()), 'broadcast.resumed', 'Only a paused broadcast can be resumed.');
-  transition(adminApiPaths.broadcastCancel, (id) => store.cancel(db(), id, api.clock()), 'broadcast.cancelled', 'This broadcast has finished or was cancelled already.');
+  transition(adminApiPaths.broadcastPause, (id) => store.pause(db(), id, api.clock()), 'broadcast.paused', 'Only a broadcast that is sending can be paused.',
+    // The emergency stop: one press for anyone signed in, whatever their role.
+    requireRole('viewer'));
+  transition(adminApiPaths.broadcastResume, (id) => store.resume(db(), id, api.clock()), 'broadcast.resumed', 'Only a paused broadcast can be resumed.',
+    // Sending again is sending: a stolen session alone must not undo someone's emergency stop.
+    requireRole('sender', { freshProof: true }));
+  transition(adminApiPaths.broadcastCancel, (id) => store.cancel(db(), id, api.clock()), 'broadcast.cancelled', 'This broadcast has finished or was cancelled already.',
+    requireRole('sender'));
 }

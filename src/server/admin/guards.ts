@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { apiError } from '../../shared/api-error.ts';
+import { roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
 import { sessionTimes } from '../../shared/admin/sign-in-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { ForbiddenError } from '../plugins/write-protection.ts';
@@ -8,12 +9,14 @@ import { cookieOptions, loadSession, SESSION_COOKIE } from './sessions.ts';
 // Who may call an admin endpoint is decided here, on the server, for every request:
 // - every /api/admin route refuses a cross-site request (403: Sec-Fetch-Site, else Origin) and a
 //   write without the XSRF double-submit token (403) — the console context's own hooks;
-// - each route declares who may call it, as its first onRequest hook: `requireOperator` (a live
-//   session) or `requireFreshProof` (and an authenticator code in the last five minutes). A route
-//   open to everyone (only the sign-in steps) says so with `config: { adminPublic: true }`. A
-//   route that declares neither stops the server from starting (`checkAdminRoute`).
+// - each route declares the least role that may call it, as its first onRequest hook:
+//   `requireRole('viewer')` (a live session of any operator), `requireRole('sender')`, or
+//   `requireRole('owner')`; with `{ freshProof: true }` the operator must also have entered a code
+//   in the last five minutes. A route open to everyone (only the sign-in steps) says so with
+//   `config: { adminPublic: true }`. A route that declares neither stops the server from starting
+//   (`checkAdminRoute`). Roles: src/shared/admin/roles.ts, decision 0028.
 //
-//   app.post(adminApiPaths.export, { onRequest: requireFreshProof, schema: {…} }, handler)
+//   app.post(adminApiPaths.export, { onRequest: requireRole('sender', { freshProof: true }), schema: {…} }, handler)
 
 export interface SignedInOperator {
   id: string;
@@ -21,6 +24,7 @@ export interface SignedInOperator {
   /** The session's public id. */
   sessionId: string;
   freshProofAt: Date | null;
+  role: OperatorRole;
 }
 
 declare module 'fastify' {
@@ -37,44 +41,76 @@ declare module 'fastify' {
 const signedOutMessage = 'You are signed out, or your session has ended. Please sign in again.';
 export const freshProofMessage = 'Please enter a code from your authenticator app to confirm this.';
 
-/** onRequest: a live operator session, or 401 (and the dead cookie is cleared). */
-export async function requireOperator(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** Loads the cookie's live session onto the request, or answers 401 (and clears the dead cookie). */
+async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedInOperator | null> {
+  if (request.operator) return request.operator;
   const token = request.cookies[SESSION_COOKIE];
   const session = token ? await loadSession(request.server.store.db, token, request.server.clock()) : null;
   if (!session) {
     if (token) reply.clearCookie(SESSION_COOKIE, cookieOptions(0));
     await reply.code(401).header('cache-control', 'no-store').send(apiError('unauthorized', signedOutMessage));
-    return;
+    return null;
   }
-  request.operator = { id: session.operatorId, email: session.email, sessionId: session.id, freshProofAt: session.freshProofAt };
+  request.operator = {
+    id: session.operatorId,
+    email: session.email,
+    sessionId: session.id,
+    freshProofAt: session.freshProofAt,
+    role: session.role,
+  };
+  return request.operator;
 }
 
-/** The signed-in operator of a route behind requireOperator / requireFreshProof. */
+/** The signed-in operator of a route behind requireRole. */
 export function operatorOf(request: FastifyRequest): SignedInOperator {
-  if (!request.operator) throw new Error(`${request.method} ${request.url}: no operator (does the route declare requireOperator?)`);
+  if (!request.operator) throw new Error(`${request.method} ${request.url}: no operator (does the route declare requireRole?)`);
   return request.operator;
 }
 
 /** The fresh proof's end, for a session (null when there is none). */
 export const freshProofUntil = (at: Date | null): Date | null => (at ? new Date(at.getTime() + sessionTimes.freshProofMs) : null);
 
-/**
- * onRequest: a live session whose operator entered an authenticator code in the last five minutes
- * (at sign-in or through adminApiPaths.freshProof); otherwise 403 `fresh_proof_required`, which
- * the console answers with its fresh-proof prompt and then repeats the request.
- */
-export async function requireFreshProof(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (!request.operator) {
-    await requireOperator(request, reply);
-    if (reply.sent) return;
-  }
+/** Whether the operator entered an authenticator code (or used a passkey) in the last five minutes. */
+export const hasFreshProof = (request: FastifyRequest): boolean => {
   const until = freshProofUntil(request.operator?.freshProofAt ?? null);
-  if (!until || until.getTime() <= request.server.clock().getTime()) {
-    await reply.code(403).header('cache-control', 'no-store').send(apiError('fresh_proof_required', freshProofMessage));
-  }
-}
+  return until !== null && until.getTime() > request.server.clock().getTime();
+};
 
-const guards: unknown[] = [requireOperator, requireFreshProof];
+/** 403 `fresh_proof_required`: the console answers it with its fresh-proof prompt and repeats the request. */
+export const askForFreshProof = (reply: FastifyReply) =>
+  reply.code(403).header('cache-control', 'no-store').send(apiError('fresh_proof_required', freshProofMessage));
+
+const roleNames: Record<OperatorRole, string> = { viewer: 'a viewer', sender: 'a sender', owner: 'an owner' };
+
+// Every hook requireRole made, so checkAdminRoute can tell a declared guard from any other hook.
+const guards = new WeakSet<onRequestHookHandler>();
+
+/**
+ * onRequest: a live session (401 otherwise) of an operator whose role is at least `least` (403
+ * `forbidden` otherwise, saying which role would do); with `freshProof`, an authenticator code in
+ * the last five minutes too (403 `fresh_proof_required`).
+ */
+export function requireRole(least: OperatorRole, opts: { freshProof?: boolean } = {}): onRequestHookHandler {
+  const guard: onRequestHookHandler = async function guard(request, reply) {
+    const operator = await signedIn(request, reply);
+    if (!operator) return;
+    if (!roleAllows(operator.role, least)) {
+      await reply
+        .code(403)
+        .header('cache-control', 'no-store')
+        .send(
+          apiError(
+            'forbidden',
+            `This needs ${roleNames[least]} of the console; you are ${roleNames[operator.role]}. An owner can change roles with npm run operator -- role.`,
+          ),
+        );
+      return;
+    }
+    if (opts.freshProof && !hasFreshProof(request)) await askForFreshProof(reply);
+  };
+  guards.add(guard);
+  return guard;
+}
 
 /** onRoute: every console route lives under /api/admin and declares a guard, or the start fails. */
 export function checkAdminRoute(route: RouteOptions): void {
@@ -84,9 +120,10 @@ export function checkAdminRoute(route: RouteOptions): void {
   }
   if (route.config?.adminPublic) return;
   const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
-  if (!guards.includes(hooks[0])) {
+  const first = hooks[0];
+  if (typeof first !== 'function' || !guards.has(first as onRequestHookHandler)) {
     throw new Error(
-      `Console route ${where} declares no guard: give it \`onRequest: requireOperator\` (or requireFreshProof) first, ` +
+      `Console route ${where} declares no role: give it \`onRequest: requireRole('viewer' | 'sender' | 'owner')\` first, ` +
         'or config.adminPublic if it must answer without a session.',
     );
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { normaliseEmail } from '../../shared/signup-schema.ts';
+import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
 import { hashPassword } from './passwords.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
@@ -15,6 +16,7 @@ export interface Operator {
   passwordHash: string;
   totpSecret: string;
   lastStep: number | null;
+  role: OperatorRole;
 }
 
 export interface NewFactors {
@@ -36,6 +38,7 @@ export async function findOperator(db: Kysely<Database>, email: string): Promise
     passwordHash: row.password_hash,
     totpSecret: row.totp_secret,
     lastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
+    role: row.role,
   };
 }
 
@@ -50,7 +53,13 @@ async function storeRecoveryCodes(db: Kysely<Database>, operatorId: string): Pro
 }
 
 /** Creates an operator with a new authenticator secret and ten recovery codes (shown once). */
-export async function addOperator(db: Kysely<Database>, email: string, password: string, now: Date): Promise<NewFactors> {
+export async function addOperator(
+  db: Kysely<Database>,
+  email: string,
+  password: string,
+  now: Date,
+  role: OperatorRole,
+): Promise<NewFactors> {
   const passwordHash = await hashPassword(password);
   const totpSecret = newTotpSecret();
   return db.transaction().execute(async (tx) => {
@@ -68,6 +77,7 @@ export async function addOperator(db: Kysely<Database>, email: string, password:
         totp_last_step: null,
         created_at: at,
         updated_at: at,
+        role,
       })
       .execute();
     return { totpSecret, recoveryCodes: await storeRecoveryCodes(tx, id) };
@@ -76,6 +86,7 @@ export async function addOperator(db: Kysely<Database>, email: string, password:
 
 export interface OperatorListing {
   email: string;
+  role: OperatorRole;
   createdAt: string;
   activeSessions: number;
   recoveryCodesLeft: number;
@@ -87,6 +98,7 @@ export async function listOperators(db: Kysely<Database>, now: Date): Promise<Op
     .selectFrom('operators as o')
     .select((eb) => [
       'o.email',
+      'o.role',
       'o.created_at',
       eb
         .selectFrom('operator_sessions as s')
@@ -106,6 +118,7 @@ export async function listOperators(db: Kysely<Database>, now: Date): Promise<Op
     .execute();
   return rows.map((r) => ({
     email: r.email,
+    role: r.role,
     createdAt: r.created_at,
     activeSessions: Number(r.sessions ?? 0),
     recoveryCodesLeft: Number(r.codes ?? 0),
@@ -122,6 +135,24 @@ async function requireOperator(db: Kysely<Database>, email: string): Promise<Ope
 export async function removeOperator(db: Kysely<Database>, email: string): Promise<void> {
   const op = await requireOperator(db, email);
   await db.deleteFrom('operators').where('id', '=', op.id).execute();
+}
+
+/** Whether any operator exists yet (the first one made is an owner). */
+export async function hasOperators(db: Kysely<Database>): Promise<boolean> {
+  return (await db.selectFrom('operators').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Gives an operator another role; their sessions end, so the new role holds from their next
+ * sign-in and a lowered one cannot linger in an open tab. Returns the role they had.
+ */
+export async function setRole(db: Kysely<Database>, email: string, role: OperatorRole, now: Date): Promise<OperatorRole> {
+  const op = await requireOperator(db, email);
+  await db.transaction().execute(async (tx) => {
+    await tx.updateTable('operators').set({ role, updated_at: now.toISOString() }).where('id', '=', op.id).execute();
+    await tx.deleteFrom('operator_sessions').where('operator_id', '=', op.id).execute();
+  });
+  return op.role;
 }
 
 /** A new password; every session of the operator ends (whoever knew the old one is signed out). */

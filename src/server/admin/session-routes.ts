@@ -5,7 +5,7 @@ import { emptyBodySchema } from '../../shared/admin/sign-in-schema.ts';
 import { endedReplySchema, endSessionSchema, sessionsReplySchema } from '../../shared/admin/sessions-schema.ts';
 import { adminApiPaths } from '../../shared/paths.ts';
 import { audit } from './audit.ts';
-import { operatorOf, requireFreshProof, requireOperator } from './guards.ts';
+import { operatorOf, requireRole } from './guards.ts';
 import { cookieOptions, endAllSessions, endSession, listSessions, SESSION_COOKIE } from './sessions.ts';
 
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
@@ -17,7 +17,7 @@ export function registerSessionRoutes(api: FastifyInstance): void {
 
   app.get(
     adminApiPaths.sessions,
-    { onRequest: requireOperator, schema: { response: { 200: sessionsReplySchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { response: { 200: sessionsReplySchema, ...errors } } },
     async (request) => {
       const operator = operatorOf(request);
       const rows = await listSessions(db(), operator.id, api.clock());
@@ -35,7 +35,7 @@ export function registerSessionRoutes(api: FastifyInstance): void {
 
   app.post(
     adminApiPaths.endSession,
-    { onRequest: requireOperator, schema: { body: endSessionSchema, response: { 200: endedReplySchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { body: endSessionSchema, response: { 200: endedReplySchema, ...errors } } },
     async (request, reply) => {
       const operator = operatorOf(request);
       const ended = await endSession(db(), operator.id, request.body.id);
@@ -50,7 +50,7 @@ export function registerSessionRoutes(api: FastifyInstance): void {
   // must not be able to lock the real operator out.
   app.post(
     adminApiPaths.endAllSessions,
-    { onRequest: requireFreshProof, schema: { body: emptyBodySchema, response: { 200: endedReplySchema, ...errors } } },
+    { onRequest: requireRole('viewer', { freshProof: true }), schema: { body: emptyBodySchema, response: { 200: endedReplySchema, ...errors } } },
     async (request, reply) => {
       const operator = operatorOf(request);
       const ended = await endAllSessions(db(), operator.id);

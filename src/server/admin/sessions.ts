@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { OperatorRole } from '../../shared/admin/roles.ts';
 import { sessionTimes } from '../../shared/admin/sign-in-schema.ts';
 import type { Database } from '../store/schema.ts';
 
@@ -29,6 +30,7 @@ export interface LoadedSession {
   operatorId: string;
   email: string;
   freshProofAt: Date | null;
+  role: OperatorRole;
 }
 
 export async function createSession(
@@ -66,7 +68,7 @@ export async function loadSession(db: Kysely<Database>, token: string, now: Date
   const row = await db
     .selectFrom('operator_sessions as s')
     .innerJoin('operators as o', 'o.id', 's.operator_id')
-    .select(['s.id', 's.operator_id', 's.idle_expires_at', 's.absolute_expires_at', 's.last_seen_at', 's.fresh_proof_at', 'o.email'])
+    .select(['s.id', 's.operator_id', 's.idle_expires_at', 's.absolute_expires_at', 's.last_seen_at', 's.fresh_proof_at', 'o.email', 'o.role'])
     .where('s.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row) return null;
@@ -93,6 +95,7 @@ export async function loadSession(db: Kysely<Database>, token: string, now: Date
     operatorId: row.operator_id,
     email: row.email,
     freshProofAt: row.fresh_proof_at ? new Date(row.fresh_proof_at) : null,
+    role: row.role,
   };
 }
 
@@ -142,15 +145,15 @@ export async function findChallenge(
   db: Kysely<Database>,
   token: string,
   now: Date,
-): Promise<{ operatorId: string; email: string; totpSecret: string } | null> {
+): Promise<{ operatorId: string; email: string; totpSecret: string; role: OperatorRole } | null> {
   const row = await db
     .selectFrom('operator_challenges as c')
     .innerJoin('operators as o', 'o.id', 'c.operator_id')
-    .select(['c.operator_id', 'c.expires_at', 'o.email', 'o.totp_secret'])
+    .select(['c.operator_id', 'c.expires_at', 'o.email', 'o.totp_secret', 'o.role'])
     .where('c.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row || Date.parse(row.expires_at) <= now.getTime()) return null;
-  return { operatorId: row.operator_id, email: row.email, totpSecret: row.totp_secret };
+  return { operatorId: row.operator_id, email: row.email, totpSecret: row.totp_secret, role: row.role };
 }
 
 export async function endChallenge(db: Kysely<Database>, token: string): Promise<void> {

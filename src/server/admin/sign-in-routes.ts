@@ -17,7 +17,7 @@ import {
 import { adminApiPaths } from '../../shared/paths.ts';
 import { clientNetwork } from '../lib/client-network.ts';
 import { audit } from './audit.ts';
-import { freshProofUntil, operatorOf, requireOperator } from './guards.ts';
+import { freshProofUntil, operatorOf, requireRole } from './guards.ts';
 import { claimRecoveryCode, claimTotpStep, findOperator, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import type { FailureCounters } from './sign-in-backoff.ts';
@@ -141,14 +141,20 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
       reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
       reply.setCookie(SESSION_COOKIE, session.token, cookieOptions(sessionTimes.absoluteMs));
       const left = await recoveryCodesLeft(db(), challenge.operatorId);
-      request.operator = { id: challenge.operatorId, email: challenge.email, sessionId: session.id, freshProofAt: method === 'totp' ? now : null };
+      request.operator = {
+        id: challenge.operatorId,
+        email: challenge.email,
+        sessionId: session.id,
+        freshProofAt: method === 'totp' ? now : null,
+        role: challenge.role,
+      };
       await audit(request, {
         action: 'sign-in.succeeded',
         subject: challenge.email,
         detail: method === 'totp' ? browser : `${browser}, with a recovery code (${left} left)`,
       });
       return {
-        operator: { email: challenge.email },
+        operator: { email: challenge.email, role: challenge.role },
         freshProofUntil: method === 'totp' ? (freshProofUntil(now)?.toISOString() ?? null) : null,
         recoveryCodesLeft: left,
       } satisfies OperatorSession;
@@ -157,12 +163,12 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
 
   app.get(
     adminApiPaths.session,
-    { onRequest: requireOperator, schema: { response: { 200: operatorSessionSchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { response: { 200: operatorSessionSchema, ...errors } } },
     async (request) => {
       const operator = operatorOf(request);
       const until = freshProofUntil(operator.freshProofAt);
       return {
-        operator: { email: operator.email },
+        operator: { email: operator.email, role: operator.role },
         freshProofUntil: until && until.getTime() > api.clock().getTime() ? until.toISOString() : null,
         recoveryCodesLeft: await recoveryCodesLeft(db(), operator.id),
       } satisfies OperatorSession;
@@ -171,7 +177,7 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
 
   app.post(
     adminApiPaths.signOut,
-    { onRequest: requireOperator, schema: { body: emptyBodySchema, response: { 200: messageReplySchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { body: emptyBodySchema, response: { 200: messageReplySchema, ...errors } } },
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await endSessionByToken(db(), token);
@@ -183,7 +189,7 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
 
   app.post(
     adminApiPaths.freshProof,
-    { onRequest: requireOperator, schema: { body: freshProofSchema, response: { 200: freshProofReplySchema, ...errors } } },
+    { onRequest: requireRole('viewer'), schema: { body: freshProofSchema, response: { 200: freshProofReplySchema, ...errors } } },
     async (request, reply) => {
       const operator = operatorOf(request);
       const keys = [addressKey(operator.email), clientKey(request)];

@@ -24,7 +24,7 @@ import {
   subscribersCsv,
 } from '../signups/queries.ts';
 import { audit } from './audit.ts';
-import { requireFreshProof, requireOperator } from './guards.ts';
+import { requireRole } from './guards.ts';
 
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 const goneMessage = 'There is no such subscriber (they may have been erased).';
@@ -46,7 +46,7 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
 
   app.get(
     adminApiPaths.subscribers,
-    { onRequest: requireOperator, schema: { querystring: subscriberListQuerySchema, response: { 200: subscriberListReplySchema, ...errors } } },
+    { onRequest: requireRole('sender'), schema: { querystring: subscriberListQuerySchema, response: { 200: subscriberListReplySchema, ...errors } } },
     async (request, reply) => {
       try {
         return await listSubscribers(api.store, request.query);
@@ -60,13 +60,13 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
 
   app.get(
     adminApiPaths.subscriber,
-    { onRequest: requireOperator, schema: { params: subscriberIdParamsSchema, response: { 200: subscriberDetailSchema, ...errors } } },
+    { onRequest: requireRole('sender'), schema: { params: subscriberIdParamsSchema, response: { 200: subscriberDetailSchema, ...errors } } },
     async (request, reply) => (await subscriberDetail(db(), request.params.id, api.clock())) ?? notFound(reply),
   );
 
   app.post(
     adminApiPaths.subscriberResend,
-    { onRequest: requireOperator, schema: { params: subscriberIdParamsSchema, response: { 200: subscriberActionReplySchema, ...errors } } },
+    { onRequest: requireRole('sender'), schema: { params: subscriberIdParamsSchema, response: { 200: subscriberActionReplySchema, ...errors } } },
     async (request, reply) => {
       const { id } = request.params;
       const result = await resendConfirmation(db(), id, api.clock());
@@ -84,7 +84,7 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
   // A POST, not a GET: handing out a person's data is an audited act.
   app.post(
     adminApiPaths.subscriberExport,
-    { onRequest: requireFreshProof, schema: { params: subscriberIdParamsSchema, response: { 200: subscriberDataExportSchema, ...errors } } },
+    { onRequest: requireRole('sender', { freshProof: true }), schema: { params: subscriberIdParamsSchema, response: { 200: subscriberDataExportSchema, ...errors } } },
     async (request, reply) => {
       const { id } = request.params;
       const now = api.clock();
@@ -99,7 +99,7 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
   app.post(
     adminApiPaths.subscriberErase,
     {
-      onRequest: requireFreshProof,
+      onRequest: requireRole('sender', { freshProof: true }),
       schema: { params: subscriberIdParamsSchema, body: eraseSubscriberSchema, response: { 200: subscriberActionReplySchema, ...errors } },
     },
     async (request, reply) => {
@@ -125,7 +125,7 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
   app.post(
     adminApiPaths.subscribersCsv,
     // No response schema: the 200 is a byte stream (its errors still take the one shape).
-    { onRequest: requireFreshProof, schema: { body: subscribersCsvRequestSchema } },
+    { onRequest: requireRole('sender', { freshProof: true }), schema: { body: subscribersCsvRequestSchema } },
     async (request, reply) => {
       const { q, status } = request.body;
       const now = api.clock();

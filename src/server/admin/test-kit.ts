@@ -4,6 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { Kysely } from 'kysely';
 import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
+import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
 import { addOperator } from './operators.ts';
 import { totpCode } from './totp.ts';
@@ -18,8 +19,9 @@ export interface TestOperator {
   recoveryCodes: string[];
 }
 
-export async function makeOperator(db: Kysely<Database>, email: string, now: Date): Promise<TestOperator> {
-  const factors = await addOperator(db, email, PASSWORD, now);
+/** An operator made straight in the store; an owner unless a role is named. */
+export async function makeOperator(db: Kysely<Database>, email: string, now: Date, role: OperatorRole = 'owner'): Promise<TestOperator> {
+  const factors = await addOperator(db, email, PASSWORD, now, role);
   return { email, secret: factors.totpSecret, recoveryCodes: factors.recoveryCodes };
 }
 

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { OperatorRole } from '../../shared/admin/roles.ts';
 
 // Times are ISO-8601 UTC strings (`2026-11-21T12:00:00.000Z`) in both dialects: they sort as text,
 // read the same in SQLite and PostgreSQL, and `substr(t, 1, 10)` is the day in both.
@@ -138,6 +139,8 @@ export interface OperatorsTable {
   totp_last_step: number | string | null;
   created_at: IsoTime;
   updated_at: IsoTime;
+  /** Migration 0008: 'viewer' | 'sender' | 'owner' (src/shared/admin/roles.ts). */
+  role: Generated<OperatorRole>;
 }
 
 export interface OperatorRecoveryCodesTable {

@@ -20,6 +20,7 @@ export const auditActions = {
   'operator.removed': 'Operator removed',
   'operator.password-changed': 'Password changed',
   'operator.2fa-reset': 'Authenticator reset',
+  'operator.role-changed': 'Role changed',
   'broadcast.created': 'Broadcast created',
   'broadcast.test-sent': 'Broadcast test sent',
   'broadcast.sent': 'Broadcast sent',

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { normaliseEmail } from '../signup-schema.ts';
+import { operatorRoleSchema } from './roles.ts';
 
 // The console's sign-in messages, shared by its screens and the server's routes. Sign-in is two
 // steps: email and password, then an authenticator code (or a single-use recovery code).
@@ -52,7 +53,7 @@ export type SecondFactorRequest = z.output<typeof secondFactorSchema>;
 
 /** Who is signed in, and until when their last authenticator code counts as fresh proof. */
 export const operatorSessionSchema = z.object({
-  operator: z.object({ email: z.string() }),
+  operator: z.object({ email: z.string(), role: operatorRoleSchema }),
   /** ISO time; null when no code was entered in the last five minutes. */
   freshProofUntil: z.nullable(z.string()),
   /** How many unused recovery codes are left (the console warns when few are). */
