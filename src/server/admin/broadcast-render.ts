@@ -7,11 +7,20 @@ import { listUnsubscribeHeaders, type MailMessage } from '../mail/outbox.ts';
 // body shows as text, never as markup, and markdown-it's own link check refuses javascript:,
 // vbscript:, file: and data: links. Links are made from bare URLs too (linkify).
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+// A domain written without a scheme ("t.me/DiamondHandDH") becomes an https:// link, not
+// linkify-it's default http://: a broadcast links over https only (decision 0027).
+md.linkify.normalize = (match) => {
+  if (!match.schema) match.url = `https://${match.url}`;
+  else if (match.schema === 'mailto:' && !/^mailto:/i.test(match.url)) match.url = `mailto:${match.url}`;
+};
 
 export interface RenderedBody {
   html: string;
   text: string;
 }
+
+/** The body's markdown-it tokens, parsed exactly as renderBody parses it (the guard reads its links). */
+export const bodyTokens = (markdown: string): Token[] => md.parse(markdown, {});
 
 /** The body as HTML (sanitised by construction: no raw HTML) and as plain text. */
 export function renderBody(markdown: string): RenderedBody {
@@ -107,7 +116,7 @@ function inlineText(children: Token[]): string {
       continue;
     } else if (c.type === 'link_close') {
       // A bare URL made into a link is already its own text.
-      const target = href && !(linkText === href || `mailto:${linkText}` === href || `http://${linkText}` === href) ? ` (${href})` : '';
+      const target = href && !(linkText === href || `mailto:${linkText}` === href || `https://${linkText}` === href) ? ` (${href})` : '';
       out += target;
       href = null;
       continue;
