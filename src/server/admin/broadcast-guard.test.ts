@@ -39,12 +39,6 @@ for (const c of `${HEX}ABCDEF`) {
   const mathDigit = /[0-9]/.test(c) ? [String.fromCodePoint(0x1d7ce + Number(c)), String.fromCodePoint(0x1d7f6 + Number(c))] : [];
   lookalikes.set(c, [...new Set([...fromData, fullwidth, ...mathDigit])]);
 }
-it('the lookalike tables hold Cyrillic, Greek, fullwidth and mathematical forms', () => {
-  expect(lookalikes.get('a')).toEqual(expect.arrayContaining(['а', 'ａ'])); // Cyrillic a, fullwidth a
-  expect(lookalikes.get('0')).toEqual(expect.arrayContaining(['О', 'Ο', '０', '𝟎'])); // Cyrillic O, Greek Omicron
-  expect(lookalikes.get('c')).toEqual(expect.arrayContaining(['с', 'ϲ'])); // Cyrillic es, Greek lunate sigma
-  expect(lookalikes.get('e')?.length).toBeGreaterThan(3);
-});
 
 // Invisible characters of every kind the issue names: format (Cf), zero-width and joiners,
 // variation selectors, tags, bidi controls, Hangul fillers, soft hyphen, CGJ, Mongolian separator.
@@ -163,7 +157,11 @@ const legitimate = fc
   .map(({ before, address, after, layout }) => `${before.join(' ')}${layout}${address}${layout}${after.join(' ')}`);
 
 describe('broadcast guard: addresses however disguised (property)', () => {
-  it('refuses a foreign address in every disguise, and says why', () => {
+  it('refuses a foreign address in every disguise, and says why; passes the official one in every legitimate formatting', () => {
+    // The generator's lookalikes: Cyrillic, Greek, fullwidth and mathematical forms.
+    expect(lookalikes.get('a')).toEqual(expect.arrayContaining(['а', 'ａ'])); // Cyrillic a, fullwidth a
+    expect(lookalikes.get('0')).toEqual(expect.arrayContaining(['О', 'Ο', '０', '𝟎'])); // Cyrillic O, Greek Omicron
+    expect(lookalikes.get('c')).toEqual(expect.arrayContaining(['с', 'ϲ'])); // Cyrillic es, Greek lunate sigma
     fc.assert(
       fc.property(disguisedForeign, ({ subject, body, expect: words }) => {
         const r = broadcastRefusal({ subject, body }, policy);
@@ -172,9 +170,6 @@ describe('broadcast guard: addresses however disguised (property)', () => {
       }),
       { numRuns: 600 },
     );
-  });
-
-  it('passes the official address in every legitimate formatting', () => {
     fc.assert(
       fc.property(legitimate, fc.constantFrom('The presale is live', `Contract ${OFFICIAL}`), (body, subject) => {
         expect(broadcastRefusal({ subject, body }, policy), body).toBeNull();
@@ -198,9 +193,7 @@ describe('broadcast guard: addresses', () => {
       `0x${hex.slice(0, 13)}**${hex.slice(13, 27)}**${hex.slice(27)}`, // Markdown marks
     ];
     for (const body of cases) expect(refusal(`Send to ${body}`), body).toContain(`contains an Ethereum address (${OTHER}) that is not the official contract address ${OFFICIAL}`);
-  });
-
-  it('with no official address set, refuses every address, even the one that will be official', () => {
+    // With no official address set, every address is refused, even the one that will be official.
     expect(refusal(`The contract: ${OFFICIAL}`, 'Hi', noOfficial)).toMatch(/no official contract address is set in the content file yet/);
   });
 
@@ -274,11 +267,8 @@ describe('broadcast guard: links and images', () => {
     '![Diamond Hand](https://dh.example/logo.png)',
     'Visit dh.example or t.me/DiamondHandDH.',
   ];
-  it('allows this site, the content file’s sites, the explorer page of the official address, mail to this domain, images from this site', () => {
+  it('allows this site, the content file’s sites, the explorer page of the official address, mail to this domain, images from this site; refuses every other link, naming it in words', () => {
     for (const body of ok) expect(refusal(body), body).toBeNull();
-  });
-
-  it('refuses every other link, naming it in words', () => {
     const cases: [string, RegExp][] = [
       ['[Buy on the official dapp](https://any-phishing.example)', /^The link “Buy on the official dapp” goes to any-phishing\.example \(https:\/\/any-phishing\.example\), which is not this site \(dh\.example\) or a site the content file lists \(twitter\.com, t\.me, presale\.example, etherscan\.io for the contract’s page\); a broadcast may link only there\.$/],
       ['<https://any-phishing.example/claim>', /The link “https:\/\/any-phishing\.example\/claim” goes to any-phishing\.example/],
