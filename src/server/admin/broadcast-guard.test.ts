@@ -312,6 +312,10 @@ describe('broadcast guard: links and images', () => {
     expect(lines[0]).toBe('This broadcast cannot go out, for 3 reasons:');
     expect(lines.slice(1).map((l) => l.slice(0, 3))).toEqual(['1. ', '2. ', '3. ']);
     expect(broadcastProblems({ subject: 'Hi', body: `Hi\u200b [x](https://evil.example) ${OTHER}` }, policy)).toHaveLength(3);
+    // Ten at most, then how many more.
+    const many = refusal(Array.from({ length: 13 }, (_, i) => `[x${i}](https://evil${i}.example)`).join(' ')) ?? '';
+    expect(many.split('\n')).toHaveLength(12);
+    expect(many.split('\n').at(-1)).toBe('…and 3 more; fix these and save again to see the rest.');
   });
 });
 

@@ -4,7 +4,7 @@ import type Token from 'markdown-it/lib/token.mjs';
 import unhomoglyph from 'unhomoglyph';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { toChecksumAddress } from '../../shared/eth-address.ts';
-import { bodyTokens, renderBody, visibleText } from './broadcast-render.ts';
+import { renderBodyWithTokens, visibleText } from './broadcast-render.ts';
 
 // The one guard a launch broadcast passes before it may go out (docs/decisions/0027-broadcast-guard.md,
 // amending 0015). Whoever holds one operator's session can mail every subscriber, so the guard
@@ -38,10 +38,9 @@ export function broadcastPolicyOf(content: SiteContent, publicUrl: string): Broa
 
 /** Every reason the draft may not go out, each a sentence or two an operator can act on. */
 export function broadcastProblems(draft: { subject: string; body: string }, policy: BroadcastPolicy): string[] {
-  const rendered = renderBody(draft.body);
-  const tokens = bodyTokens(draft.body);
+  const rendered = renderBodyWithTokens(draft.body);
   const shown = visibleText(rendered.html);
-  const targets = linksAndImages(tokens);
+  const targets = linksAndImages(rendered.tokens);
   const problems: string[] = [];
   const add = (p: string) => {
     if (!problems.includes(p)) problems.push(p);
@@ -79,12 +78,22 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
   return problems;
 }
 
+const SHOWN_PROBLEMS = 10;
+const listed = (items: string[], max = 5) => (items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', '));
+
 /** Why the draft may not go out (one sentence, or a numbered list of them), or null when it may. */
 export function broadcastRefusal(draft: { subject: string; body: string }, policy: BroadcastPolicy): string | null {
   const problems = broadcastProblems(draft, policy);
   if (problems.length === 0) return null;
   if (problems.length === 1) return problems[0] ?? null;
-  return [`This broadcast cannot go out, for ${problems.length} reasons:`, ...problems.map((p, i) => `${i + 1}. ${p}`)].join('\n');
+  // The first ten: an operator fixes those and saves again; a page of reasons helps nobody.
+  const shown = problems.slice(0, SHOWN_PROBLEMS).map((p, i) => `${i + 1}. ${p}`);
+  const more = problems.length - SHOWN_PROBLEMS;
+  return [
+    `This broadcast cannot go out, for ${problems.length} reasons:`,
+    ...shown,
+    ...(more > 0 ? [`…and ${more} more; fix these and save again to see the rest.`] : []),
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +343,7 @@ function addressProblems(texts: string[], official: string | null): string[] {
   }
   const problems: string[] = [];
   if (foreign.size) {
-    const shown = [...foreign.keys()].map((d) => toChecksumAddress(`0x${d}`)).join(', ');
+    const shown = listed([...foreign.keys()].map((d) => toChecksumAddress(`0x${d}`)));
     problems.push(
       official
         ? `This broadcast contains an Ethereum address (${shown}) that is not the official contract address ${official}; remove it: subscribers are told never to trust any other address sent to them.`
@@ -357,17 +366,25 @@ function addressProblems(texts: string[], official: string | null): string[] {
 }
 
 // ENS names resolve to whatever address their owner sets, later, out of our sight: none passes.
-// The dot must touch "eth": "… in USDT. ETH also works" is prose, not a name.
-const ENS = /(?<![\p{L}\p{N}_-])((?:[\p{L}\p{N}_-]+\.)+eth)(?![\p{L}\p{N}_-])/giu;
+// The dot must touch "eth": "… in USDT. ETH also works" is prose, not a name. Found from the
+// ".eth" backwards (at most 255 characters, a DNS name's length), so a long run of dotted
+// letters costs linear time, not a regex's backtracking.
+const ENS_END = /\.eth(?![\p{L}\p{N}_-])/giu;
+const LABEL_CHAR = /[\p{L}\p{N}_.-]/u;
 function ensNames(texts: string[]): string[] {
   const names = new Set<string>();
   for (const text of texts) {
     const plain = Array.from(text.replace(HIDDEN, ''), skeleton).join('').replace(/[\u3002\uff61]/g, '.');
-    for (const m of plain.matchAll(ENS)) names.add((m[1] ?? '').toLowerCase());
+    for (const m of plain.matchAll(ENS_END)) {
+      let start = m.index;
+      while (start > 0 && m.index - start < 255 && LABEL_CHAR.test(plain[start - 1] ?? '')) start -= 1;
+      const name = plain.slice(start, m.index).replace(/^[.]+/, '');
+      if (/[\p{L}\p{N}_-]$/u.test(name)) names.add(`${name}.eth`.toLowerCase());
+    }
   }
   if (!names.size) return [];
   return [
-    `This broadcast contains an ENS name (${[...names].join(', ')}); an ENS name points to whatever address its owner sets, so a broadcast may carry none: give the official contract address instead.`,
+    `This broadcast contains an ENS name (${listed([...names])}); an ENS name points to whatever address its owner sets, so a broadcast may carry none: give the official contract address instead.`,
   ];
 }
 
@@ -501,10 +518,11 @@ function mismatch(t: Target, host: string): string | null {
 
 // A domain as written in text: dot-separated labels ending in a label of two or more letters
 // ("t.me", "dh-presale.xyz", "scam.com/path"), taken as the IDNA (punycode) host a mail program
-// would open. ".eth" names are ENS, refused on their own.
-const DOMAIN = /(?<![\p{L}\p{N}_/-])((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,63})(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu;
+// would open. ".eth" names are ENS, refused on their own. At most 16 labels before the last: the
+// bound keeps a long run of dotted letters linear.
+const DOMAIN = /(?<![\p{L}\p{N}_/-])((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,16}\p{L}{2,63})(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu;
 // A URL with a scheme stands for its host alone: its path ("/logo.png") names no site.
-const URL_WITH_SCHEME = /[a-z][a-z0-9+.-]*:\/\/(?:[^\s/?#@]*@)?([^\s/?#:)\]>]+)[^\s)\]>]*/giu;
+const URL_WITH_SCHEME = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/(?:[^\s/?#@]*@)?([^\s/?#:)\]>]+)[^\s)\]>]*/giu;
 function writtenHosts(text: string): string[] {
   const plain = text
     .replace(HIDDEN, '')

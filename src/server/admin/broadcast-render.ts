@@ -19,13 +19,16 @@ export interface RenderedBody {
   text: string;
 }
 
-/** The body's markdown-it tokens, parsed exactly as renderBody parses it (the guard reads its links). */
-export const bodyTokens = (markdown: string): Token[] => md.parse(markdown, {});
-
 /** The body as HTML (sanitised by construction: no raw HTML) and as plain text. */
 export function renderBody(markdown: string): RenderedBody {
+  const { html, text } = renderBodyWithTokens(markdown);
+  return { html, text };
+}
+
+/** renderBody, with the markdown-it tokens it rendered (the guard reads their links and images). */
+export function renderBodyWithTokens(markdown: string): RenderedBody & { tokens: Token[] } {
   const tokens = md.parse(markdown, {});
-  return { html: md.renderer.render(tokens, md.options, {}), text: plainText(tokens).replace(/\n{3,}/g, '\n\n').trim() };
+  return { html: md.renderer.render(tokens, md.options, {}), text: plainText(tokens).replace(/\n{3,}/g, '\n\n').trim(), tokens };
 }
 
 /**
