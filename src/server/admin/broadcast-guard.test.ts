@@ -300,7 +300,11 @@ describe('broadcast guard: links and images', () => {
     expect(refusal('![logo](http://dh.example/logo.png)')).toMatch(/The image “logo” is loaded from dh\.example/);
   });
 
-  it('refuses a site named in the text, the way mail programs would link it', () => {
+  it('refuses a site named in the text, the way mail programs would link it, or in a link’s hover title', () => {
+    expect(refusal('[Our site](https://dh.example "Mirror: dh-presale.xyz")')).toMatch(/The text mentions dh-presale\.xyz/);
+    expect(refusal('[Our site](https://dh.example "Send to &#x30;x52908400098527886E0F7030069857D2E4169EE7")', 'Hi', noOfficial)).toMatch(
+      /contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\)/,
+    );
     expect(refusal('Buy at dh-presale.xyz before it sells out')).toMatch(/^The text mentions dh-presale\.xyz, which is not this site/);
     expect(refusal('Buy', 'Go to dh-presale.xyz')).toMatch(/The text mentions dh-presale\.xyz/);
     expect(refusal('Write to claims@any-phishing.example')).toMatch(/writes to an email address at any-phishing\.example|mentions any-phishing\.example/);

@@ -49,14 +49,14 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
   // 1. Invisible characters: refused outright, wherever they hide.
   hiddenCharacters(draft.subject, 'The subject', false).forEach(add);
   hiddenCharacters(draft.body, 'The message', true).forEach(add);
-  const decodedPlaces = [rendered.text, shown, ...targets.map((t) => decodeAll(t.url))];
+  const decodedPlaces = [rendered.text, shown, ...targets.flatMap((t) => [decodeAll(t.url), t.title])];
   if (!hiddenCharacters(draft.body, '', true).length) {
     // Only written as an entity or %-code: markdown-it or the mail program decodes it.
     for (const text of decodedPlaces) hiddenCharacters(text, 'The message', false, true).forEach(add);
   }
 
   // 2. Addresses and ENS names, in everything a reader sees or a link carries, decoded.
-  const texts = [draft.subject, decodeAll(draft.subject), draft.body, rendered.text, decodeAll(rendered.text), shown, ...targets.flatMap((t) => [t.url, decodeAll(t.url)])];
+  const texts = [draft.subject, decodeAll(draft.subject), draft.body, rendered.text, decodeAll(rendered.text), shown, ...targets.flatMap((t) => [t.url, decodeAll(t.url), t.title])];
   addressProblems(texts, policy.officialAddress).forEach(add);
   ensNames(texts).forEach(add);
 
@@ -68,7 +68,7 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
     if (p) add(p);
   }
   // 4. A domain written in the text is as good as a link (mail programs make it one).
-  for (const text of [draft.subject, rendered.text, shown]) {
+  for (const text of [draft.subject, rendered.text, shown, ...targets.map((t) => t.title)]) {
     for (const host of writtenHosts(text)) {
       if (reported.has(host) || hosts.isAllowed(host)) continue;
       reported.add(host);
@@ -396,6 +396,8 @@ interface Target {
   url: string;
   /** The link's text or the image's description, as a reader sees it. */
   text: string;
+  /** The title a mail program shows on hover, decoded by markdown-it. */
+  title: string;
 }
 
 function linksAndImages(tokens: Token[]): Target[] {
@@ -404,12 +406,12 @@ function linksAndImages(tokens: Token[]): Target[] {
     if (t.type !== 'inline') continue;
     let open: Target | null = null;
     for (const c of t.children ?? []) {
-      if (c.type === 'link_open') open = { kind: 'link', url: c.attrGet('href') ?? '', text: '' };
+      if (c.type === 'link_open') open = { kind: 'link', url: c.attrGet('href') ?? '', text: '', title: c.attrGet('title') ?? '' };
       else if (c.type === 'link_close') {
         if (open) out.push(open);
         open = null;
       } else if (c.type === 'image') {
-        out.push({ kind: 'image', url: c.attrGet('src') ?? '', text: c.content });
+        out.push({ kind: 'image', url: c.attrGet('src') ?? '', text: c.content, title: c.attrGet('title') ?? '' });
         if (open) open.text += c.content;
       } else if (open && (c.type === 'text' || c.type === 'code_inline')) open.text += c.content;
       else if (open && (c.type === 'softbreak' || c.type === 'hardbreak')) open.text += ' ';
