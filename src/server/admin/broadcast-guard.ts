@@ -48,9 +48,10 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
 
   // 1. Invisible characters: refused outright, wherever they hide.
   hiddenCharacters(draft.subject, 'The subject', false).forEach(add);
-  hiddenCharacters(draft.body, 'The message', true).forEach(add);
+  const inBody = hiddenCharacters(draft.body, 'The message', true);
+  inBody.forEach(add);
   const decodedPlaces = [rendered.text, shown, ...targets.flatMap((t) => [decodeAll(t.url), t.title])];
-  if (!hiddenCharacters(draft.body, '', true).length) {
+  if (!inBody.length) {
     // Only written as an entity or %-code: markdown-it or the mail program decodes it.
     for (const text of decodedPlaces) hiddenCharacters(text, 'The message', false, true).forEach(add);
   }
@@ -195,7 +196,7 @@ function whereIn(text: string, offset: number, lines: boolean): string {
   const line = text.slice(0, offset).split('\n').length;
   const before = text.slice(lineStart, offset).replace(HIDDEN, '').trimStart();
   const on = lines && text.includes('\n') ? `on line ${line} ` : '';
-  if (!before.trim()) return lines && on ? `at the start of line ${line}` : 'at the start';
+  if (!before.trim()) return on ? `at the start of line ${line}` : 'at the start';
   const shown = before.length > 24 ? `…${before.slice(-24)}` : before;
   return `${on}after “${shown}”`;
 }
