@@ -22,6 +22,9 @@ export const siteContent = {
   // '0x52908400098527886E0F7030069857D2E4169EE7'. The page then shows it in the banner and the FAQ,
   // and a broadcast may carry no other address.
   contractAddress: null,
+  // The network's block explorer (its origin): a broadcast may link to the contract's page there,
+  // and nowhere else on it. Etherscan for Ethereum mainnet.
+  explorerUrl: 'https://etherscan.io',
   walletConnect: { enabled: false },
   stayUpdated: {
     heading: 'Stay Updated',

@@ -44,6 +44,17 @@ test('compose → preview → address guard → send → the emails arrive with 
   await expect(page.getByRole('button', { name: 'Send to all confirmed subscribers' })).toBeDisabled();
   expect(await axeViolations(page)).toEqual([]);
 
+  // Several reasons (decision 0027): an invisible character and a foreign link read one per line.
+  await page.getByLabel('Message (Markdown)').fill('Hello\u2063 holders. [Buy on the official dapp](https://any-phishing.example)');
+  await page.getByRole('button', { name: 'Save and preview' }).click();
+  await expect(refusal).toContainText('This broadcast cannot go out, for 2 reasons:');
+  expect((await refusal.innerText()).split('\n')).toEqual([
+    'This broadcast cannot go out, for 2 reasons:',
+    '1. The message contains an invisible character (U+2063 INVISIBLE SEPARATOR) after “Hello”; remove it.',
+    expect.stringMatching(/^2\. The link “Buy on the official dapp” goes to any-phishing\.example/),
+  ]);
+  await expect(page.getByRole('button', { name: 'Send to all confirmed subscribers' })).toBeDisabled();
+
   await page.getByLabel('Message (Markdown)').fill('# The presale\n\nHello **holders**, it opens soon. <b>not bold</b>');
   await page.getByRole('button', { name: 'Save and preview' }).click();
   await expect(refusal).toHaveCount(0);

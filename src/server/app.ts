@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent } from '../shared/content-schema.ts';
 import { adminFeature } from './admin/admin-plugin.ts';
+import { broadcastPolicyOf } from './admin/broadcast-guard.ts';
 import { analyticsFeature } from './analytics/analytics-plugin.ts';
 import type { Env } from './env.ts';
 import { geoPlugin } from './geo/geo-plugin.ts';
@@ -171,7 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     distDir: build.distDir,
     siteName: content.name,
     publicUrl: env.PUBLIC_URL,
-    contractAddress: content.contractAddress,
+    broadcastPolicy: broadcastPolicyOf(content, env.PUBLIC_URL),
     mailRatePerSec: env.MAIL_RATE_PER_SEC,
   });
   return app;

@@ -57,6 +57,19 @@ export const siteContentSchema = z
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       })
       .transform((v) => v ?? null),
+    // The block explorer of the network (its origin, e.g. https://etherscan.io for Ethereum
+    // mainnet). A broadcast may link there, to the official contract address's page only
+    // (docs/decisions/0027-broadcast-guard.md).
+    explorerUrl: httpsUrl
+      .refine((u) => {
+        try {
+          const url = new URL(u);
+          return url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+        } catch {
+          return false;
+        }
+      }, 'must be the explorer’s origin only, like https://etherscan.io (no path)')
+      .default('https://etherscan.io'),
     walletConnect: z.object({
       // Turning this on needs a real wallet integration, which is out of scope today: refuse it
       // at build rather than ship a button that pretends.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent } from './content-schema.ts';
-import { addressGuardProblem, checksumProblem, toChecksumAddress } from './eth-address.ts';
+import { checksumProblem, toChecksumAddress } from './eth-address.ts';
 
 // The test vectors of EIP-55 itself.
 const VECTORS = [
@@ -15,7 +15,6 @@ const VECTORS = [
   '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
 ];
 const OFFICIAL = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const OTHER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 
 describe('EIP-55 checksum', () => {
   it('gives the checksummed form of the EIP’s own vectors from any case', () => {
@@ -41,39 +40,5 @@ describe('EIP-55 checksum', () => {
     expect(parseSiteContent({ ...siteContent, contractAddress: OFFICIAL }).contractAddress).toBe(OFFICIAL);
     expect(() => parseSiteContent({ ...siteContent, contractAddress: OFFICIAL.toLowerCase() })).toThrow(/contractAddress: fails its EIP-55 checksum/);
     expect(() => parseSiteContent({ ...siteContent, contractAddress: '0x1234' })).toThrow(/contractAddress: must be 0x followed by 40/);
-  });
-});
-
-describe('address guard', () => {
-  it('with no official address, refuses any 0x address, in any case', () => {
-    for (const text of [`Send to ${OTHER}`, `send to ${OTHER.toLowerCase()}`, `SEND TO 0X${OTHER.slice(2).toUpperCase()}`, OFFICIAL]) {
-      expect(addressGuardProblem(null, text)).toMatch(/no official contract address is set/);
-    }
-    expect(addressGuardProblem(null, 'The presale opens soon. 0x is a prefix; 0x1234 is too short.')).toBeNull();
-  });
-
-  it('with an official address, allows it (in any letter case: it is the same address) and refuses any other', () => {
-    expect(addressGuardProblem(OFFICIAL, `The contract: ${OFFICIAL}`)).toBeNull();
-    expect(addressGuardProblem(OFFICIAL, `the contract: ${OFFICIAL.toLowerCase()}`)).toBeNull();
-    const problem = addressGuardProblem(OFFICIAL, `The contract: ${OFFICIAL}; send ETH to ${OTHER.toLowerCase()}`);
-    expect(problem).toContain(OTHER); // named in its checksummed form
-    expect(problem).toContain(`not the official contract address ${OFFICIAL}`);
-  });
-
-  it('finds an address split by Markdown marks, escapes, spaces or invisible characters', () => {
-    const hex = OTHER.slice(2);
-    const split = [
-      `0x${hex.slice(0, 10)}**${hex.slice(10)}**`,
-      `\`0x${hex.slice(0, 20)}\`\`${hex.slice(20)}\``,
-      `0x${hex.slice(0, 5)}\\_${hex.slice(5)}`,
-      `0x${hex.slice(0, 20)}\n${hex.slice(20)}`,
-      `0x${hex.slice(0, 20)}\u200b${hex.slice(20)}`,
-      `0x${hex.slice(0, 20)}_${hex.slice(20, 30)}_${hex.slice(30)}`,
-    ];
-    for (const text of split) expect(addressGuardProblem(OFFICIAL, text), text).toMatch(/not the official/);
-  });
-
-  it('an address longer than 40 hex characters is still refused (its first 40 are an address)', () => {
-    expect(addressGuardProblem(OFFICIAL, `${OTHER}ff`)).toMatch(/not the official/);
   });
 });

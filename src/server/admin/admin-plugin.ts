@@ -5,6 +5,7 @@ import { intervalJob } from '../plugins/jobs.ts';
 import { registerAudienceRoutes } from './audience-routes.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { broadcastComposer } from './broadcast-composer.ts';
+import type { BroadcastPolicy } from './broadcast-guard.ts';
 import { registerBroadcastRoutes } from './broadcast-routes.ts';
 import { BROADCAST_KIND } from './broadcast-store.ts';
 import { registerConsolePages } from './console-page.ts';
@@ -20,8 +21,8 @@ export interface AdminOptions {
   distDir: string;
   siteName: string;
   publicUrl: string;
-  /** The content file's official contract address (a broadcast may carry no other), or null. */
-  contractAddress: string | null;
+  /** What a broadcast may carry and link to (broadcastPolicyOf: content file and PUBLIC_URL). */
+  broadcastPolicy: BroadcastPolicy;
   /** MAIL_RATE_PER_SEC, for a broadcast's ETA. */
   mailRatePerSec: number;
   /** Failed sign-in counts; by default in Redis when REDIS_URL is set, else in this process. */
@@ -56,7 +57,7 @@ export const adminFeature = fp(
       registerBroadcastRoutes(api, {
         publicUrl: opts.publicUrl,
         siteName: opts.siteName,
-        contractAddress: opts.contractAddress,
+        policy: opts.broadcastPolicy,
         ratePerSec: opts.mailRatePerSec,
       });
       registerSubscriberRoutes(api);

@@ -7,6 +7,12 @@ import { listUnsubscribeHeaders, type MailMessage } from '../mail/outbox.ts';
 // body shows as text, never as markup, and markdown-it's own link check refuses javascript:,
 // vbscript:, file: and data: links. Links are made from bare URLs too (linkify).
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+// A domain written without a scheme ("t.me/DiamondHandDH") becomes an https:// link, not
+// linkify-it's default http://: a broadcast links over https only (decision 0027).
+md.linkify.normalize = (match) => {
+  if (!match.schema) match.url = `https://${match.url}`;
+  else if (match.schema === 'mailto:' && !/^mailto:/i.test(match.url)) match.url = `mailto:${match.url}`;
+};
 
 export interface RenderedBody {
   html: string;
@@ -15,8 +21,14 @@ export interface RenderedBody {
 
 /** The body as HTML (sanitised by construction: no raw HTML) and as plain text. */
 export function renderBody(markdown: string): RenderedBody {
+  const { html, text } = renderBodyWithTokens(markdown);
+  return { html, text };
+}
+
+/** renderBody, with the markdown-it tokens it rendered (the guard reads their links and images). */
+export function renderBodyWithTokens(markdown: string): RenderedBody & { tokens: Token[] } {
   const tokens = md.parse(markdown, {});
-  return { html: md.renderer.render(tokens, md.options, {}), text: plainText(tokens).replace(/\n{3,}/g, '\n\n').trim() };
+  return { html: md.renderer.render(tokens, md.options, {}), text: plainText(tokens).replace(/\n{3,}/g, '\n\n').trim(), tokens };
 }
 
 /**
@@ -107,7 +119,7 @@ function inlineText(children: Token[]): string {
       continue;
     } else if (c.type === 'link_close') {
       // A bare URL made into a link is already its own text.
-      const target = href && !(linkText === href || `mailto:${linkText}` === href || `http://${linkText}` === href) ? ` (${href})` : '';
+      const target = href && !(linkText === href || `mailto:${linkText}` === href || `https://${linkText}` === href) ? ` (${href})` : '';
       out += target;
       href = null;
       continue;

@@ -197,6 +197,39 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     expect(await store.db.selectFrom('outbox').select('id').execute()).toHaveLength(0);
   });
 
+  it('a saved draft carrying a disguised address, an ENS name, a foreign link or a remote image is refused on send and test with 422 and the words (decision 0027)', async () => {
+    await confirmed(2);
+    const hex = '52908400098527886E0F7030069857D2E4169EE7';
+    const address = /contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\), but no official contract address is set/;
+    const cases: { subject?: string; body: string; words: RegExp }[] = [
+      { body: `Send to 0x${hex.slice(0, 20)}\u2063${hex.slice(20)}`, words: /The message contains an invisible character \(U\+2063 INVISIBLE SEPARATOR\) after “…/ },
+      { subject: `Buy now\u200b`, body: 'Hello.', words: /^The subject contains an invisible character \(U\+200B ZERO WIDTH SPACE\) after “Buy now”; remove it\.$/ },
+      { body: `Send to 0x${hex.replace(/E/g, 'Е').replace(/0/g, 'О')}`, words: address }, // Cyrillic Е and О
+      { body: `Send to ${hex.match(/.{4}/g)?.join('-')}`, words: address }, // no 0x, dashes
+      { body: `Send to ${hex.slice(0, 20)}\n\n${hex.slice(20)}`, words: address }, // across paragraphs
+      { body: `[Our page](https://dh.example/pay?to=0x${[...hex].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')})`, words: address },
+      { body: 'Send to diamondhand.eth', words: /contains an ENS name \(diamondhand\.eth\)/ },
+      { body: '[Buy on the official dapp](https://any-phishing.example)', words: /^The link “Buy on the official dapp” goes to any-phishing\.example/ },
+      { body: '![Scan me](https://any-phishing.example/qr.png)', words: /^The image “Scan me” is loaded from any-phishing\.example/ },
+      { body: '[dh.example](https://t.me/DiamondHandDH)', words: /^The link “dh\.example” reads as dh\.example but goes to t\.me/ },
+    ];
+    for (const { subject = 'The presale is live', body, words } of cases) {
+      const id = await draft();
+      const saved = await c.post(withId(adminApiPaths.broadcast, id), { subject, body });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().refusal, body).toMatch(words);
+      for (const path of [adminApiPaths.broadcastSend, adminApiPaths.broadcastTest]) {
+        const res = await c.post(withId(path, id));
+        expect(res.statusCode, `${path} ${body}`).toBe(422);
+        expect(res.json().error.message).toMatch(words);
+        expect(res.json().error.fields.body).toBe(saved.json().refusal);
+      }
+      expect((await progress(id)).state).toBe('draft');
+    }
+    expect(mailer.sent).toHaveLength(0);
+    expect(await store.db.selectFrom('outbox').select('id').execute()).toHaveLength(0);
+  });
+
   it('the guard reads what the reader sees: an address hidden by an entity or split by a link is refused', async () => {
     const hex = '52908400098527886E0F7030069857D2E4169EE7';
     for (const body of [`Send to 0x&#${hex.charCodeAt(0)};${hex.slice(1)}`, `[0x${hex.slice(0, 20)}](https://x.example)${hex.slice(20)}`]) {

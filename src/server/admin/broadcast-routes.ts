@@ -11,12 +11,12 @@ import {
   type BroadcastDraft,
 } from '../../shared/admin/broadcast-schema.ts';
 import { emptyBodySchema } from '../../shared/admin/sign-in-schema.ts';
-import { addressGuardProblem } from '../../shared/eth-address.ts';
 import { adminApiPaths, pagePaths } from '../../shared/paths.ts';
 import { unsubscribeUrl } from '../signups/queries.ts';
 import type { BroadcastsTable } from '../store/schema.ts';
 import { audit } from './audit.ts';
-import { broadcastEmail, renderBody, visibleText } from './broadcast-render.ts';
+import { broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
+import { broadcastEmail, renderBody } from './broadcast-render.ts';
 import * as store from './broadcast-store.ts';
 import { operatorOf, requireRole } from './guards.ts';
 
@@ -26,8 +26,8 @@ const notFound = 'There is no such broadcast.';
 export interface BroadcastRouteOptions {
   publicUrl: string;
   siteName: string;
-  /** The content file's official contract address (the only one a broadcast may carry), or null. */
-  contractAddress: string | null;
+  /** What the guard lets through: the official address, this site, the content file's links. */
+  policy: BroadcastPolicy;
   ratePerSec: number;
 }
 
@@ -36,12 +36,9 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
 
-  // The guard reads what a reader would see: the subject, the Markdown as typed, and the text it
-  // renders to (entities decoded, marks removed).
-  const refusalOf = (d: BroadcastDraft): string | null => {
-    const rendered = renderBody(d.body);
-    return addressGuardProblem(opts.contractAddress, d.subject, d.body, rendered.text, visibleText(rendered.html));
-  };
+  // The one guard (broadcast-guard.ts, decision 0027): addresses however disguised, invisible
+  // characters, links and images off the allow-list.
+  const refusalOf = (d: BroadcastDraft): string | null => broadcastRefusal(d, opts.policy);
 
   const reply = async (b: BroadcastsTable) => {
     const { state, progress } = await store.progressOf(db(), b, opts.ratePerSec);

@@ -155,7 +155,8 @@ export function BroadcastView() {
         <>
           <p className="cs-muted">
             Write to every confirmed subscriber. The body is Markdown; any HTML in it shows as text. A broadcast may carry no Ethereum
-            address but the official contract address.
+            address but the official contract address, no invisible characters, links only to this site and the sites the content file
+            lists, and images only from this site.
           </p>
           <form onSubmit={(e) => void onPreview(e)} noValidate>
             <Field id="bc-subject" label="Subject" value={subject} onChange={(e) => setSubject(e.target.value)} error={fieldErrors.subject} maxLength={200} />
