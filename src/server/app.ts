@@ -173,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
     contractAddress: content.contractAddress,
     mailRatePerSec: env.MAIL_RATE_PER_SEC,
+    personalDataDailyAllowance: env.PERSONAL_DATA_DAILY_ALLOWANCE,
   });
   return app;
 }

@@ -13,6 +13,7 @@ import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { registerSubscriberRoutes } from './subscriber-routes.ts';
 import { memoryFailureCounters, sharedOrLocalFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
+import { purgeOldReads } from './personal-data-allowance.ts';
 import { purgeExpired } from './sessions.ts';
 
 export interface AdminOptions {
@@ -24,6 +25,8 @@ export interface AdminOptions {
   contractAddress: string | null;
   /** MAIL_RATE_PER_SEC, for a broadcast's ETA. */
   mailRatePerSec: number;
+  /** PERSONAL_DATA_DAILY_ALLOWANCE: personal records an operator reads a day before each needs fresh proof. */
+  personalDataDailyAllowance: number;
   /** Failed sign-in counts; by default in Redis when REDIS_URL is set, else in this process. */
   counters?: FailureCounters;
 }
@@ -59,7 +62,7 @@ export const adminFeature = fp(
         contractAddress: opts.contractAddress,
         ratePerSec: opts.mailRatePerSec,
       });
-      registerSubscriberRoutes(api);
+      registerSubscriberRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance });
       registerAudienceRoutes(api);
     });
 
@@ -67,7 +70,10 @@ export const adminFeature = fp(
       intervalJob(
         'admin-session-purge',
         60 * 60_000,
-        () => purgeExpired(app.store.db, app.clock()),
+        async () => {
+          await purgeExpired(app.store.db, app.clock());
+          await purgeOldReads(app.store.db, app.clock());
+        },
         (error) => app.log.warn({ err: errorText(error) }, 'expired console sessions not purged'),
       ),
     );
