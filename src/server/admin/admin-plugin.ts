@@ -12,7 +12,7 @@ import { protectConsoleApi } from './guards.ts';
 import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { registerSubscriberRoutes } from './subscriber-routes.ts';
-import { memoryFailureCounters, sharedOrLocalFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
+import { signInCounters } from './sign-in-backoff.ts';
 import { purgeOldReads } from './personal-data-allowance.ts';
 import { purgeExpired } from './sessions.ts';
 
@@ -27,8 +27,6 @@ export interface AdminOptions {
   mailRatePerSec: number;
   /** PERSONAL_DATA_DAILY_ALLOWANCE: personal records an operator reads a day before each needs fresh proof. */
   personalDataDailyAllowance: number;
-  /** Failed sign-in counts; by default in Redis when REDIS_URL is set, else in this process. */
-  counters?: FailureCounters;
 }
 
 /**
@@ -46,7 +44,8 @@ export const adminFeature = fp(
       broadcastComposer({ db: app.store.db, keys: app.keys, publicUrl: opts.publicUrl, siteName: opts.siteName }),
     );
 
-    const counters = opts.counters ?? (app.redis ? sharedOrLocalFailureCounters(app.redis) : memoryFailureCounters());
+    // Failed sign-in counts: in Redis when REDIS_URL is set, else in this process.
+    const counters = signInCounters(app.redis);
     await app.register(async function consoleApi(api) {
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
