@@ -28,8 +28,9 @@ const toSubscribersPage = (reply: SubscriberListReply) => ({ rows: reply.items, 
 
 /**
  * The list: search, status filter, newest or oldest first, a page at a time (keyset: "Load more"
- * asks for the rows after the last one shown), and one person's record beside it. Every name,
- * comment and address is rendered as React text, never as markup.
+ * asks for the rows after the last one shown), addresses masked by the server; and one person's
+ * record beside it, read on purpose (decision 0029). Everything visitors typed is rendered as
+ * React text, never as markup.
  */
 export function SubscribersView() {
   const read = useApiData();
