@@ -45,7 +45,12 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
   );
   const refresh = async () => apply(await fetchDetail());
 
+  // Once per person shown (the panel is keyed by id): each read is audited and counted, so a
+  // re-run effect (React's StrictMode runs them twice in development) must not read again.
+  const opened = useRef(false);
   useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
     void fetchDetail().then((r) => {
       apply(r);
       headingRef.current?.focus();
