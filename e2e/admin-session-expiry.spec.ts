@@ -1,8 +1,10 @@
 // Session expiry in a real Chromium: 30 idle minutes, renewed on activity once less than 5 are
 // left, and 12 hours at most whatever the activity. The server's clock is moved forward by the
 // test (e2e/clocked-console-server.ts); the console has no timers of its own to move, so the
-// browser keeps the real clock and learns of the expiry from the server's next answer.
+// browser keeps the real clock and learns of the expiry from the server's next answer (the Audience
+// view's polling timer is the one exception: that test moves the page's clock too).
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { adminApiPaths } from '../src/shared/paths.ts';
 import { newOperator, ownAddress, signIn } from './admin-support.ts';
 import { startClockedConsoleServer, type ClockedConsoleServer } from './clocked-console-server.ts';
 import { e2eTarget } from './e2e-target.ts';
@@ -80,5 +82,26 @@ test('12 hours after signing in the session ends, however active', async ({ brow
   // ...and 26 minutes later, 12 h 8 min after signing in, the next one is refused.
   server.advance(26 * MINUTE);
   await nav(page).getByRole('link', { name: 'Sessions' }).click();
+  await expectSentToSignIn(page);
+});
+
+test('a console left open on the Audience view ends after 30 idle minutes: its own polling renews nothing', async ({ browser }) => {
+  const page = await signedInPage(browser, 'polling');
+  // The view's live count is polled by a page timer (every minute): the page's clock is moved by
+  // hand from here on, so a poll happens when the test says.
+  await page.clock.install();
+  await nav(page).getByRole('link', { name: 'Audience' }).click();
+  await expect(page.getByRole('heading', { name: 'Audience' })).toBeVisible();
+  const poll = async (): Promise<number> => {
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === adminApiPaths.audienceLive);
+    await page.clock.runFor(60_000);
+    return (await answered).status();
+  };
+  // 26 minutes on (4 left): the poll is answered but does not renew, as an operator's action would.
+  server.advance(26 * MINUTE);
+  expect(await poll()).toBe(200);
+  // 31 minutes after the last thing the operator did: ended.
+  server.advance(5 * MINUTE);
+  expect(await poll()).toBe(401);
   await expectSentToSignIn(page);
 });

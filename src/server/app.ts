@@ -174,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
     broadcastPolicy: broadcastPolicyOf(content, env.PUBLIC_URL),
     mailRatePerSec: env.MAIL_RATE_PER_SEC,
+    personalDataDailyAllowance: env.PERSONAL_DATA_DAILY_ALLOWANCE,
   });
   return app;
 }

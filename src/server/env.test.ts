@@ -132,3 +132,13 @@ describe('loadEnv: MAIL_CONCURRENCY', () => {
     expect(() => loadEnv({ MAIL_CONCURRENCY: '500' })).toThrow(/MAIL_CONCURRENCY: must be at most 50/);
   });
 });
+
+describe('loadEnv: PERSONAL_DATA_DAILY_ALLOWANCE', () => {
+  it('allows 200 personal records a day unless told otherwise, and refuses a count it cannot use, in words', () => {
+    expect(loadEnv({}).PERSONAL_DATA_DAILY_ALLOWANCE).toBe(200);
+    expect(loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '0' }).PERSONAL_DATA_DAILY_ALLOWANCE).toBe(0);
+    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '-1' })).toThrow(/PERSONAL_DATA_DAILY_ALLOWANCE: must be 0 \(every read needs a code\) or more/);
+    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: 'lots' })).toThrow(/PERSONAL_DATA_DAILY_ALLOWANCE: must be a whole number of records/);
+    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '1.5' })).toThrow(/PERSONAL_DATA_DAILY_ALLOWANCE: must be a whole number of records/);
+  });
+});

@@ -104,7 +104,8 @@ export const adminApiPaths = {
   subscribers: '/api/admin/subscribers',
   /** POST, fresh proof: the filtered list as a CSV download. */
   subscribersCsv: '/api/admin/subscribers/csv',
-  subscriber: '/api/admin/subscribers/:id',
+  /** POST: one person's full record, audited and counted against the daily allowance (decision 0029). */
+  subscriberDetails: '/api/admin/subscribers/:id/details',
   subscriberResend: '/api/admin/subscribers/:id/resend',
   /** POST, fresh proof: everything held about one person, as JSON. */
   subscriberExport: '/api/admin/subscribers/:id/export',
@@ -119,7 +120,7 @@ export const withId = (path: string, id: string): string => path.replace(':id', 
 
 /** A person's console endpoint with their id filled in. */
 export const subscriberApiPath = (
-  path: (typeof adminApiPaths)['subscriber' | 'subscriberResend' | 'subscriberExport' | 'subscriberErase'],
+  path: (typeof adminApiPaths)['subscriberDetails' | 'subscriberResend' | 'subscriberExport' | 'subscriberErase'],
   id: string,
 ): string => withId(path, id);
 

@@ -55,18 +55,20 @@ export async function apiSend<S extends z.ZodMiniType>(
 
 /**
  * Reads JSON (a GET never changes anything, so it carries no XSRF token) and parses the reply like
- * apiSend. `query` values that are undefined or empty are left out.
+ * apiSend. `query` values that are undefined or empty are left out. `extraHeaders`: e.g. the
+ * console's mark on its own polling (BACKGROUND_HEADER), which keeps it from renewing a session.
  */
 export async function apiGet<S extends z.ZodMiniType>(
   path: string,
   replySchema: S,
   query: Record<string, string | number | undefined> = {},
+  extraHeaders: Record<string, string> = {},
 ): Promise<ApiResult<z.output<S>>> {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiGet takes a relative URL, got ${path}`);
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   const url = params.size ? `${path}?${params.toString()}` : path;
-  return request(url, replySchema, async () => ({ method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } }));
+  return request(url, replySchema, async () => ({ method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json', ...extraHeaders } }));
 }
 
 /** `init(force)`: the request to make; `force` asks for fresh cookies first (after a refused token). */

@@ -13,7 +13,8 @@ import { protectConsoleApi } from './guards.ts';
 import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { registerSubscriberRoutes } from './subscriber-routes.ts';
-import { memoryFailureCounters, sharedOrLocalFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
+import { signInCounters } from './sign-in-backoff.ts';
+import { purgeOldReads } from './personal-data-allowance.ts';
 import { purgeExpired } from './sessions.ts';
 
 export interface AdminOptions {
@@ -25,8 +26,8 @@ export interface AdminOptions {
   broadcastPolicy: BroadcastPolicy;
   /** MAIL_RATE_PER_SEC, for a broadcast's ETA. */
   mailRatePerSec: number;
-  /** Failed sign-in counts; by default in Redis when REDIS_URL is set, else in this process. */
-  counters?: FailureCounters;
+  /** PERSONAL_DATA_DAILY_ALLOWANCE: personal records an operator reads a day before each needs fresh proof. */
+  personalDataDailyAllowance: number;
 }
 
 /**
@@ -44,7 +45,8 @@ export const adminFeature = fp(
       broadcastComposer({ db: app.store.db, keys: app.keys, publicUrl: opts.publicUrl, siteName: opts.siteName }),
     );
 
-    const counters = opts.counters ?? (app.redis ? sharedOrLocalFailureCounters(app.redis) : memoryFailureCounters());
+    // Failed sign-in counts: in Redis when REDIS_URL is set, else in this process.
+    const counters = signInCounters(app.redis);
     await app.register(async function consoleApi(api) {
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
@@ -60,7 +62,7 @@ export const adminFeature = fp(
         policy: opts.broadcastPolicy,
         ratePerSec: opts.mailRatePerSec,
       });
-      registerSubscriberRoutes(api);
+      registerSubscriberRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance });
       registerAudienceRoutes(api);
     });
 
@@ -68,7 +70,10 @@ export const adminFeature = fp(
       intervalJob(
         'admin-session-purge',
         60 * 60_000,
-        () => purgeExpired(app.store.db, app.clock()),
+        async () => {
+          await purgeExpired(app.store.db, app.clock());
+          await purgeOldReads(app.store.db, app.clock());
+        },
         (error) => app.log.warn({ err: errorText(error) }, 'expired console sessions not purged'),
       ),
     );

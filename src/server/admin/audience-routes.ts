@@ -18,7 +18,8 @@ export function registerAudienceRoutes(api: FastifyInstance): void {
   );
   app.get(
     adminApiPaths.audienceLive,
-    { onRequest: requireRole('viewer'), schema: { response: { 200: liveVisitorsSchema, ...errors } } },
+    // Only ever polled by the Audience view: it never keeps a session alive (decision 0029).
+    { onRequest: requireRole('viewer'), config: { renewsSession: false }, schema: { response: { 200: liveVisitorsSchema, ...errors } } },
     async () => liveVisitors(api.store.db, api.clock()),
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { apiError } from '../../shared/api-error.ts';
 import { roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
-import { sessionTimes } from '../../shared/admin/sign-in-schema.ts';
+import { BACKGROUND_HEADER, sessionTimes } from '../../shared/admin/sign-in-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { ForbiddenError } from '../plugins/write-protection.ts';
 import { cookieOptions, loadSession, SESSION_COOKIE } from './sessions.ts';
@@ -35,6 +35,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The few console endpoints that answer without a session (the sign-in steps). */
     adminPublic?: boolean;
+    /**
+     * false for an endpoint only ever polled by a view on its own (the live visitor count): its
+     * requests never renew the session's idle expiry. Other polling says so per request with the
+     * BACKGROUND_HEADER (decision 0029).
+     */
+    renewsSession?: boolean;
   }
 }
 
@@ -45,7 +51,10 @@ export const freshProofMessage = 'Please enter a code from your authenticator ap
 async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedInOperator | null> {
   if (request.operator) return request.operator;
   const token = request.cookies[SESSION_COOKIE];
-  const session = token ? await loadSession(request.server.store.db, token, request.server.clock()) : null;
+  // Background traffic does not keep a session alive: a console left open on a polling view
+  // still ends after 30 idle minutes. Trusting the header is safe: it can only withhold renewal.
+  const background = request.routeOptions.config.renewsSession === false || request.headers[BACKGROUND_HEADER] === '1';
+  const session = token ? await loadSession(request.server.store.db, token, request.server.clock(), { renew: !background }) : null;
   if (!session) {
     if (token) reply.clearCookie(SESSION_COOKIE, cookieOptions(0));
     await reply.code(401).header('cache-control', 'no-store').send(apiError('unauthorized', signedOutMessage));

@@ -34,7 +34,7 @@ const LEAST: Record<string, OperatorRole | 'public'> = {
   [`GET ${p.audit}`]: 'sender',
   [`GET ${p.subscribers}`]: 'sender',
   [`POST ${p.subscribersCsv}`]: 'sender',
-  [`GET ${p.subscriber}`]: 'sender',
+  [`POST ${p.subscriberDetails}`]: 'sender',
   [`POST ${p.subscriberResend}`]: 'sender',
   [`POST ${p.subscriberExport}`]: 'sender',
   [`POST ${p.subscriberErase}`]: 'sender',

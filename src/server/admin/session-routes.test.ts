@@ -53,6 +53,37 @@ describe.each(dialectCases)('console sessions ($label)', ({ dialect, skip }) => 
     expect(c.cookies.has('__Host-dh_admin')).toBe(false);
   });
 
+  it('ends after 30 minutes when its only traffic is polling: the live count, and any request marked background', async () => {
+    const c = await signedIn();
+    // A console left open on the Audience view: the live visitor count every minute.
+    for (let minute = 1; minute < 30; minute++) {
+      t.clock.advance(MIN);
+      expect((await c.get(adminApiPaths.audienceLive)).statusCode, `minute ${minute}`).toBe(200);
+    }
+    t.clock.advance(MIN);
+    expect((await c.get(adminApiPaths.audienceLive)).statusCode).toBe(401);
+
+    // A broadcast's progress polled with the console's background mark: the same.
+    const d = await signedIn();
+    for (let minute = 1; minute < 30; minute++) {
+      t.clock.advance(MIN);
+      expect((await d.get(adminApiPaths.session, { 'x-dh-background': '1' })).statusCode, `minute ${minute}`).toBe(200);
+    }
+    t.clock.advance(MIN);
+    expect((await d.get(adminApiPaths.session, { 'x-dh-background': '1' })).statusCode).toBe(401);
+  });
+
+  it('still renews on the operator\'s own requests, whatever the polling in between; the mark never extends anything', async () => {
+    const c = await signedIn();
+    t.clock.advance(26 * MIN);
+    expect((await c.get(adminApiPaths.audienceLive)).statusCode).toBe(200);
+    const unrenewed = await idleExpiry();
+    // Any other value of the header is no mark: an operator's request, which renews.
+    expect((await c.get(adminApiPaths.session, { 'x-dh-background': 'yes' })).statusCode).toBe(200);
+    expect(await idleExpiry()).not.toBe(unrenewed);
+    expect(await idleExpiry()).toBe(new Date(t.clock().getTime() + 30 * MIN).toISOString());
+  });
+
   it('ends 12 hours after signing in, however active', async () => {
     const c = await signedIn();
     // Active every 26 minutes (inside the renewal window each time) until a minute before 12 hours.

@@ -61,10 +61,17 @@ export async function createSession(
 const LAST_SEEN_GRAIN_MS = 60_000;
 
 /**
- * The session a cookie names, if it is live; renews its idle expiry when little is left. An
- * expired session is deleted on sight.
+ * The session a cookie names, if it is live; renews its idle expiry when little is left, unless
+ * the request is background traffic (`renew: false`: a console view polling on its own, which is
+ * not the operator at work and neither renews the session nor counts as "last seen"). An expired
+ * session is deleted on sight.
  */
-export async function loadSession(db: Kysely<Database>, token: string, now: Date): Promise<LoadedSession | null> {
+export async function loadSession(
+  db: Kysely<Database>,
+  token: string,
+  now: Date,
+  opts: { renew?: boolean } = {},
+): Promise<LoadedSession | null> {
   const row = await db
     .selectFrom('operator_sessions as s')
     .innerJoin('operators as o', 'o.id', 's.operator_id')
@@ -79,8 +86,9 @@ export async function loadSession(db: Kysely<Database>, token: string, now: Date
     await db.deleteFrom('operator_sessions').where('id', '=', row.id).execute();
     return null;
   }
-  const renew = idle - t < sessionTimes.renewWithinMs;
-  if (renew || t - Date.parse(row.last_seen_at) >= LAST_SEEN_GRAIN_MS) {
+  const active = opts.renew !== false;
+  const renew = active && idle - t < sessionTimes.renewWithinMs;
+  if (renew || (active && t - Date.parse(row.last_seen_at) >= LAST_SEEN_GRAIN_MS)) {
     await db
       .updateTable('operator_sessions')
       .set({

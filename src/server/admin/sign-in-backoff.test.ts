@@ -1,14 +1,29 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminApiPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
-import { blockAfter, memoryFailureCounters, redisFailureCounters, sharedOrLocalFailureCounters, type FailureCounters } from './sign-in-backoff.ts';
+import {
+  addressAlertPolicy,
+  blockAfter,
+  memoryFailureCounters,
+  networkPolicy,
+  redisFailureCounters,
+  sharedOrLocalFailureCounters,
+  type FailureCounters,
+} from './sign-in-backoff.ts';
 import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from './test-kit.ts';
 
 describe('the back-off schedule', () => {
   it('allows five failures, then 30 s doubling up to 16 minutes', () => {
     expect([1, 2, 3, 4].map(blockAfter)).toEqual([0, 0, 0, 0]);
     expect([5, 6, 7, 8, 9, 10, 11, 20].map((n) => blockAfter(n) / 1000)).toEqual([30, 60, 120, 240, 480, 960, 960, 960]);
+  });
+
+  it('gives a client network 20 free failures, and an address from every network only an alert past 50 in an hour', () => {
+    expect([19, 20, 21].map((n) => networkPolicy.blockAfter(n) / 1000)).toEqual([0, 30, 60]);
+    expect([49, 50, 500].map((n) => addressAlertPolicy.blockAfter(n) / 60_000)).toEqual([0, 60, 60]);
+    expect(addressAlertPolicy.forgetAfterMs).toBe(3600_000);
   });
 });
 
@@ -99,9 +114,16 @@ describe('failed sign-ins back off (server)', () => {
   let t: TestApp;
   let op: TestOperator;
   let n = 0;
+  const lines: string[] = [];
   // One app (the machine is shared and busy); each test has its own operator and client addresses.
   beforeAll(async () => {
-    t = await buildTestApp({ env: { TRUST_PROXY: 'true' } });
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    t = await buildTestApp({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' }, logStream });
   });
   afterAll(() => t.close());
   beforeEach(async () => {
@@ -110,11 +132,12 @@ describe('failed sign-ins back off (server)', () => {
 
   const from = (ip: string) => new ConsoleClient(t.app, { 'x-forwarded-for': ip });
 
-  it('refuses an address for 30 s after 5 failures, even with the right password, then 60 s after the next', async () => {
+  it('refuses an address from one network for 30 s after 5 failures, even with the right password, then 60 s after the next', async () => {
     const a = from('198.51.100.10');
     for (let i = 0; i < 5; i++) expect((await a.password(op.email, `wrong password ${i}`)).statusCode).toBe(401);
-    // Another client, the right password: the address is backing off, decided before any hash.
-    const b = from('198.51.100.11');
+    // The same network, another browser, the right password: the pair is backing off, decided
+    // before any hash.
+    const b = from('198.51.100.10');
     const refused = await b.password(op.email, PASSWORD);
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('30');
@@ -146,9 +169,11 @@ describe('failed sign-ins back off (server)', () => {
     expect(waits).toEqual([30, 60, 120, 240, 480, 960, 960]);
   });
 
-  it('refuses a client after 5 failures whatever address it tries, and its whole IPv6 /64', async () => {
+  it('refuses a client network after 20 failures whatever addresses it tries, and its whole IPv6 /64', async () => {
     const a = from('2001:db8:5:6::1');
-    for (let i = 0; i < 5; i++) await a.password(`guess${i}@example.com`, 'whatever whatever');
+    for (let i = 0; i < 19; i++) expect((await a.password(`guess${i}@example.com`, 'whatever whatever')).statusCode).toBe(401);
+    expect((await a.password(op.email)).statusCode).toBe(200);
+    expect((await a.password('guess-last@example.com', 'whatever whatever')).statusCode).toBe(401);
     expect((await a.password(op.email)).statusCode).toBe(429);
     expect((await from('2001:db8:5:6::ffff').password(op.email)).statusCode).toBe(429);
     expect((await from('2001:db8:5:7::1').password(op.email)).statusCode).toBe(200);
@@ -161,6 +186,54 @@ describe('failed sign-ins back off (server)', () => {
     const refused = await a.code(codeAt(op, t.clock()));
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBe(30);
+  });
+
+  it('never lets strangers lock the operator out: 100 tries from one network, the operator signs in from another at once, an alert', async () => {
+    const attacker = from('203.0.113.66');
+    const answers: number[] = [];
+    for (let i = 0; i < 100; i++) answers.push((await attacker.password(op.email, `guess number ${i}`)).statusCode);
+    // Five real failures, then the pair backs off (decided before any hash).
+    expect(answers.filter((c) => c === 401)).toHaveLength(5);
+    expect(answers.filter((c) => c === 429)).toHaveLength(95);
+    const operator = from('198.51.100.77');
+    await operator.signIn(op, t.clock());
+    expect((await operator.get(adminApiPaths.session)).statusCode).toBe(200);
+
+    // One alert (at the 50th try), in the audit log and as a warn line; neither holds an address or IP.
+    const alerts = await t.store.db.selectFrom('audit_log').selectAll().where('action', '=', 'sign-in.alert').where('subject', '=', op.email).execute();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ actor: null, via: 'anonymous', detail: expect.stringMatching(/^50 failed or refused sign-ins within an hour, from any network$/) });
+    const warned = lines.filter((l) => l.includes('many failed sign-ins'));
+    expect(warned).toHaveLength(1);
+    const operatorId = (await t.store.db.selectFrom('operators').select('id').where('email', '=', op.email).executeTakeFirstOrThrow()).id;
+    expect(JSON.parse(warned[0] ?? '{}')).toMatchObject({ level: 40, operator: operatorId });
+    expect(warned[0]).not.toContain(op.email);
+    expect(warned[0]).not.toContain('203.0.113.66');
+  });
+
+  it('alerts on an address that is no operator\'s by its keyed hash, and audits it without a subject', async () => {
+    const before = lines.length;
+    const stranger = `nobody${n}@example.com`;
+    for (let i = 0; i < 10; i++) {
+      const net = from(`192.0.2.${i + 1}`);
+      for (let j = 0; j < 5; j++) await net.password(stranger, 'not the password');
+    }
+    const warned = lines.slice(before).filter((l) => l.includes('many failed sign-ins'));
+    expect(warned).toHaveLength(1);
+    expect(JSON.parse(warned[0] ?? '{}')).toMatchObject({ operator: null, addressHash: expect.stringMatching(/^[\w-]{16,}$/) });
+    expect(warned[0]).not.toContain(stranger);
+    const alerts = await t.store.db.selectFrom('audit_log').select(['subject', 'detail']).where('action', '=', 'sign-in.alert').where('subject', 'is', null).execute();
+    expect(alerts.at(-1)?.detail).toMatch(/not an operator’s address/);
+  });
+
+  it('lets a recovery code through the pair\'s back-off at the second step, but not a TOTP code', async () => {
+    const a = from('198.51.100.88');
+    expect((await a.password(op.email)).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await a.code('000000')).statusCode).toBe(400);
+    expect((await a.code(codeAt(op, t.clock()))).statusCode).toBe(429);
+    const res = await a.recovery(op.recoveryCodes[0] ?? '');
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await a.get(adminApiPaths.session)).statusCode).toBe(200);
   });
 
   it('keeps neither addresses nor IPs in the counters: the log holds no client address either', async () => {

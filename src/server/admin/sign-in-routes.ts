@@ -20,7 +20,7 @@ import { audit } from './audit.ts';
 import { freshProofUntil, operatorOf, requireRole } from './guards.ts';
 import { claimRecoveryCode, claimTotpStep, findOperator, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import type { FailureCounters } from './sign-in-backoff.ts';
+import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters } from './sign-in-backoff.ts';
 import {
   cookieOptions,
   createChallenge,
@@ -50,20 +50,56 @@ function secureEnough(request: FastifyRequest, publicUrl: string): boolean {
 
 const httpsMessage = 'The console signs in only over HTTPS (or at http://localhost on the server itself). Please use its https:// address.';
 
-export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: string; counters: FailureCounters }): void {
+export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: string; counters: SignInCounters }): void {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const { counters } = opts;
   const db = () => api.store.db;
 
-  // Back-off keys: keyed hashes, so the counters hold neither addresses nor IPs.
-  const addressKey = (email: string) => `a:${api.keys.sign('admin-backoff-address', operatorKey(email))}`;
-  const clientKey = (request: FastifyRequest) => `c:${api.keys.sign('admin-backoff-client', clientNetwork(request.ip))}`;
+  // Back-off keys: keyed hashes, so the counters hold neither addresses nor IPs (decision 0029).
+  // The pair (address, client network) backs off after 5 failures; the network alone after 20;
+  // the address across every network only raises an alert, so strangers elsewhere cannot lock the
+  // operator out.
+  const network = (request: FastifyRequest) => clientNetwork(request.ip);
+  const addressHash = (email: string) => api.keys.sign('admin-backoff-address', operatorKey(email));
+  const pairKey = (email: string, request: FastifyRequest) =>
+    `p:${api.keys.sign('admin-backoff-pair', `${operatorKey(email)}\n${network(request)}`)}`;
+  const networkKey = (request: FastifyRequest) => `c:${api.keys.sign('admin-backoff-client', network(request))}`;
+  type Check = [FailureCounters, string];
+  const checks = (email: string, request: FastifyRequest, which: 'pair and network' | 'network only'): Check[] => [
+    ...(which === 'pair and network' ? [[counters.pair, pairKey(email, request)] as Check] : []),
+    [counters.network, networkKey(request)],
+  ];
 
-  /** 429 with Retry-After when either key is backing off; decided before any hash or code check. */
-  async function refuseWhileBlocked(reply: FastifyReply, keys: string[]): Promise<boolean> {
+  /**
+   * One more failed or refused try at an address, from any network. Crossing the ceiling raises
+   * the alert once (until an hour passes without a try): a warn line naming the operator by id (or
+   * the address by its keyed hash, never the address) and an audit entry.
+   */
+  async function pressOn(request: FastifyRequest, email: string): Promise<void> {
+    const key = `alert:${addressHash(email)}`;
     const now = api.clock().getTime();
-    const until = Math.max(0, ...(await Promise.all(keys.map((k) => counters.blockedUntil(k, now)))).map((u) => u ?? 0));
+    const before = await counters.address.blockedUntil(key, now);
+    await counters.address.recordFailure(key, now);
+    if (before !== null || (await counters.address.blockedUntil(key, now)) === null) return;
+    const operator = await findOperator(db(), email);
+    request.log.warn(
+      { operator: operator?.id ?? null, addressHash: operator ? undefined : addressHash(email), failures: ADDRESS_ALERT_FAILURES },
+      'many failed sign-ins for one console address from any network: not locked, each network backs off on its own',
+    );
+    await audit(request, {
+      action: 'sign-in.alert',
+      subject: operator?.email ?? null,
+      detail: `${ADDRESS_ALERT_FAILURES} failed or refused sign-ins within an hour, from any network${operator ? '' : ' (not an operator’s address)'}`,
+    });
+  }
+
+  /** 429 with Retry-After when a key is backing off; decided before any hash or code check. */
+  async function refuseWhileBlocked(request: FastifyRequest, reply: FastifyReply, email: string, keys: Check[]): Promise<boolean> {
+    const now = api.clock().getTime();
+    const until = Math.max(0, ...(await Promise.all(keys.map(([c, k]) => c.blockedUntil(k, now)))).map((u) => u ?? 0));
     if (until <= now) return false;
+    // A refused try still presses on the address: the alert hears of an attack the back-off stops.
+    await pressOn(request, email);
     const seconds = Math.ceil((until - now) / 1000);
     const wait = seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
     await reply
@@ -73,7 +109,19 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
     return true;
   }
 
-  const fail = (keys: string[]) => Promise.all(keys.map((k) => counters.recordFailure(k, api.clock().getTime())));
+  /** A failure counts for the pair and the network (whichever was checked or not), and on the address. */
+  async function fail(request: FastifyRequest, email: string): Promise<void> {
+    const now = api.clock().getTime();
+    await Promise.all(checks(email, request, 'pair and network').map(([c, k]) => c.recordFailure(k, now)));
+    await pressOn(request, email);
+  }
+
+  /**
+   * A full sign-in (or fresh proof) clears the pair's count: it proves the operator, not the
+   * network, so the network's count stays until it is forgotten (a day), and the address's alert
+   * count stays (an attack does not stop because the operator got in).
+   */
+  const succeed = (email: string, request: FastifyRequest) => counters.pair.reset(pairKey(email, request));
 
   app.post(
     adminApiPaths.signIn,
@@ -81,13 +129,12 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
     async (request, reply) => {
       if (!secureEnough(request, opts.publicUrl)) return reply.code(400).send(apiError('bad_request', httpsMessage));
       const { email, password } = request.body;
-      const keys = [addressKey(email), clientKey(request)];
-      if (await refuseWhileBlocked(reply, keys)) return reply;
+      if (await refuseWhileBlocked(request, reply, email, checks(email, request, 'pair and network'))) return reply;
       const operator = await findOperator(db(), email);
       // An unknown address is checked against a dummy hash: the same work, the same time.
       const matches = await verifyPassword(operator?.passwordHash ?? (await dummyHash()), password);
       if (!operator || !matches) {
-        await fail(keys);
+        await fail(request, email);
         // Only an operator's own address is written down: anything else typed there (a personal
         // address, a password in the wrong box) is not ours to keep.
         await audit(request, { action: 'sign-in.failed', subject: operator?.email ?? null, detail: operator ? 'wrong password' : 'unknown address' });
@@ -110,10 +157,13 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
         reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
         return reply.code(401).send(apiError('unauthorized', 'Your sign-in has timed out. Please enter your email and password again.'));
       }
-      const keys = [addressKey(challenge.email), clientKey(request)];
-      if (await refuseWhileBlocked(reply, keys)) return reply;
-      const now = api.clock();
       const { method, code } = request.body;
+      // A recovery code is 50 random bits: guessing one is hopeless at any pace, so it gets through
+      // the pair's back-off (an operator whose address is under attack from their own network can
+      // still sign in), limited only by the network's. A 6-digit TOTP code is not: both apply.
+      const which = method === 'recovery' ? 'network only' : 'pair and network';
+      if (await refuseWhileBlocked(request, reply, challenge.email, checks(challenge.email, request, which))) return reply;
+      const now = api.clock();
       let accepted: boolean;
       if (method === 'totp') {
         const step = totpStep(challenge.totpSecret, code, now);
@@ -122,7 +172,7 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
         accepted = await claimRecoveryCode(db(), challenge.operatorId, code, now);
       }
       if (!accepted) {
-        await fail(keys);
+        await fail(request, challenge.email);
         await audit(request, {
           action: 'sign-in.failed',
           subject: challenge.email,
@@ -130,7 +180,7 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
         });
         return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
       }
-      await Promise.all(keys.map((k) => counters.reset(k)));
+      await succeed(challenge.email, request);
       await endChallenge(db(), pending);
       // A new session id at every sign-in; a session this browser still had is ended.
       const previous = request.cookies[SESSION_COOKIE];
@@ -192,17 +242,16 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
     { onRequest: requireRole('viewer'), schema: { body: freshProofSchema, response: { 200: freshProofReplySchema, ...errors } } },
     async (request, reply) => {
       const operator = operatorOf(request);
-      const keys = [addressKey(operator.email), clientKey(request)];
-      if (await refuseWhileBlocked(reply, keys)) return reply;
+      if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network'))) return reply;
       const now = api.clock();
       const secret = (await findOperator(db(), operator.email))?.totpSecret;
       const step = secret ? totpStep(secret, request.body.code, now) : null;
       if (step === null || !(await claimTotpStep(db(), operator.id, step))) {
-        await fail(keys);
+        await fail(request, operator.email);
         await audit(request, { action: 'fresh-proof.failed', subject: operator.email, detail: 'wrong or reused authenticator code' });
         return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
       }
-      await Promise.all(keys.map((k) => counters.reset(k)));
+      await succeed(operator.email, request);
       await setFreshProof(db(), operator.sessionId, now);
       await audit(request, { action: 'fresh-proof.given', subject: operator.email });
       return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };

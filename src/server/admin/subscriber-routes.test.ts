@@ -63,9 +63,16 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     await store?.destroy();
   });
 
-  it.skipIf(skip)('lists newest first, searches, filters by status, sorts and pages with a cursor', async () => {
-    expect((await list({})).items.map((i) => i.email)).toEqual(['bob@example.org', 'mallory@example.net', 'ada@example.com']);
-    expect((await list({ sort: 'oldest' })).items[0]?.email).toBe('ada@example.com');
+  it.skipIf(skip)('lists newest first, masked, searches, filters by status, sorts and pages with a cursor', async () => {
+    const all = await list({});
+    expect(all.items.map((i) => i.maskedEmail)).toEqual(['b•••@example.org', 'm•••@example.net', 'a•••@example.com']);
+    // No address, name, city or comment in the list: those are read one person at a time.
+    for (const secret of ['bob@example.org', 'mallory@example.net', 'ada@example.com', 'Ada Lovelace', 'onerror', 'gm', 'city']) {
+      expect(JSON.stringify(all)).not.toContain(secret);
+    }
+    expect((await list({ sort: 'oldest' })).items[0]?.id).toBe(ids.ada);
+    // Searching by an address the operator already knows still finds the person, masked.
+    expect((await list({ q: 'ADA@example.com' })).items.map((i) => [i.id, i.maskedEmail])).toEqual([[ids.ada, 'a•••@example.com']]);
     expect((await list({ q: 'LOVELACE' })).items.map((i) => i.id)).toEqual([ids.ada]);
     // Two characters: the start of the address only ("bo" is in no other address's start).
     expect((await list({ q: 'bo' })).items.map((i) => i.id)).toEqual([ids.bob]);
@@ -91,15 +98,20 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     expect(status.json().error.fields).toMatchObject({ status: expect.stringMatching(/pending, confirmed or unsubscribed/), limit: expect.stringMatching(/at least 1/) });
   });
 
-  it.skipIf(skip)('shows one person with consent, place and emails; 404 for nobody', async () => {
-    const res = await c.get(subscriberApiPath(adminApiPaths.subscriber, ids.ada));
+  it.skipIf(skip)('shows one person with consent, place and emails on purpose (a POST, audited); 404 for nobody', async () => {
+    expect((await c.get(subscriberApiPath(adminApiPaths.subscriberDetails, ids.ada))).statusCode).toBe(404);
+    const res = await c.post(subscriberApiPath(adminApiPaths.subscriberDetails, ids.ada));
     expect(res.statusCode).toBe(200);
     const detail = subscriberDetailSchema.parse(res.json());
     expect(detail).toMatchObject({ name: 'Ada Lovelace', status: 'pending', consent: { page: '/' }, resend: { allowed: false } });
     expect(detail.consent.text).toBeTruthy();
     expect(detail.emails).toHaveLength(1);
+    expect(detail.email).toBe('ada@example.com');
     expect(JSON.stringify(detail)).not.toMatch(/token/i);
-    const nobody = await c.get(subscriberApiPath(adminApiPaths.subscriber, 'no-such-id'));
+    const viewed = await lastAudit('subscriber.viewed');
+    expect(viewed).toMatchObject({ actor: op.email, subject: ids.ada, detail: expect.stringMatching(/^\d+ of 200 personal records read today$/) });
+    expect(JSON.stringify(viewed)).not.toContain('ada@example.com');
+    const nobody = await c.post(subscriberApiPath(adminApiPaths.subscriberDetails, 'no-such-id'));
     expect(nobody.statusCode).toBe(404);
     expect(nobody.json().error.message).toMatch(/no such subscriber/);
   });
@@ -155,6 +167,8 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     expect(lines.filter(Boolean)).toHaveLength(4);
     expect(res.body).toContain(",'=SUM(A1:A9),");
     expect(await lastAudit('subscribers.exported')).toMatchObject({ actor: op.email, detail: 'CSV; every status' });
+    // The rows handed out are counted once the stream ends, and audited with the count.
+    await expect.poll(async () => (await lastAudit('subscribers.export-counted'))?.detail).toMatch(/^3 rows; \d+ of 200 personal records read today$/);
     t.clock.advance(1_000);
     const filtered = await c.post(adminApiPaths.subscribersCsv, { status: 'confirmed', q: 'bob' });
     expect(filtered.body.split('\r\n').filter(Boolean)).toHaveLength(2);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import {
@@ -23,8 +23,10 @@ import {
   subscriberDetail,
   subscribersCsv,
 } from '../signups/queries.ts';
+import { finished } from 'node:stream';
 import { audit } from './audit.ts';
-import { requireRole } from './guards.ts';
+import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from './guards.ts';
+import { countPersonalReads, readsNote, type PersonalReads } from './personal-data-allowance.ts';
 
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 const goneMessage = 'There is no such subscriber (they may have been erased).';
@@ -36,18 +38,42 @@ const stamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:
 
 /**
  * The Subscribers screen's endpoints, over the sign-up feature's console queries (decision 0014).
- * Reading needs a session; anything that hands personal data out in bulk or destroys it needs
- * fresh proof (an authenticator code in the last five minutes) and is audited, with the person's
- * id as the subject (never their address: the audit log outlives an erasure).
+ * The list is masked (no name, city or comment; `a•••@example.com`); a person's details are read
+ * on purpose, one at a time, and audited. Every personal read (details, a search, a row exported)
+ * counts against the operator's daily allowance, shared by every instance; past it a read needs
+ * fresh proof (decision 0029). Anything that hands personal data out in bulk or destroys it needs
+ * fresh proof always and is audited, with the person's id as the subject (never their address: the
+ * audit log outlives an erasure).
  */
-export function registerSubscriberRoutes(api: FastifyInstance): void {
+export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllowance: number }): void {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
+  const allowance = opts.dailyAllowance;
+
+  /**
+   * Counts `n` personal records for the request's operator; past the allowance without fresh
+   * proof, counts nothing, answers 403 fresh_proof_required and returns null.
+   */
+  async function meter(request: FastifyRequest, reply: FastifyReply, n: number): Promise<PersonalReads | null> {
+    const reads = await countPersonalReads(db(), {
+      operatorId: operatorOf(request).id,
+      now: api.clock(),
+      n,
+      allowance,
+      freshProof: hasFreshProof(request),
+    });
+    if (!reads) await askForFreshProof(reply);
+    return reads;
+  }
 
   app.get(
     adminApiPaths.subscribers,
     { onRequest: requireRole('sender'), schema: { querystring: subscriberListQuerySchema, response: { 200: subscriberListReplySchema, ...errors } } },
     async (request, reply) => {
+      // A search is a question about people (is this address on the list? whose address starts
+      // with "ab"?), answered however the rows are masked: it counts as one record read. Paging the
+      // masked list without a search reads no one's personal data and costs nothing.
+      if (request.query.q && !(await meter(request, reply, 1))) return reply;
       try {
         return await listSubscribers(api.store, request.query);
       } catch (error) {
@@ -58,10 +84,19 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
     },
   );
 
-  app.get(
-    adminApiPaths.subscriber,
+  // A POST, not a GET: reading one person's details is an audited act (decision 0029).
+  app.post(
+    adminApiPaths.subscriberDetails,
     { onRequest: requireRole('sender'), schema: { params: subscriberIdParamsSchema, response: { 200: subscriberDetailSchema, ...errors } } },
-    async (request, reply) => (await subscriberDetail(db(), request.params.id, api.clock())) ?? notFound(reply),
+    async (request, reply) => {
+      const { id } = request.params;
+      const person = await subscriberDetail(db(), id, api.clock());
+      if (!person) return notFound(reply);
+      const reads = await meter(request, reply, 1);
+      if (!reads) return reply;
+      await audit(request, { action: 'subscriber.viewed', subject: id, detail: readsNote(reads, allowance) });
+      return { ...person, reads: { today: reads.records, allowance } };
+    },
   );
 
   app.post(
@@ -90,7 +125,9 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
       const now = api.clock();
       const data = await subscriberDataExport(db(), id, now);
       if (!data) return notFound(reply);
-      await audit(request, { action: 'subscriber.exported', subject: id, detail: 'JSON' });
+      const reads = await meter(request, reply, 1);
+      if (!reads) return reply;
+      await audit(request, { action: 'subscriber.exported', subject: id, detail: `JSON; ${readsNote(reads, allowance)}` });
       reply.header('content-disposition', `attachment; filename="subscriber-${stamp(now)}.json"`);
       return data;
     },
@@ -134,11 +171,23 @@ export function registerSubscriberRoutes(api: FastifyInstance): void {
         action: 'subscribers.exported',
         detail: `CSV; ${status ? `status ${status}` : 'every status'}${q ? '; filtered by a search' : ''}`,
       });
-      const csv = subscribersCsv(api.store, { q, status });
+      let rows = 0;
+      const csv = subscribersCsv(api.store, { q, status }, undefined, () => rows++);
       csv.once('error', (error) => {
         // The reply is already streaming: Fastify destroys the connection, so the browser sees a
         // failed download rather than a short file that looks complete.
         request.log.error({ err: errorText(error) }, 'subscriber CSV export failed mid-stream');
+      });
+      // The rows handed out are known only at the end: counted then (this route had fresh proof,
+      // so the count always goes up) and audited with the day's total, cut short or not.
+      finished(csv, (error) => {
+        void (async () => {
+          const reads = await countPersonalReads(db(), { operatorId: operatorOf(request).id, now: api.clock(), n: rows, allowance, freshProof: true });
+          await audit(request, {
+            action: 'subscribers.export-counted',
+            detail: `${rows} rows${error ? ' (cut short)' : ''}; ${reads ? readsNote(reads, allowance) : ''}`,
+          });
+        })().catch((failure: unknown) => request.log.error({ err: errorText(failure) }, 'subscriber CSV export not counted'));
       });
       return reply
         .header('content-type', 'text/csv; charset=utf-8')

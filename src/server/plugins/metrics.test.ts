@@ -72,12 +72,12 @@ describe('/metrics with METRICS_TOKEN', () => {
     const secretish = 'c0ffee-4a11-secret-looking-id';
     // A link whose signature does not verify (404), a console read from nowhere (403).
     await t.app.inject({ url: `${pagePaths.unsubscribe}?id=${secretish}&sig=${secretish}` });
-    await t.app.inject({ url: subscriberApiPath(adminApiPaths.subscriber, secretish) });
+    await t.app.inject({ method: 'POST', url: subscriberApiPath(adminApiPaths.subscriberDetails, secretish) });
     await t.app.inject({ url: `/${secretish}`, headers: { accept: 'application/json' } });
     const body = (await scrape(t.app)).body;
     expect(body).not.toContain(secretish);
     expect(sampleOf(body, 'dh_http_requests_total', { method: 'GET', route: pagePaths.unsubscribe, status: '404' })).toBe(1);
-    expect(sampleOf(body, 'dh_http_requests_total', { method: 'GET', route: adminApiPaths.subscriber, status: '403' })).toBe(1);
+    expect(sampleOf(body, 'dh_http_requests_total', { method: 'POST', route: adminApiPaths.subscriberDetails, status: '403' })).toBe(1);
     expect(sampleOf(body, 'dh_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
     expect(sampleOf(body, 'dh_http_request_duration_seconds_count', { method: 'GET', route: pagePaths.unsubscribe })).toBe(1);
   });

@@ -104,21 +104,21 @@ for (const { dialect, skip, label } of dialectCases) {
       }
     });
 
-    it('answers the console shape: items and an opaque cursor, null on the last page', async () => {
+    it('answers the console shape: masked addresses, no name or city, and an opaque cursor, null on the last page', async () => {
       const first = await listSubscribers(store, { sort: 'newest', limit: 100 });
       expect(first.items).toHaveLength(100);
       const newest = [...all].sort(newestFirst)[0] as Person;
       expect(first.items[0]).toEqual({
         id: newest.id,
-        email: newest.email,
-        name: newest.name,
+        maskedEmail: `u•••@${newest.email.split('@')[1] ?? ''}`,
         status: newest.status,
         createdAt: newest.created_at,
         confirmedAt: newest.status === 'confirmed' ? newest.created_at : null,
         unsubscribedAt: newest.status === 'unsubscribed' ? newest.created_at : null,
         country: 'DE',
-        city: 'Berlin',
       });
+      expect(JSON.stringify(first)).not.toContain(newest.email);
+      expect(JSON.stringify(first)).not.toContain('Berlin');
       expect(first.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
       const second = await listSubscribers(store, { sort: 'newest', limit: 100, cursor: first.nextCursor ?? '' });
       expect(second.items).toHaveLength(20);

@@ -1,5 +1,6 @@
 import { type Expression, type QueryCreator, type SqlBool, sql } from 'kysely';
 import {
+  maskEmail,
   SUBSTRING_SEARCH_MIN,
   type SubscriberListItem,
   type SubscriberListReply,
@@ -107,16 +108,15 @@ export interface ListRow {
   comment: string;
 }
 
+/** A row as the list shows it: the address masked, no name, city or comment (decision 0029). */
 export const listItem = (r: ListRow): SubscriberListItem => ({
   id: r.id,
-  email: r.email,
-  name: r.name,
+  maskedEmail: maskEmail(r.email),
   status: r.status,
   createdAt: r.created_at,
   confirmedAt: r.confirmed_at,
   unsubscribedAt: r.unsubscribed_at,
   country: r.country,
-  city: r.city,
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consentWording } from '../../shared/signup-schema.ts';
-import { subscriberDataExportSchema, subscriberDetailSchema } from '../../shared/admin/subscribers.ts';
+import { subscriberDataExportSchema, personRecordSchema } from '../../shared/admin/subscribers.ts';
 import { GroupCommitter } from '../store/group-commit.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
 import { signupsPerDay } from './queries.ts';
@@ -48,7 +48,7 @@ for (const { dialect, skip, label } of dialectCases) {
         .set({ token_hash: 'secret-hash', token_expires_at: '2026-11-28T12:00:00.000Z', status: 'sent', attempts: 1, sent_at: '2026-11-21T12:00:05.000Z' })
         .execute();
       const detail = await subscriberDetail(store.db, subscriberId, clock());
-      expect(subscriberDetailSchema.parse(detail)).toEqual(detail);
+      expect(personRecordSchema.parse(detail)).toEqual(detail);
       expect(detail).toMatchObject({
         id: subscriberId,
         email: 'ada@example.com',
@@ -114,7 +114,7 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await subscriberDetail(store.db, subscriberId, clock())).toBeNull();
       expect(await outboxCount(subscriberId)).toBe(0);
       const list = await listSubscribers(store, { sort: 'newest', limit: 10 });
-      expect(list.items.map((i) => i.email)).toEqual(['carol@example.com', 'bob@example.com']);
+      expect(list.items.map((i) => i.maskedEmail)).toEqual(['c•••@example.com', 'b•••@example.com']);
       for (const budget of [20_000, 1]) {
         expect((await listSubscribers(store, { sort: 'newest', limit: 10, q: 'ada@ex' }, budget)).items).toEqual([]);
       }

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { SubscriberDataExport, SubscriberDetail, SubscriberEmail } from '../../shared/admin/subscribers.ts';
+import type { PersonRecord, SubscriberDataExport, SubscriberEmail } from '../../shared/admin/subscribers.ts';
 import type { Database } from '../store/schema.ts';
 import { CONFIRMATION_COOLDOWN_MS } from './signup-store.ts';
 
 // What the console shows about one person, and the same as a data-subject export. Outbox rows are
 // read column by column: their link-token hash never leaves the database.
 
-type Person = Omit<SubscriberDetail, 'resend'>;
+type Person = Omit<PersonRecord, 'resend'>;
 
 async function readPerson(db: Kysely<Database>, id: string): Promise<Person | null> {
   const s = await db
@@ -72,14 +72,14 @@ async function readPerson(db: Kysely<Database>, id: string): Promise<Person | nu
 export function resendAvailability(
   person: { status: string; lastConfirmationAt: string | null },
   now: Date,
-): SubscriberDetail['resend'] {
+): PersonRecord['resend'] {
   if (person.status !== 'pending') return { allowed: false, availableAt: null };
   const at = person.lastConfirmationAt === null ? 0 : Date.parse(person.lastConfirmationAt) + CONFIRMATION_COOLDOWN_MS;
   return at <= now.getTime() ? { allowed: true, availableAt: null } : { allowed: false, availableAt: new Date(at).toISOString() };
 }
 
 /** The detail view of one person, or null when there is no such person. */
-export async function subscriberDetail(db: Kysely<Database>, id: string, now: Date): Promise<SubscriberDetail | null> {
+export async function subscriberDetail(db: Kysely<Database>, id: string, now: Date): Promise<PersonRecord | null> {
   const person = await readPerson(db, id);
   return person && { ...person, resend: resendAvailability(person, now) };
 }

@@ -185,7 +185,15 @@ export interface DailySignupsTable {
   signups: number;
 }
 
+/** Migration 0013: personal records an operator read on a UTC day (decision 0029). */
+export interface PersonalDataReadsTable {
+  operator_id: string;
+  day: string;
+  records: Generated<number>;
+}
+
 export interface Database {
+  personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
   operator_recovery_codes: OperatorRecoveryCodesTable;
   operator_challenges: OperatorChallengesTable;

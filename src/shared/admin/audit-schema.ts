@@ -32,6 +32,10 @@ export const auditActions = {
   'subscriber.exported': 'Person’s data exported',
   'subscriber.erased': 'Person erased',
   'subscribers.exported': 'Subscribers exported (CSV)',
+  // Personal data read on purpose (decision 0029): the detail says the day's count.
+  'subscriber.viewed': 'Person’s details viewed',
+  'subscribers.export-counted': 'Subscribers export finished (rows counted)',
+  'sign-in.alert': 'Many failed sign-ins for one address',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as AuditAction[];

@@ -81,6 +81,13 @@ export const sessionTimes = {
   freshProofMs: 5 * 60_000,
 } as const;
 
+/**
+ * Sent by the console's own polling (a view refreshing itself, not the operator): the server then
+ * does not renew the session's idle expiry. It can only ever shorten a session's life, never
+ * extend it, so the server may trust it from anyone (decision 0029).
+ */
+export const BACKGROUND_HEADER = 'x-dh-background';
+
 /** The one answer to a failed sign-in, whether the address exists or not. */
 export const signInFailedMessage = 'That email and password do not match an operator. Please try again.';
 export const codeFailedMessage = 'That code is not right, or it has been used already. Please try the newest code.';

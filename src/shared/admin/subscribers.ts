@@ -30,6 +30,18 @@ const optionalText = (max: number, what: string) =>
     ),
   );
 
+/**
+ * How the list shows an address: its first character, •••, and the whole domain. The domain stays:
+ * support ("I signed up with my work address"), spotting a burst of sign-ups from one throwaway
+ * domain, and bounces by provider need it; the local part is what names a person.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = at < 0 ? email : email.slice(0, at);
+  const first = [...local][0] ?? '';
+  return `${first}•••${at < 0 ? '' : email.slice(at)}`;
+}
+
 /** `GET` list query: search, status filter, sort by sign-up date, keyset page. */
 export const subscriberListQuerySchema = z.object({
   q: optionalText(subscriberListLimits.q, 'The search'),
@@ -55,16 +67,19 @@ export type SubscriberListQuery = z.output<typeof subscriberListQuerySchema>;
 const time = z.string();
 const optionalTime = z.nullable(z.string());
 
+/**
+ * One row of the list: no name, city or comment, and the address masked (`a•••@example.com`, see
+ * maskEmail). A person's details are read on purpose, one at a time (decision 0029).
+ */
 export const subscriberListItemSchema = z.object({
   id: z.string(),
-  email: z.string(),
-  name: z.string(),
+  maskedEmail: z.string(),
   status: subscriberStatusSchema,
   createdAt: time,
   confirmedAt: optionalTime,
   unsubscribedAt: optionalTime,
+  /** Coarse (the Audience report counts by country for every operator): tells two masked rows apart. */
   country: z.nullable(z.string()),
-  city: z.nullable(z.string()),
 });
 export type SubscriberListItem = z.output<typeof subscriberListItemSchema>;
 
@@ -118,7 +133,8 @@ const personFields = {
   emails: z.array(subscriberEmailSchema),
 };
 
-export const subscriberDetailSchema = z.object({
+/** One person's record: who they are, their consent, place and emails (read on purpose, audited). */
+export const personRecordSchema = z.object({
   ...personFields,
   /** Whether "resend the confirmation" would queue an email now, and if not, from when. */
   resend: z.object({
@@ -126,6 +142,13 @@ export const subscriberDetailSchema = z.object({
     /** When it becomes possible (cool-down); null when it is allowed now or never (not pending). */
     availableAt: optionalTime,
   }),
+});
+export type PersonRecord = z.output<typeof personRecordSchema>;
+
+/** The details route's reply: the record, and how many personal records this operator read today. */
+export const subscriberDetailSchema = z.extend(personRecordSchema, {
+  /** Personal records this operator has read today (this one included), and the daily allowance. */
+  reads: z.object({ today: z.number(), allowance: z.number() }),
 });
 export type SubscriberDetail = z.output<typeof subscriberDetailSchema>;
 

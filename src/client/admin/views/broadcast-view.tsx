@@ -9,6 +9,7 @@ import {
   type BroadcastPreview,
 } from '../../../shared/admin/broadcast-schema.ts';
 import { adminApiPaths, withId } from '../../../shared/paths.ts';
+import { BACKGROUND_HEADER } from '../../../shared/admin/sign-in-schema.ts';
 import { apiGet, apiSend } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { Field, Notice } from '../field.tsx';
@@ -52,8 +53,9 @@ export function BroadcastView() {
     })();
   }, [read]);
 
+  // The view polling on its own: marked as background, so it never keeps the session alive.
   const refresh = useCallback(async (id: string) => {
-    const result = await apiGet(withId(adminApiPaths.broadcast, id), broadcastSchema);
+    const result = await apiGet(withId(adminApiPaths.broadcast, id), broadcastSchema, {}, { [BACKGROUND_HEADER]: '1' });
     if (result.ok) setBroadcast(result.data);
   }, []);
 

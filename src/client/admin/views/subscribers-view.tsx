@@ -1,23 +1,20 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import {
-  subscriberActionReplySchema,
-  subscriberDataExportSchema,
-  subscriberDetailSchema,
   subscriberListReplySchema,
   subscriberStatuses,
   SUBSTRING_SEARCH_MIN,
-  type SubscriberDetail,
   type SubscriberListReply,
   type SubscriberStatusName,
 } from '../../../shared/admin/subscribers.ts';
-import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
-import { apiGet, apiSend, type ApiResult } from '../../lib/http.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { apiGet } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { LoadMore } from '../load-more.tsx';
 import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { postForFile, saveFile } from '../download.ts';
 import { Notice } from '../field.tsx';
-import { formatTime } from './format.ts';
+import { SubscriberPanel } from './subscriber-detail.tsx';
+import { statusLabel, SubscriberTable } from './subscriber-table.tsx';
 
 interface Filter {
   q: string;
@@ -25,17 +22,15 @@ interface Filter {
   sort: 'newest' | 'oldest';
 }
 const noFilter: Filter = { q: '', status: '', sort: 'newest' };
-const statusLabel: Record<SubscriberStatusName, string> = { pending: 'Pending', confirmed: 'Confirmed', unsubscribed: 'Unsubscribed' };
 const fetchSubscribersPage = (f: Filter, after: string | null) =>
   apiGet(adminApiPaths.subscribers, subscriberListReplySchema, { q: f.q, status: f.status, sort: f.sort, cursor: after ?? undefined });
 const toSubscribersPage = (reply: SubscriberListReply) => ({ rows: reply.items, nextCursor: reply.nextCursor });
-const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
-  [p.city, p.region, p.country].filter(Boolean).join(', ') || 'Unknown';
 
 /**
  * The list: search, status filter, newest or oldest first, a page at a time (keyset: "Load more"
- * asks for the rows after the last one shown), and one person's record beside it. Every name,
- * comment and address is rendered as React text, never as markup.
+ * asks for the rows after the last one shown), addresses masked by the server; and one person's
+ * record beside it, read on purpose (decision 0029). Everything visitors typed is rendered as
+ * React text, never as markup.
  */
 export function SubscribersView() {
   const read = useApiData();
@@ -43,8 +38,12 @@ export function SubscribersView() {
   const [filter, setFilter] = useState<Filter>(noFilter);
   const [info, setInfo] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  // A search counts against the day's allowance of personal reads (decision 0029): past it the
+  // server asks for a code, and withFreshProof shows the prompt and repeats the search.
+  const fetchPage = (f: Filter, after: string | null) =>
+    f.q ? withFreshProof(() => fetchSubscribersPage(f, after)) : fetchSubscribersPage(f, after);
   const { rows: items, setRows: setItems, cursor, error, setError, busy, setBusy, load } = useKeysetList(
-    fetchSubscribersPage,
+    fetchPage,
     toSubscribersPage,
     noFilter,
   );
@@ -89,7 +88,7 @@ export function SubscribersView() {
       <h1 id="view-title">Subscribers</h1>
       <form className="cs-filters" onSubmit={onFilter} role="search" aria-label="Search subscribers">
         <div className="cs-field">
-          <label htmlFor="subs-q">Search names and addresses</label>
+          <label htmlFor="subs-q">Search by name or address</label>
           <input id="subs-q" name="q" type="search" maxLength={100} aria-describedby="subs-q-hint" />
         </div>
         <div className="cs-field">
@@ -117,8 +116,10 @@ export function SubscribersView() {
       </form>
       <p className="cs-hint" id="subs-q-hint">
         {SUBSTRING_SEARCH_MIN} characters or more find that text anywhere in a name or an email address; one or two characters
-        find email addresses that start with them. The CSV download holds everyone matching the search and status above, and asks
-        for a code from your authenticator app.
+        find email addresses that start with them. Addresses are shown masked; “Show details” opens one person’s record and is
+        recorded in the audit log. Each search, record opened and row downloaded counts towards your daily allowance of personal
+        records; past it, each one asks for a code from your authenticator app. The CSV download holds everyone matching the
+        search and status above, and always asks for a code.
       </p>
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{info}</Notice>
@@ -129,37 +130,7 @@ export function SubscribersView() {
           ) : items.length === 0 ? (
             <p>{filter === noFilter ? 'Nobody has signed up yet.' : 'Nobody matches this search.'}</p>
           ) : (
-            <div className="cs-table-wrap">
-              <table className="cs-table">
-                <caption className="cs-visually-hidden">Subscribers, {filter.sort === 'newest' ? 'newest' : 'oldest'} first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Signed up</th>
-                    <th scope="col">Place</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((s) => (
-                    <tr key={s.id} aria-selected={s.id === selected}>
-                      <td data-label="Name">
-                        <button type="button" className="cs-link" onClick={() => setSelected(s.id)} aria-label={`Details of ${s.name || s.email}`}>
-                          {s.name || '(no name)'}
-                        </button>
-                      </td>
-                      <td data-label="Email">{s.email}</td>
-                      <td data-label="Status">
-                        <span className={`cs-badge cs-badge-${s.status}`}>{statusLabel[s.status]}</span>
-                      </td>
-                      <td data-label="Signed up">{formatTime(s.createdAt)}</td>
-                      <td data-label="Place">{place(s)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <SubscriberTable items={items} selected={selected} sort={filter.sort} onSelect={setSelected} />
           )}
           <LoadMore cursor={cursor} busy={busy} label="Load more" onLoad={() => load(filter, cursor)} />
         </div>
@@ -169,245 +140,3 @@ export function SubscribersView() {
   );
 }
 
-/** One person: their record, consent, place and emails, and what an operator may do. */
-function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose: () => void; onErased: (id: string, message: string) => void }) {
-  const read = useApiData();
-  const { withFreshProof } = useConsole();
-  const [person, setPerson] = useState<SubscriberDetail | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [info, setInfo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [erasing, setErasing] = useState(false);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-
-  const fetchDetail = useCallback(() => apiGet(subscriberApiPath(adminApiPaths.subscriber, id), subscriberDetailSchema), [id]);
-  const apply = useCallback(
-    (result: ApiResult<SubscriberDetail>) => {
-      const { data, error: failed } = read(result);
-      setError(failed);
-      setPerson(data);
-    },
-    [read],
-  );
-  const refresh = async () => apply(await fetchDetail());
-
-  useEffect(() => {
-    void fetchDetail().then((r) => {
-      apply(r);
-      headingRef.current?.focus();
-    });
-  }, [fetchDetail, apply]);
-
-  async function resend() {
-    setBusy(true);
-    setInfo(null);
-    const { data, error: failed } = read(await apiSend('POST', subscriberApiPath(adminApiPaths.subscriberResend, id), {}, subscriberActionReplySchema));
-    setBusy(false);
-    setError(failed);
-    if (data) setInfo(data.message);
-    await refresh();
-  }
-
-  async function exportJson() {
-    setBusy(true);
-    setInfo(null);
-    const result = await withFreshProof(() => apiSend('POST', subscriberApiPath(adminApiPaths.subscriberExport, id), {}, subscriberDataExportSchema));
-    setBusy(false);
-    const { data, error: failed } = read(result);
-    setError(failed);
-    if (!data) return;
-    const name = `subscriber-${data.exportedAt.slice(0, 10)}.json`;
-    saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), name);
-    setInfo(`Downloaded ${name}.`);
-  }
-
-  return (
-    <aside className="cs-panel" aria-labelledby="subscriber-title">
-      <div className="cs-panel-head">
-        <h2 id="subscriber-title" tabIndex={-1} ref={headingRef}>
-          {person ? person.name || '(no name)' : 'Subscriber'}
-        </h2>
-        <button type="button" className="cs-secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
-      <Notice kind="error">{error}</Notice>
-      <Notice kind="info">{info}</Notice>
-      {person === null ? (
-        error ? null : <p>Loading…</p>
-      ) : (
-        <>
-          <dl className="cs-facts">
-            <dt>Email</dt>
-            <dd>{person.email}</dd>
-            <dt>Status</dt>
-            <dd>{statusLabel[person.status]}</dd>
-            <dt>Signed up</dt>
-            <dd>{formatTime(person.createdAt)}</dd>
-            {person.confirmedAt ? (
-              <>
-                <dt>Confirmed</dt>
-                <dd>{formatTime(person.confirmedAt)}</dd>
-              </>
-            ) : null}
-            {person.unsubscribedAt ? (
-              <>
-                <dt>Unsubscribed</dt>
-                <dd>{formatTime(person.unsubscribedAt)}</dd>
-              </>
-            ) : null}
-            <dt>Comment</dt>
-            <dd className="cs-prewrap">{person.comment || '—'}</dd>
-            <dt>Place (from the IP address, which is not kept)</dt>
-            <dd>{place(person.location)}</dd>
-          </dl>
-          <h3>Consent</h3>
-          <p>
-            Given {formatTime(person.consent.at)} on the page {person.consent.page}, wording version {person.consent.version}:
-          </p>
-          <blockquote className="cs-quote">{person.consent.text ?? 'The wording of this version was not recorded.'}</blockquote>
-          <h3>Emails</h3>
-          {person.emails.length === 0 ? (
-            <p>None.</p>
-          ) : (
-            <table className="cs-table">
-              <caption className="cs-visually-hidden">Emails to this person</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Queued</th>
-                  <th scope="col">Sent</th>
-                </tr>
-              </thead>
-              <tbody>
-                {person.emails.map((e) => (
-                  <tr key={e.id}>
-                    <td data-label="Email">{e.kind}</td>
-                    <td data-label="Status">
-                      {e.status === 'pending' ? 'queued' : e.status}
-                      {e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}
-                      {e.lastError ? ` — ${e.lastError}` : ''}
-                    </td>
-                    <td data-label="Queued">{formatTime(e.createdAt)}</td>
-                    <td data-label="Sent">{e.sentAt ? formatTime(e.sentAt) : '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <div className="cs-actions">
-            {person.status === 'pending' ? (
-              <button type="button" onClick={() => void resend()} disabled={busy || !person.resend.allowed}>
-                Resend confirmation
-              </button>
-            ) : null}
-            <button type="button" className="cs-secondary" onClick={() => void exportJson()} disabled={busy}>
-              Export data (JSON)
-            </button>
-            <button type="button" className="cs-danger" onClick={() => setErasing(true)} disabled={busy}>
-              Erase…
-            </button>
-          </div>
-          {person.status === 'pending' && !person.resend.allowed && person.resend.availableAt ? (
-            <p className="cs-hint">A confirmation was sent recently; you can resend it after {formatTime(person.resend.availableAt)}.</p>
-          ) : null}
-          <EraseDialog
-            open={erasing}
-            person={person}
-            onCancel={() => setErasing(false)}
-            onErase={async (confirmEmail) => {
-              const result = await withFreshProof(() =>
-                apiSend('POST', subscriberApiPath(adminApiPaths.subscriberErase, id), { confirmEmail }, subscriberActionReplySchema),
-              );
-              if (result.ok) {
-                setErasing(false);
-                onErased(id, result.data.message);
-                return null;
-              }
-              const { error: failed } = read(result);
-              return result.ok ? null : (result.error.fields?.confirmEmail ?? failed);
-            }}
-          />
-        </>
-      )}
-    </aside>
-  );
-}
-
-/** Erasing cannot be undone: the operator types the address back before the button works. */
-function EraseDialog(props: {
-  open: boolean;
-  person: SubscriberDetail;
-  onCancel: () => void;
-  onErase: (confirmEmail: string) => Promise<string | null>;
-}) {
-  const { open, person, onCancel, onErase } = props;
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setTyped('');
-      setError(null);
-      dialog.showModal();
-    } else if (!open && dialog.open) dialog.close();
-  }, [open]);
-
-  const matches = typed.trim().toLowerCase() === person.email.toLowerCase();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!matches || busy) return;
-    setBusy(true);
-    setError(await onErase(typed));
-    setBusy(false);
-  }
-
-  return (
-    <dialog
-      ref={dialogRef}
-      className="cs-dialog"
-      aria-labelledby="erase-title"
-      aria-describedby="erase-why"
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
-      <form onSubmit={onSubmit} noValidate>
-        <h2 id="erase-title">Erase this person?</h2>
-        <p id="erase-why">
-          Their details, consent record and every email to them are deleted for good; this cannot be undone. Sign-up totals keep
-          counting them, and the audit log records the erasure. Type their email address, <strong>{person.email}</strong>, to
-          confirm.
-        </p>
-        <div className="cs-field">
-          <label htmlFor="erase-email">Their email address</label>
-          <input
-            id="erase-email"
-            name="confirmEmail"
-            type="email"
-            autoComplete="off"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            aria-invalid={error ? true : undefined}
-          />
-        </div>
-        <Notice kind="error">{error}</Notice>
-        <div className="cs-actions">
-          <button type="submit" className="cs-danger" disabled={!matches || busy}>
-            {busy ? 'Erasing…' : 'Erase for good'}
-          </button>
-          <button type="button" className="cs-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </dialog>
-  );
-}
