@@ -9,6 +9,8 @@ import { registerBroadcastRoutes } from './broadcast-routes.ts';
 import { BROADCAST_KIND } from './broadcast-store.ts';
 import { registerConsolePages } from './console-page.ts';
 import { protectConsoleApi } from './guards.ts';
+import { registerPasskeyRoutes } from './passkey-routes.ts';
+import { purgeExpiredPasskeyChallenges, relyingPartyFor } from './passkeys.ts';
 import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { registerSubscriberRoutes } from './subscriber-routes.ts';
@@ -44,13 +46,16 @@ export const adminFeature = fp(
     );
 
     const counters = opts.counters ?? (app.redis ? sharedOrLocalFailureCounters(app.redis) : memoryFailureCounters());
+    // Passkeys are bound to PUBLIC_URL's host and origin (decision 0030).
+    const relyingParty = relyingPartyFor(opts.publicUrl, opts.siteName);
     await app.register(async function consoleApi(api) {
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
         // Console answers are for this operator only, now.
         reply.header('cache-control', 'no-store');
       });
-      registerSignInRoutes(api, { publicUrl: opts.publicUrl, counters });
+      registerSignInRoutes(api, { publicUrl: opts.publicUrl, counters, relyingParty });
+      registerPasskeyRoutes(api, { relyingParty });
       registerSessionRoutes(api);
       registerAuditRoutes(api);
       registerBroadcastRoutes(api, {
@@ -67,7 +72,10 @@ export const adminFeature = fp(
       intervalJob(
         'admin-session-purge',
         60 * 60_000,
-        () => purgeExpired(app.store.db, app.clock()),
+        async () => {
+          await purgeExpired(app.store.db, app.clock());
+          await purgeExpiredPasskeyChallenges(app.store.db, app.clock());
+        },
         (error) => app.log.warn({ err: errorText(error) }, 'expired console sessions not purged'),
       ),
     );
