@@ -136,6 +136,3 @@ export type PasskeysReply = z.output<typeof passkeysReplySchema>;
 
 export const passkeyReplySchema = z.object({ passkey: passkeyEntrySchema });
 export type PasskeyReply = z.output<typeof passkeyReplySchema>;
-
-/** The answer a refused passkey gets, whatever the reason (the reason goes to the audit log). */
-export const passkeyFailedMessage = 'That passkey was not accepted. Please try again, or use a code from your authenticator app.';
