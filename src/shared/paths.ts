@@ -85,6 +85,21 @@ export const adminApiPaths = {
   session: '/api/admin/session',
   /** A fresh authenticator code, for the actions that ask for one. */
   freshProof: '/api/admin/fresh-proof',
+  // Passkeys (src/server/admin/passkey-routes.ts, decision 0030).
+  /** POST, after the password step: a challenge for the pending sign-in's passkeys. */
+  signInPasskeyOptions: '/api/admin/sign-in/passkey-options',
+  /** POST: a challenge for fresh proof with one of the operator's passkeys. */
+  freshProofPasskeyOptions: '/api/admin/fresh-proof/passkey-options',
+  /** POST: fresh proof with a passkey (the answer to that challenge). */
+  freshProofPasskey: '/api/admin/fresh-proof/passkey',
+  /** The operator's passkeys: list (GET); add one (POST, fresh proof). */
+  passkeys: '/api/admin/passkeys',
+  /** POST, fresh proof: a challenge for adding a passkey. */
+  passkeyRegistrationOptions: '/api/admin/passkeys/registration-options',
+  /** POST: rename one. */
+  passkey: '/api/admin/passkeys/:id',
+  /** POST, fresh proof. */
+  passkeyRemove: '/api/admin/passkeys/:id/remove',
   sessions: '/api/admin/sessions',
   endSession: '/api/admin/sessions/end',
   endAllSessions: '/api/admin/sessions/end-all',

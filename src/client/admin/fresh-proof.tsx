@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { passkeysReplySchema } from '../../shared/admin/passkey-schema.ts';
 import { freshProofReplySchema, freshProofSchema } from '../../shared/admin/sign-in-schema.ts';
 import { adminApiPaths } from '../../shared/paths.ts';
-import { apiSend } from '../lib/http.ts';
+import { apiGet, apiSend } from '../lib/http.ts';
 import { Field, Notice } from './field.tsx';
+import { answerWithPasskey } from './passkeys.tsx';
 
 /**
- * Asks for a code from the authenticator app before an action the server guards with fresh proof
+ * Asks for a code from the authenticator app (or a passkey, when the operator has one) before an action the server guards with fresh proof
  * (sending, exporting, erasing, signing out everywhere). A modal <dialog>: the browser keeps focus
  * inside it and closes it on Escape. Views do not use it directly: `useConsole().withFreshProof`.
  */
@@ -15,6 +17,7 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
   const [error, setError] = useState<string | undefined>();
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [hasPasskey, setHasPasskey] = useState(false);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -24,8 +27,23 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
       setRefusal(null);
       dialog.showModal();
       codeRef.current?.focus();
+      // Offered only to an operator who has one; the server decides either way.
+      void apiGet(adminApiPaths.passkeys, passkeysReplySchema).then((r) => setHasPasskey(r.ok && r.data.passkeys.length > 0));
     } else if (!open && dialog.open) dialog.close();
   }, [open]);
+
+  async function proveWithPasskey() {
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    setRefusal(null);
+    const answer = await answerWithPasskey(adminApiPaths.freshProofPasskeyOptions);
+    const result = answer.ok ? await apiSend('POST', adminApiPaths.freshProofPasskey, { response: answer.response }, freshProofReplySchema) : answer.result;
+    setBusy(false);
+    if (result?.ok) return onDone(true);
+    if (result?.status === 401) return onDone(false, result.error.message);
+    setRefusal(result && !result.ok ? result.error.message : answer.ok ? null : answer.message);
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -66,7 +84,11 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
     >
       <form onSubmit={onSubmit} noValidate>
         <h2 id="fresh-proof-title">Confirm it is you</h2>
-        <p id="fresh-proof-why">This action needs a code from your authenticator app entered in the last five minutes.</p>
+        <p id="fresh-proof-why">
+          {hasPasskey
+            ? 'This action needs a code from your authenticator app, or your passkey, in the last five minutes.'
+            : 'This action needs a code from your authenticator app entered in the last five minutes.'}
+        </p>
         <Field
           ref={codeRef}
           id="fresh-proof-code"
@@ -83,6 +105,11 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
           <button type="submit" disabled={busy}>
             {busy ? 'Checking…' : 'Confirm'}
           </button>
+          {hasPasskey ? (
+            <button type="button" className="cs-secondary" disabled={busy} onClick={() => void proveWithPasskey()}>
+              Use a passkey
+            </button>
+          ) : null}
           <button type="button" className="cs-secondary" onClick={() => onDone(false)}>
             Cancel
           </button>

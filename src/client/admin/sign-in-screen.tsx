@@ -6,11 +6,14 @@ import {
   signInSchema,
   type OperatorSession,
 } from '../../shared/admin/sign-in-schema.ts';
+import { authenticationOptionsSchema, type AuthenticationOptions } from '../../shared/admin/passkey-schema.ts';
 import { adminApiPaths } from '../../shared/paths.ts';
 import { apiSend, type ApiResult } from '../lib/http.ts';
 import { Field, Notice } from './field.tsx';
+import { answerWithPasskey } from './passkeys.tsx';
 
-// Signing in: email and password, then a code from the authenticator app or a recovery code.
+// Signing in: email and password, then a code from the authenticator app, a recovery code, or a
+// passkey (offered when the operator has one).
 // Nothing about it is kept in the browser but the server's HttpOnly cookies.
 
 const formValues = (form: HTMLFormElement): Record<string, string> =>
@@ -85,8 +88,38 @@ export function SecondStepScreen({ onSignedIn, onRestart }: { onSignedIn: (s: Op
   const [fieldError, setFieldError] = useState<string | undefined>();
   const refusal = useRefusal();
   const codeRef = useRef<HTMLInputElement>(null);
+  const [hasPasskey, setHasPasskey] = useState(false);
+  // The first challenge, asked for on arrival: its answer (200, or 404 when the operator has no
+  // passkey) says whether to offer one. Each later try asks for a challenge of its own.
+  const firstOptions = useRef<AuthenticationOptions | null>(null);
 
   useEffect(() => codeRef.current?.focus(), [method]);
+
+  useEffect(() => {
+    void apiSend('POST', adminApiPaths.signInPasskeyOptions, {}, authenticationOptionsSchema).then((r) => {
+      firstOptions.current = r.ok ? r.data : null;
+      setHasPasskey(r.ok);
+    });
+  }, []);
+
+  async function signInWithPasskey() {
+    if (busy || refusal.waiting) return;
+    setBusy(true);
+    setFieldError(undefined);
+    const ready = firstOptions.current;
+    firstOptions.current = null;
+    const answer = await answerWithPasskey(adminApiPaths.signInPasskeyOptions, ready);
+    if (!answer.ok) {
+      setBusy(false);
+      if (answer.result?.status === 401) return onRestart(answer.message);
+      return refusal.show(answer.result ?? { ok: false, status: 0, error: { code: 'bad_request', message: answer.message }, retryAfter: null });
+    }
+    const result = await apiSend('POST', adminApiPaths.secondFactor, { method: 'passkey', response: answer.response }, operatorSessionSchema);
+    setBusy(false);
+    if (result.ok) return onSignedIn(result.data);
+    if (result.status === 401) return onRestart(result.error.message);
+    refusal.show(result);
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -113,6 +146,13 @@ export function SecondStepScreen({ onSignedIn, onRestart }: { onSignedIn: (s: Op
   return (
     <main className="cs-auth" aria-labelledby="second-step-title">
       <h1 id="second-step-title">{totp ? 'Enter your authenticator code' : 'Enter a recovery code'}</h1>
+      {hasPasskey ? (
+        <div className="cs-actions">
+          <button type="button" disabled={busy || refusal.waiting} onClick={() => void signInWithPasskey()}>
+            Use a passkey
+          </button>
+        </div>
+      ) : null}
       <form onSubmit={onSubmit} noValidate key={method}>
         {totp ? (
           <Field

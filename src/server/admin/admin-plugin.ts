@@ -10,6 +10,8 @@ import { registerBroadcastRoutes } from './broadcast-routes.ts';
 import { BROADCAST_KIND } from './broadcast-store.ts';
 import { registerConsolePages } from './console-page.ts';
 import { protectConsoleApi } from './guards.ts';
+import { registerPasskeyRoutes } from './passkey-routes.ts';
+import { purgeExpiredPasskeyChallenges, relyingPartyFor } from './passkeys.ts';
 import { registerSessionRoutes } from './session-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 import { registerSubscriberRoutes } from './subscriber-routes.ts';
@@ -47,13 +49,16 @@ export const adminFeature = fp(
 
     // Failed sign-in counts: in Redis when REDIS_URL is set, else in this process.
     const counters = signInCounters(app.redis);
+    // Passkeys are bound to PUBLIC_URL's host and origin (decision 0030).
+    const relyingParty = relyingPartyFor(opts.publicUrl, opts.siteName);
     await app.register(async function consoleApi(api) {
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
         // Console answers are for this operator only, now.
         reply.header('cache-control', 'no-store');
       });
-      registerSignInRoutes(api, { publicUrl: opts.publicUrl, counters });
+      registerSignInRoutes(api, { publicUrl: opts.publicUrl, counters, relyingParty });
+      registerPasskeyRoutes(api, { relyingParty });
       registerSessionRoutes(api);
       registerAuditRoutes(api);
       registerBroadcastRoutes(api, {
@@ -73,6 +78,7 @@ export const adminFeature = fp(
         async () => {
           await purgeExpired(app.store.db, app.clock());
           await purgeOldReads(app.store.db, app.clock());
+          await purgeExpiredPasskeyChallenges(app.store.db, app.clock());
         },
         (error) => app.log.warn({ err: errorText(error) }, 'expired console sessions not purged'),
       ),

@@ -7,6 +7,7 @@ import {
   freshProofReplySchema,
   freshProofSchema,
   operatorSessionSchema,
+  passkeyFreshProofSchema,
   secondFactorSchema,
   sessionTimes,
   signInFailedMessage,
@@ -19,6 +20,7 @@ import { clientNetwork } from '../lib/client-network.ts';
 import { audit } from './audit.ts';
 import { freshProofUntil, operatorOf, requireRole } from './guards.ts';
 import { claimRecoveryCode, claimTotpStep, findOperator, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
+import { verifyPasskeyUse, type PasskeyUse, type RelyingParty } from './passkeys.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters } from './sign-in-backoff.ts';
 import {
@@ -31,6 +33,7 @@ import {
   PENDING_COOKIE,
   SESSION_COOKIE,
   setFreshProof,
+  tokenHash,
 } from './sessions.ts';
 import { totpStep } from './totp.ts';
 import { browserSummary } from './user-agent.ts';
@@ -50,7 +53,11 @@ function secureEnough(request: FastifyRequest, publicUrl: string): boolean {
 
 const httpsMessage = 'The console signs in only over HTTPS (or at http://localhost on the server itself). Please use its https:// address.';
 
-export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: string; counters: SignInCounters }): void {
+export function registerSignInRoutes(
+  api: FastifyInstance,
+  /** `relyingParty`: where passkeys are bound (passkeys.ts); null when PUBLIC_URL is an IP address. */
+  opts: { publicUrl: string; counters: SignInCounters; relyingParty: RelyingParty | null },
+): void {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const { counters } = opts;
   const db = () => api.store.db;
@@ -157,27 +164,41 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
         reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
         return reply.code(401).send(apiError('unauthorized', 'Your sign-in has timed out. Please enter your email and password again.'));
       }
-      const { method, code } = request.body;
+      const { body } = request;
+      const { method } = body;
       // A recovery code is 50 random bits: guessing one is hopeless at any pace, so it gets through
       // the pair's back-off (an operator whose address is under attack from their own network can
-      // still sign in), limited only by the network's. A 6-digit TOTP code is not: both apply.
+      // still sign in), limited only by the network's. A 6-digit TOTP code or a passkey answer is
+      // not: both apply.
       const which = method === 'recovery' ? 'network only' : 'pair and network';
       if (await refuseWhileBlocked(request, reply, challenge.email, checks(challenge.email, request, which))) return reply;
       const now = api.clock();
       let accepted: boolean;
-      if (method === 'totp') {
-        const step = totpStep(challenge.totpSecret, code, now);
+      let passkey: PasskeyUse | null = null;
+      if (body.method === 'totp') {
+        const step = totpStep(challenge.totpSecret, body.code, now);
         accepted = step !== null && (await claimTotpStep(db(), challenge.operatorId, step));
+      } else if (body.method === 'recovery') {
+        accepted = await claimRecoveryCode(db(), challenge.operatorId, body.code, now);
       } else {
-        accepted = await claimRecoveryCode(db(), challenge.operatorId, code, now);
+        // The pending sign-in's own challenge (passkey-routes.ts issued it), for its operator's passkeys.
+        const binding = { pendingHash: tokenHash(pending) };
+        passkey = await verifyPasskeyUse(db(), opts.relyingParty, { operatorId: challenge.operatorId, purpose: 'sign-in', binding, response: body.response }, now);
+        accepted = passkey.ok;
       }
       if (!accepted) {
         await fail(request, challenge.email);
         await audit(request, {
           action: 'sign-in.failed',
           subject: challenge.email,
-          detail: method === 'totp' ? 'wrong or reused authenticator code' : 'wrong or used recovery code',
+          detail:
+            passkey && !passkey.ok
+              ? passkey.refusal.detail
+              : method === 'totp'
+                ? 'wrong or reused authenticator code'
+                : 'wrong or used recovery code',
         });
+        if (passkey && !passkey.ok) return reply.code(400).send(apiError('bad_request', passkey.refusal.message));
         return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
       }
       await succeed(challenge.email, request);
@@ -186,8 +207,9 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
       const previous = request.cookies[SESSION_COOKIE];
       if (previous) await endSessionByToken(db(), previous);
       const browser = browserSummary(request.headers['user-agent']);
-      // An authenticator code is fresh proof; a recovery code is not (it proves less: a paper copy).
-      const session = await createSession(db(), { operatorId: challenge.operatorId, browser, now, freshProof: method === 'totp' });
+      // An authenticator code or a passkey is fresh proof; a recovery code is not (it proves less: a paper copy).
+      const fresh = method !== 'recovery';
+      const session = await createSession(db(), { operatorId: challenge.operatorId, browser, now, freshProof: fresh });
       reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
       reply.setCookie(SESSION_COOKIE, session.token, cookieOptions(sessionTimes.absoluteMs));
       const left = await recoveryCodesLeft(db(), challenge.operatorId);
@@ -195,17 +217,22 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
         id: challenge.operatorId,
         email: challenge.email,
         sessionId: session.id,
-        freshProofAt: method === 'totp' ? now : null,
+        freshProofAt: fresh ? now : null,
         role: challenge.role,
       };
       await audit(request, {
         action: 'sign-in.succeeded',
         subject: challenge.email,
-        detail: method === 'totp' ? browser : `${browser}, with a recovery code (${left} left)`,
+        detail: passkey?.ok
+          ? `${browser}, with the passkey “${passkey.name}”`
+          : method === 'totp'
+            ? browser
+            : `${browser}, with a recovery code (${left} left)`,
       });
+      if (passkey?.ok) await audit(request, { action: 'passkey.used', subject: challenge.email, detail: `“${passkey.name}”, to sign in` });
       return {
         operator: { email: challenge.email, role: challenge.role },
-        freshProofUntil: method === 'totp' ? (freshProofUntil(now)?.toISOString() ?? null) : null,
+        freshProofUntil: fresh ? (freshProofUntil(now)?.toISOString() ?? null) : null,
         recoveryCodesLeft: left,
       } satisfies OperatorSession;
     },
@@ -254,6 +281,29 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
       await succeed(operator.email, request);
       await setFreshProof(db(), operator.sessionId, now);
       await audit(request, { action: 'fresh-proof.given', subject: operator.email });
+      return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
+    },
+  );
+
+  app.post(
+    adminApiPaths.freshProofPasskey,
+    { onRequest: requireRole('viewer'), schema: { body: passkeyFreshProofSchema, response: { 200: freshProofReplySchema, ...errors } } },
+    async (request, reply) => {
+      const operator = operatorOf(request);
+      if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network'))) return reply;
+      const now = api.clock();
+      const binding = { sessionId: operator.sessionId };
+      const used = await verifyPasskeyUse(db(), opts.relyingParty, { operatorId: operator.id, purpose: 'fresh-proof', binding, response: request.body.response }, now);
+      if (!used.ok) {
+        // A refused passkey backs off like a wrong code.
+        await fail(request, operator.email);
+        await audit(request, { action: 'fresh-proof.failed', subject: operator.email, detail: used.refusal.detail });
+        return reply.code(400).send(apiError('bad_request', used.refusal.message));
+      }
+      await succeed(operator.email, request);
+      await setFreshProof(db(), operator.sessionId, now);
+      await audit(request, { action: 'fresh-proof.given', subject: operator.email, detail: `with the passkey “${used.name}”` });
+      await audit(request, { action: 'passkey.used', subject: operator.email, detail: `“${used.name}”, as fresh proof` });
       return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
     },
   );

@@ -8,6 +8,7 @@ import { broadcastsMigration } from './migrations/0006-broadcasts.ts';
 import { outboxClaimIndexMigration } from './migrations/0007-outbox-claim-index.ts';
 import { operatorRolesMigration } from './migrations/0008-operator-roles.ts';
 import { personalDataReadsMigration } from './migrations/0013-personal-data-reads.ts';
+import { passkeysMigration } from './migrations/0014-passkeys.ts';
 import type { Database } from './schema.ts';
 import { errorText } from '../lib/log-safe.ts';
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007-outbox-claim-index': outboxClaimIndexMigration,
   '0008-operator-roles': operatorRolesMigration,
   '0013-personal-data-reads': personalDataReadsMigration,
+  '0014-passkeys': passkeysMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -168,6 +168,35 @@ export interface OperatorSessionsTable {
   fresh_proof_at: IsoTime | null;
 }
 
+/** Migration 0014-passkeys: an operator's WebAuthn credentials. */
+export interface OperatorPasskeysTable {
+  id: string;
+  operator_id: string;
+  /** base64url. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** bigint: PostgreSQL hands it back as a string, SQLite as a number; read with Number(). */
+  counter: number | string;
+  /** JSON array of transports. */
+  transports: string;
+  device_type: 'singleDevice' | 'multiDevice';
+  name: string;
+  created_at: IsoTime;
+  last_used_at: IsoTime | null;
+}
+
+/** Migration 0014-passkeys: a WebAuthn ceremony begun, used once, five minutes at most. */
+export interface OperatorPasskeyChallengesTable {
+  challenge: string;
+  purpose: 'register' | 'sign-in' | 'fresh-proof';
+  operator_id: string;
+  session_id: string | null;
+  pending_hash: string | null;
+  created_at: IsoTime;
+  expires_at: IsoTime;
+}
+
 /** Append-only (a trigger refuses UPDATE and DELETE). */
 export interface AuditLogTable {
   id: string;
@@ -198,6 +227,8 @@ export interface Database {
   operator_recovery_codes: OperatorRecoveryCodesTable;
   operator_challenges: OperatorChallengesTable;
   operator_sessions: OperatorSessionsTable;
+  operator_passkeys: OperatorPasskeysTable;
+  operator_passkey_challenges: OperatorPasskeyChallengesTable;
   audit_log: AuditLogTable;
   visits: VisitsTable;
   daily_counts: DailyCountsTable;

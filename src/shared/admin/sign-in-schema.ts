@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { normaliseEmail } from '../signup-schema.ts';
+import { authenticationResponseSchema } from './passkey-schema.ts';
 import { operatorRoleSchema } from './roles.ts';
 
 // The console's sign-in messages, shared by its screens and the server's routes. Sign-in is two
@@ -48,6 +49,8 @@ export const recoveryCodeSchema = z
 export const secondFactorSchema = z.discriminatedUnion('method', [
   z.strictObject({ method: z.literal('totp'), code: totpCodeSchema }),
   z.strictObject({ method: z.literal('recovery'), code: recoveryCodeSchema }),
+  // The browser's answer to adminApiPaths.signInPasskeyOptions' challenge (decision 0030).
+  z.strictObject({ method: z.literal('passkey'), response: authenticationResponseSchema }),
 ]);
 export type SecondFactorRequest = z.output<typeof secondFactorSchema>;
 
@@ -63,6 +66,10 @@ export type OperatorSession = z.output<typeof operatorSessionSchema>;
 
 export const freshProofSchema = z.strictObject({ code: totpCodeSchema });
 export type FreshProofRequest = z.output<typeof freshProofSchema>;
+
+/** Fresh proof with a passkey: the answer to adminApiPaths.freshProofPasskeyOptions' challenge. */
+export const passkeyFreshProofSchema = z.strictObject({ response: authenticationResponseSchema });
+export type PasskeyFreshProofRequest = z.output<typeof passkeyFreshProofSchema>;
 
 export const freshProofReplySchema = z.object({ freshProofUntil: z.string() });
 export type FreshProofReply = z.output<typeof freshProofReplySchema>;

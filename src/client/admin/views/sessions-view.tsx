@@ -4,9 +4,13 @@ import { adminApiPaths } from '../../../shared/paths.ts';
 import { apiGet, apiSend, type ApiResult } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { Notice } from '../field.tsx';
+import { PasskeysSection } from '../passkeys.tsx';
 import { formatTime } from './format.ts';
 
-/** The operator's signed-in sessions: where (browser and system), since when, last seen; end any or all. */
+/**
+ * The operator's signed-in sessions: where (browser and system), since when, last seen; end any or
+ * all. Below them, the operator's passkeys.
+ */
 export function SessionsView() {
   const { withFreshProof, signedOut } = useConsole();
   const read = useApiData();
@@ -90,6 +94,7 @@ export function SessionsView() {
           Sign out everywhere
         </button>
       </div>
+      <PasskeysSection />
     </section>
   );
 }
