@@ -173,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
     contractAddress: content.contractAddress,
     mailRatePerSec: env.MAIL_RATE_PER_SEC,
+    broadcastApprovals: env.BROADCAST_APPROVALS,
   });
   return app;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
+import type { BroadcastApprovals } from '../../shared/admin/broadcast-schema.ts';
 import { registerAudienceRoutes } from './audience-routes.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { broadcastComposer } from './broadcast-composer.ts';
@@ -24,6 +25,8 @@ export interface AdminOptions {
   contractAddress: string | null;
   /** MAIL_RATE_PER_SEC, for a broadcast's ETA. */
   mailRatePerSec: number;
+  /** BROADCAST_APPROVALS: 2 (a second operator approves each send) or 1 (a team of one). */
+  broadcastApprovals: BroadcastApprovals;
   /** Failed sign-in counts; by default in Redis when REDIS_URL is set, else in this process. */
   counters?: FailureCounters;
 }
@@ -58,6 +61,7 @@ export const adminFeature = fp(
         siteName: opts.siteName,
         contractAddress: opts.contractAddress,
         ratePerSec: opts.mailRatePerSec,
+        approvals: opts.broadcastApprovals,
       });
       registerSubscriberRoutes(api);
       registerAudienceRoutes(api);

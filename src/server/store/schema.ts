@@ -71,6 +71,18 @@ export interface BroadcastsTable {
   sent_by: string | null;
   sent_at: IsoTime | null;
   recipients: number | null;
+  /** The last operator who changed the text (migration 0012; null only on rows older than it). */
+  updated_by: string | null;
+  /** The second operator's approval, bound to `approved_hash` (SHA-256 of subject and body). */
+  approved_by: string | null;
+  approved_at: IsoTime | null;
+  approved_hash: string | null;
+  /** The approval that lapsed last: whose it was, and who ended it, when, how. */
+  lapsed_approved_by: string | null;
+  lapsed_approved_at: IsoTime | null;
+  lapsed_by: string | null;
+  lapsed_at: IsoTime | null;
+  lapsed_reason: 'edit' | 'revoked' | null;
 }
 
 export interface SettingsTable {
