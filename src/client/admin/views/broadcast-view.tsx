@@ -73,8 +73,7 @@ export function BroadcastView() {
 
   // Polled while the broadcast is sending or paused (its progress), or while a draft is open (an
   // approval, a revocation or another operator's edit shows up; the editor follows the stored
-  // text unless it holds changes of its own).
-  // What the poll compares with: is the editor still showing the stored text?
+  // text unless it holds changes of its own: `shown` is what the poll compares with).
   const shown = useRef({ broadcast, subject, body });
   useEffect(() => {
     shown.current = { broadcast, subject, body };
@@ -112,7 +111,8 @@ export function BroadcastView() {
     const result = await apiSend('POST', draftId ? withId(adminApiPaths.broadcast, draftId) : adminApiPaths.broadcasts, checked.data, broadcastSchema);
     const { data, error: failed } = read(result);
     setError(failed);
-    if (data) setBroadcast(data);
+    // The editor shows the text as stored (the subject trimmed), so "unsaved changes" means some.
+    if (data) show(data);
     return data;
   }
 
