@@ -215,8 +215,11 @@ export const listBroadcasts = (db: Kysely<Database>): Promise<BroadcastsTable[]>
 export interface SendPolicy {
   /** BROADCAST_APPROVALS: with 2, a valid approval of the stored text is needed. */
   approvals: BroadcastApprovals;
-  /** The address guard: why this text may not go out, or null (broadcast-routes.ts's refusalOf). */
-  refusalOf: (draft: BroadcastDraft) => string | null;
+  /**
+   * The address guard: why this text may not go out, or null (broadcast-routes.ts's refusalOf;
+   * awaited, so a guard that must look something up can be asked inside the transaction too).
+   */
+  refusalOf: (draft: BroadcastDraft) => string | null | Promise<string | null>;
 }
 
 export type SendOutcome =
@@ -251,7 +254,7 @@ export async function startSend(db: Kysely<Database>, id: string, actor: Actor, 
     const b = await lockRow(trx, id);
     if (!b) return { outcome: 'missing' };
     if (b.status !== 'draft') return { outcome: 'not-draft' };
-    const refusal = policy.refusalOf({ subject: b.subject, body: b.body });
+    const refusal = await policy.refusalOf({ subject: b.subject, body: b.body });
     if (refusal) return { outcome: 'refused', refusal };
     const hash = textHash(b);
     const approval = await approvalOf(trx, b, hash);
