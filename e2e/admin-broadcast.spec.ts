@@ -1,5 +1,6 @@
 // The launch broadcast in a real Chromium against the real server: compose, preview, the address
-// guard, send to confirmed subscribers, the emails in the outbox, pause and resume.
+// guard, a second operator's approval (voided by an edit, given again), send to confirmed
+// subscribers, the emails in the outbox, pause and resume.
 import { expect, test } from '@playwright/test';
 import { insertSubscriber } from '../src/server/test/fixtures.ts';
 import { withServerStore } from './e2e-target.ts';
@@ -21,7 +22,7 @@ async function confirmedSubscribers(count: number, label: string): Promise<strin
   });
 }
 
-test('compose → preview → address guard → send → the emails arrive with unsubscribe links → pause and resume', async ({ page }) => {
+test('compose → preview → address guard → a second operator approves → send → the emails arrive with unsubscribe links → pause and resume', async ({ page, browser }) => {
   // Sending is paced (MAIL_RATE_PER_SEC in playwright.config.ts), so the whole send takes seconds.
   test.setTimeout(120_000);
   await ownAddress(page);
@@ -68,8 +69,43 @@ test('compose → preview → address guard → send → the emails arrive with 
   await expect(page.getByText(`A test was sent to ${op.email}.`)).toBeVisible();
   await expect.poll(async () => (await mailsWithSubject(`[Test] ${subject}`)).map((m) => m.to[0])).toEqual([op.email]);
 
+  // Four eyes: the author cannot approve their own text, nor send it unapproved.
+  const sendButton = page.getByRole('button', { name: 'Send to all confirmed subscribers' });
+  await expect(page.getByTestId('bc-approval-state')).toContainText('Not approved yet: a second operator');
+  await expect(page.getByRole('button', { name: 'Approve this text' })).toHaveCount(0);
+  await expect(sendButton).toBeDisabled();
+
+  // A second operator, in a browser of their own, opens the draft and approves it.
+  const checkerContext = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const checkerPage = await checkerContext.newPage();
+  await ownAddress(checkerPage);
+  const checker = await newOperator('checker', 'sender');
+  await signIn(checkerPage, checker);
+  await checkerPage.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Broadcast' }).click();
+  await expect(checkerPage.getByLabel('Subject')).toHaveValue(subject);
+  await expect(checkerPage.getByTestId('bc-approval')).toContainText(`Written by ${op.email}`);
+  await checkerPage.getByRole('button', { name: 'Approve this text' }).click();
+  await expect(checkerPage.getByTestId('bc-approval-state')).toContainText(`Approved by ${checker.email}`);
+  expect(await axeViolations(checkerPage)).toEqual([]);
+
+  // The author's screen follows; an edit voids the approval, and both screens say whose edit.
+  await expect(page.getByTestId('bc-approval-state')).toContainText(`Approved by ${checker.email}`);
+  await expect(sendButton).toBeEnabled();
+  await page.getByLabel('Message (Markdown)').fill('# The presale\n\nHello **holders**, it opens very soon. <b>not bold</b>');
+  await expect(sendButton).toBeDisabled();
+  await page.getByRole('button', { name: 'Save and preview' }).click();
+  await expect(page.getByTestId('bc-approval-lapsed')).toContainText(`Approved by ${checker.email}`);
+  await expect(page.getByTestId('bc-approval-lapsed')).toContainText(`voided by ${op.email}’s edit`);
+  await expect(checkerPage.getByTestId('bc-approval-lapsed')).toContainText(`voided by ${op.email}’s edit`);
+  await expect(checkerPage.getByLabel('Message (Markdown)')).toHaveValue(/it opens very soon/);
+  await expect(sendButton).toBeDisabled();
+  await checkerPage.getByRole('button', { name: 'Approve this text' }).click();
+  await expect(checkerPage.getByTestId('bc-approval-state')).toContainText(`Approved by ${checker.email}`);
+  await checkerContext.close();
+  await expect(page.getByTestId('bc-approval-state')).toContainText(`Approved by ${checker.email}`);
+
   // Signed in moments ago: the code from signing in is fresh, so no prompt.
-  await page.getByRole('button', { name: 'Send to all confirmed subscribers' }).click();
+  await sendButton.click();
   await expect(page.getByTestId('bc-state')).toHaveText('Sending');
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('bc-state')).toHaveText('Paused');
@@ -83,7 +119,8 @@ test('compose → preview → address guard → send → the emails arrive with 
   for (const r of recipients) expect(to.has(r), r).toBe(true);
   expect(mails.length).toBe(to.size); // nobody twice
   for (const m of mails) {
-    expect(m.text).toContain('Hello holders');
+    // The approved text, the one edited and approved again.
+    expect(m.text).toContain('Hello holders, it opens very soon.');
     expect(m.listUnsubscribe).toContain(m.unsubscribeUrl);
     expect(m.listUnsubscribePost).toContain('List-Unsubscribe=One-Click');
   }

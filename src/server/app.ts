@@ -175,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     broadcastPolicy: broadcastPolicyOf(content, env.PUBLIC_URL),
     mailRatePerSec: env.MAIL_RATE_PER_SEC,
     personalDataDailyAllowance: env.PERSONAL_DATA_DAILY_ALLOWANCE,
+    broadcastApprovals: env.BROADCAST_APPROVALS,
   });
   return app;
 }

@@ -142,3 +142,14 @@ describe('loadEnv: PERSONAL_DATA_DAILY_ALLOWANCE', () => {
     expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '1.5' })).toThrow(/PERSONAL_DATA_DAILY_ALLOWANCE: must be a whole number of records/);
   });
 });
+
+describe('loadEnv: BROADCAST_APPROVALS', () => {
+  it('is two people by default; a team of one says 1; nothing else is accepted, in words', () => {
+    expect(loadEnv({}).BROADCAST_APPROVALS).toBe(2);
+    expect(loadEnv({ BROADCAST_APPROVALS: '1' }).BROADCAST_APPROVALS).toBe(1);
+    expect(loadEnv({ BROADCAST_APPROVALS: ' 2 ' }).BROADCAST_APPROVALS).toBe(2);
+    for (const bad of ['0', '3', 'yes', '1.0']) {
+      expect(() => loadEnv({ BROADCAST_APPROVALS: bad }), bad).toThrow(/BROADCAST_APPROVALS: must be 2 \(a second operator approves each broadcast: the default\) or 1 \(a team of one: nobody checks sends\)/);
+    }
+  });
+});

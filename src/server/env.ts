@@ -60,6 +60,20 @@ const envSchema = z
       .min(1, 'must be at least 1 email sent at once')
       .max(50, 'must be at most 50 emails sent at once (mail servers refuse more connections than that)')
       .default(4),
+    // How many people a broadcast to the list involves (decision 0028): 2, the author and a second
+    // operator who approves exactly the text that goes out; 1 only for a team of one, said aloud.
+    BROADCAST_APPROVALS: z
+      .string()
+      .trim()
+      .transform((v, ctx) => {
+        if (v === '1' || v === '2') return Number(v) as 1 | 2;
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be 2 (a second operator approves each broadcast: the default) or 1 (a team of one: nobody checks sends)',
+        });
+        return z.NEVER;
+      })
+      .default(2),
     // A key ring for signed cookies: the first key signs, the ones after it (comma-separated) still
     // verify, so a rotation re-signs visitors' cookies instead of locking them out.
     APP_SECRET: z

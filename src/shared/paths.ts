@@ -112,6 +112,9 @@ export const adminApiPaths = {
   broadcastTest: '/api/admin/broadcasts/:id/test',
   /** Sends to every confirmed subscriber (fresh proof). */
   broadcastSend: '/api/admin/broadcasts/:id/send',
+  /** A second operator approves the text they read (fresh proof); any sender revokes it. */
+  broadcastApprove: '/api/admin/broadcasts/:id/approve',
+  broadcastRevoke: '/api/admin/broadcasts/:id/revoke',
   broadcastPause: '/api/admin/broadcasts/:id/pause',
   broadcastResume: '/api/admin/broadcasts/:id/resume',
   broadcastCancel: '/api/admin/broadcasts/:id/cancel',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
+import type { BroadcastApprovals } from '../../shared/admin/broadcast-schema.ts';
 import { registerAudienceRoutes } from './audience-routes.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { broadcastComposer } from './broadcast-composer.ts';
@@ -30,6 +31,8 @@ export interface AdminOptions {
   mailRatePerSec: number;
   /** PERSONAL_DATA_DAILY_ALLOWANCE: personal records an operator reads a day before each needs fresh proof. */
   personalDataDailyAllowance: number;
+  /** BROADCAST_APPROVALS: 2 (a second operator approves each send) or 1 (a team of one). */
+  broadcastApprovals: BroadcastApprovals;
 }
 
 /**
@@ -66,6 +69,7 @@ export const adminFeature = fp(
         siteName: opts.siteName,
         policy: opts.broadcastPolicy,
         ratePerSec: opts.mailRatePerSec,
+        approvals: opts.broadcastApprovals,
       });
       registerSubscriberRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance });
       registerAudienceRoutes(api);

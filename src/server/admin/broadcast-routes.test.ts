@@ -13,6 +13,8 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
   let t: TestApp;
   let op: TestOperator;
   let c: ConsoleClient;
+  // The second pair of eyes (decision 0028): a sender who approves what `op` writes.
+  let checker: ConsoleClient;
   // Keeps what it sends; refuses the addresses in `refuse` as a mail server does (550).
   const refuse = new Set<string>();
   const memory = memoryMailer();
@@ -47,6 +49,8 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     op = await makeOperator(store.db, `bc${n}-${dialect}@example.com`, t.clock());
     c = new ConsoleClient(t.app);
     await c.signIn(op, t.clock());
+    checker = new ConsoleClient(t.app);
+    await checker.signIn(await makeOperator(store.db, `bc${n}-checker-${dialect}@example.com`, t.clock(), 'sender'), t.clock());
   });
 
   const confirmed = async (count: number) => {
@@ -58,6 +62,14 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     const res = await c.post(adminApiPaths.broadcasts, { subject, body });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
+  };
+  /** A draft the checker has approved, as it stands. */
+  const approved = async (body?: string) => {
+    const id = await draft(body);
+    const { textHash } = (await c.get(withId(adminApiPaths.broadcast, id))).json();
+    const res = await checker.post(withId(adminApiPaths.broadcastApprove, id), { textHash });
+    expect(res.statusCode, res.body).toBe(200);
+    return id;
   };
   const send = (id: string, client = c) => client.post(withId(adminApiPaths.broadcastSend, id));
   const progress = async (id: string) => (await c.get(withId(adminApiPaths.broadcast, id))).json();
@@ -98,7 +110,7 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     const ids = await confirmed(5);
     await insertSubscriber(store.db, `pending-${n}@example.com`, { status: 'pending', now: t.clock() });
     await insertSubscriber(store.db, `gone-${n}@example.com`, { status: 'unsubscribed', now: t.clock() });
-    const id = await draft();
+    const id = await approved();
     const res = await send(id);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().progress).toMatchObject({ recipients: 5, queued: 5, sent: 0 });
@@ -116,12 +128,12 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     const p = await progress(id);
     expect(p.state).toBe('done');
     expect(p.progress).toMatchObject({ recipients: 5, queued: 0, sent: 5, failed: 0, skipped: 0, etaSeconds: null });
-    expect(await actions(id)).toEqual(['broadcast.created', 'broadcast.sent']);
+    expect(await actions(id)).toEqual(['broadcast.approved', 'broadcast.created', 'broadcast.sent']);
   });
 
   it('needs a code from the last five minutes to send', async () => {
     await confirmed(1);
-    const id = await draft();
+    const id = await approved();
     t.clock.advance(6 * MIN);
     const refused = await send(id);
     expect(refused.statusCode).toBe(403);
@@ -133,7 +145,7 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
 
   it('double clicks and two operators racing create one send: one 200, the rest 409, one row per recipient', async () => {
     await confirmed(20);
-    const id = await draft();
+    const id = await approved();
     const other = await makeOperator(store.db, `bc${n}-other-${dialect}@example.com`, t.clock());
     const c2 = new ConsoleClient(t.app);
     await c2.signIn(other, t.clock());
@@ -146,7 +158,7 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
 
   it('accounts for everyone: sent + failed (with the reason) + skipped (unsubscribed meanwhile) = recipients', async () => {
     const ids = await confirmed(4);
-    const id = await draft();
+    const id = await approved();
     expect((await send(id)).statusCode).toBe(200);
     await store.db.updateTable('subscribers').set({ status: 'unsubscribed' }).where('id', '=', ids[1] ?? '').execute();
     // The mail server refuses one address for good (5xx): marked failed at once, not retried.
@@ -160,7 +172,7 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
 
   it('pauses (nothing more goes out), resumes (the rest goes out), and cancels what is left', async () => {
     await confirmed(6);
-    const id = await draft();
+    const id = await approved();
     expect((await send(id)).statusCode).toBe(200);
     const paused = await c.post(withId(adminApiPaths.broadcastPause, id));
     expect(paused.json().state).toBe('paused');
@@ -172,20 +184,20 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     expect(mailer.sent).toHaveLength(6);
     expect((await progress(id)).state).toBe('done');
 
-    const second = await draft();
+    const second = await approved();
     expect((await send(second)).statusCode).toBe(200);
     const cancelled = await c.post(withId(adminApiPaths.broadcastCancel, second));
     expect(cancelled.json()).toMatchObject({ state: 'cancelled', progress: { recipients: 6, cancelled: 6, queued: 0 } });
     await drain();
     expect(mailer.sent).toHaveLength(6);
     expect((await c.post(withId(adminApiPaths.broadcastResume, second))).statusCode).toBe(409);
-    expect(await actions(id)).toEqual(['broadcast.created', 'broadcast.paused', 'broadcast.resumed', 'broadcast.sent'].sort());
+    expect(await actions(id)).toEqual(['broadcast.approved', 'broadcast.created', 'broadcast.paused', 'broadcast.resumed', 'broadcast.sent'].sort());
     expect(await actions(second)).toContain('broadcast.cancelled');
   });
 
   it('refuses to send or test a broadcast carrying an Ethereum address, with a sentence saying why', async () => {
     await confirmed(1);
-    const id = await draft('Buy now at 0x**52908400098527886E0F7030069857D2E4169EE7**!');
+    const id = await approved('Buy now at 0x**52908400098527886E0F7030069857D2E4169EE7**!');
     const shown = (await progress(id)).refusal as string;
     expect(shown).toMatch(/contains an Ethereum address .* no official contract address is set/);
     for (const path of [adminApiPaths.broadcastSend, adminApiPaths.broadcastTest]) {
@@ -233,7 +245,7 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
   it('the guard reads what the reader sees: an address hidden by an entity or split by a link is refused', async () => {
     const hex = '52908400098527886E0F7030069857D2E4169EE7';
     for (const body of [`Send to 0x&#${hex.charCodeAt(0)};${hex.slice(1)}`, `[0x${hex.slice(0, 20)}](https://x.example)${hex.slice(20)}`]) {
-      const id = await draft(body);
+      const id = await approved(body);
       const res = await send(id);
       expect(res.statusCode, body).toBe(422);
       expect(res.json().error.message).toMatch(/contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\)/);

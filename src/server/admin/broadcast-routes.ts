@@ -1,13 +1,15 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import {
+  broadcastApprovalSchema,
   broadcastDraftSchema,
   broadcastIdParamsSchema,
   broadcastListSchema,
   broadcastPreviewSchema,
   broadcastSchema,
   testSentSchema,
+  type BroadcastApprovals,
   type BroadcastDraft,
 } from '../../shared/admin/broadcast-schema.ts';
 import { emptyBodySchema } from '../../shared/admin/sign-in-schema.ts';
@@ -29,9 +31,14 @@ export interface BroadcastRouteOptions {
   /** What the guard lets through: the official address, this site, the content file's links. */
   policy: BroadcastPolicy;
   ratePerSec: number;
+  /** BROADCAST_APPROVALS (decision 0028). */
+  approvals: BroadcastApprovals;
 }
 
-/** Compose, preview, test, send (fresh proof), follow, pause, resume, cancel a launch broadcast. */
+/**
+ * Compose, preview, test, approve (a second operator, fresh proof), send (fresh proof), follow,
+ * pause, resume, cancel a launch broadcast. Decisions 0015 and 0028.
+ */
 export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRouteOptions): void {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
@@ -42,7 +49,13 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   const reply = async (b: BroadcastsTable) => {
     const { state, progress } = await store.progressOf(db(), b, opts.ratePerSec);
-    return store.toBroadcast(b, state, progress, state === 'draft' ? refusalOf(b) : null);
+    return store.toBroadcast(b, state, progress, state === 'draft' ? refusalOf(b) : null, opts.approvals);
+  };
+  const actorOf = (request: FastifyRequest) => ({ email: operatorOf(request).email, via: 'console' as const });
+  const missing = (res: FastifyReply) => res.code(404).send(apiError('not_found', notFound));
+  const current = async (res: FastifyReply, id: string) => {
+    const b = await store.findBroadcast(db(), id);
+    return b ? reply(b) : missing(res);
   };
   const refuse = (res: FastifyReply, refusal: string) =>
     res.code(422).send(apiError('invalid_fields', refusal, { body: refusal }));
@@ -69,7 +82,8 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     async (request) => {
       const operator = operatorOf(request);
       const id = await store.createDraft(db(), request.body, operator.email, api.clock());
-      await audit(request, { action: 'broadcast.created', subject: id, detail: request.body.subject.slice(0, 200) });
+      // The text's fingerprint, not the text (as for every edit).
+      await audit(request, { action: 'broadcast.created', subject: id, detail: `text sha256:${store.textHash(request.body)}` });
       const b = await store.findBroadcast(db(), id);
       if (!b) throw new Error('a broadcast just created is missing');
       return reply(b);
@@ -93,13 +107,52 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       schema: { params: broadcastIdParamsSchema, body: broadcastDraftSchema, response: { 200: broadcastSchema, ...errors } },
     },
     async (request, res) => {
-      if (!(await store.saveDraft(db(), request.params.id, request.body, api.clock()))) {
-        const b = await store.findBroadcast(db(), request.params.id);
-        return b ? conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.') : res.code(404).send(apiError('not_found', notFound));
+      // Anyone who may write may edit another's draft; the row and the audit log say who did.
+      const saved = await store.saveDraft(db(), request.params.id, request.body, actorOf(request), api.clock());
+      if (saved.outcome === 'missing') return missing(res);
+      if (saved.outcome === 'not-draft') return conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.');
+      return current(res, request.params.id);
+    },
+  );
+
+  app.post(
+    adminApiPaths.broadcastApprove,
+    {
+      // An approval lets the list be written to: the approver proves it is them, as a sender does.
+      onRequest: requireRole('sender', { freshProof: true }),
+      schema: { params: broadcastIdParamsSchema, body: broadcastApprovalSchema, response: { 200: broadcastSchema, ...errors } },
+    },
+    async (request, res) => {
+      const operator = operatorOf(request);
+      const id = request.params.id;
+      const approved = await store.approve(db(), id, { ...actorOf(request), role: operator.role }, request.body.textHash, api.clock());
+      switch (approved.outcome) {
+        case 'missing':
+          return missing(res);
+        case 'not-draft':
+          return conflict(res, 'Only a draft can be approved; this broadcast has been sent or cancelled.');
+        case 'refused':
+          return res.code(403).send(apiError('forbidden', approved.refusal));
+        case 'already':
+          return conflict(res, `It is approved already (by ${approved.approvedBy}).`);
+        case 'changed':
+          return conflict(res, 'The text changed since you opened it, so it was not approved: read it again, then approve it.');
+        case 'approved':
+          return current(res, id);
       }
-      const b = await store.findBroadcast(db(), request.params.id);
-      if (!b) return res.code(404).send(apiError('not_found', notFound));
-      return reply(b);
+    },
+  );
+
+  app.post(
+    adminApiPaths.broadcastRevoke,
+    { onRequest: requireRole('sender'), schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
+    async (request, res) => {
+      const id = request.params.id;
+      const revoked = await store.revokeApproval(db(), id, actorOf(request), api.clock());
+      if (revoked.outcome === 'missing') return missing(res);
+      if (revoked.outcome === 'not-draft') return conflict(res, 'This broadcast has been sent or cancelled; its approval can no longer be revoked (pause or cancel it instead).');
+      if (revoked.outcome === 'none') return conflict(res, 'This broadcast has no approval to revoke.');
+      return current(res, id);
     },
   );
 
@@ -156,18 +209,26 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     adminApiPaths.broadcastSend,
     { onRequest: requireRole('sender', { freshProof: true }), schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
     async (request, res) => {
-      const operator = operatorOf(request);
-      const b = await store.findBroadcast(db(), request.params.id);
-      if (!b) return res.code(404).send(apiError('not_found', notFound));
-      const refusal = refusalOf(b);
-      if (refusal) return refuse(res, refusal);
-      const recipients = await store.startSend(db(), b.id, operator.email, api.clock());
-      if (recipients === null) return conflict(res, 'This broadcast has already been sent (or cancelled); it was not sent again.');
-      await audit(request, { action: 'broadcast.sent', subject: b.id, detail: `to ${recipients} confirmed subscribers` });
-      api.outbox.nudge();
-      const now = await store.findBroadcast(db(), b.id);
-      if (!now) throw new Error('a broadcast being sent is missing');
-      return reply(now);
+      const id = request.params.id;
+      // The guard and the approval are checked on the stored text inside the transaction that
+      // starts the send (broadcast-store.ts), never on a copy read before it.
+      const started = await store.startSend(db(), id, actorOf(request), api.clock(), { approvals: opts.approvals, refusalOf });
+      switch (started.outcome) {
+        case 'missing':
+          return missing(res);
+        case 'not-draft':
+          return conflict(res, 'This broadcast has already been sent (or cancelled); it was not sent again.');
+        case 'refused':
+          return refuse(res, started.refusal);
+        case 'unapproved':
+          return conflict(
+            res,
+            `This broadcast was not sent: ${started.reason}. A second operator (a sender or an owner who neither wrote nor edited it) must approve this text first.`,
+          );
+        case 'started':
+          api.outbox.nudge();
+          return current(res, id);
+      }
     },
   );
 

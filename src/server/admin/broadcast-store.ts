@@ -1,18 +1,57 @@
-import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Broadcast, BroadcastDraft, BroadcastProgress, BroadcastState } from '../../shared/admin/broadcast-schema.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { PostgresAdapter, type Kysely } from 'kysely';
+import {
+  approvalRefusal,
+  type Broadcast,
+  type BroadcastApprovals,
+  type BroadcastDraft,
+  type BroadcastProgress,
+  type BroadcastState,
+} from '../../shared/admin/broadcast-schema.ts';
+import type { OperatorRole } from '../../shared/admin/roles.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
 import { confirmedSubscriberIds } from '../signups/queries.ts';
-import type { BroadcastsTable, Database } from '../store/schema.ts';
+import type { AuditLogTable, BroadcastsTable, Database } from '../store/schema.ts';
+import { recordAudit } from './audit.ts';
+import { operatorKey } from './operators.ts';
 
 // A broadcast's life, in the database (docs/decisions/0015-launch-broadcast.md). Every change of
 // state is one conditional UPDATE (`… WHERE status = <the state it leaves>`), so two clicks or two
 // operators racing each other change it once: the loser's UPDATE matches no row.
+//
+// What may go out is decided inside the transaction that acts on it (decision 0028): saving the
+// text, approving it, revoking an approval and starting the send each lock the broadcast's row
+// first (SELECT … FOR UPDATE on PostgreSQL; on SQLite every transaction holds the write lock from
+// its BEGIN IMMEDIATE, database.ts), then read the stored text and decide on it. So a save either
+// lands before the send's check (and is what the guard and the approval are checked against) or
+// waits and finds the broadcast no longer a draft; the text the composer reads at send time is
+// the text that was checked.
 
 export const BROADCAST_KIND = 'broadcast';
 /** What an operator's cancel writes on the rows it stops (a composer's cancel writes nothing). */
 export const CANCELLED_BY_OPERATOR = 'cancelled by an operator';
 const CHUNK = 500;
+
+/** Who acts, for the audit rows written in the same transaction as the change. */
+export interface Actor {
+  email: string;
+  via: AuditLogTable['via'];
+}
+
+/**
+ * SHA-256 (hex) of a broadcast's subject and body: what an approval binds to, and what the audit
+ * log records of an edit instead of the text. JSON keeps the two apart ("a" + "bc" ≠ "ab" + "c").
+ */
+export const textHash = (d: { subject: string; body: string }): string =>
+  createHash('sha256').update(JSON.stringify([d.subject, d.body])).digest('hex');
+
+const hashNote = (hash: string) => `text sha256:${hash}`;
+
+/** The broadcast's row, locked until the transaction ends (see the top of this file). */
+function lockRow(trx: Kysely<Database>, id: string): Promise<BroadcastsTable | undefined> {
+  const q = trx.selectFrom('broadcasts').selectAll().where('id', '=', id);
+  return (trx.getExecutor().adapter instanceof PostgresAdapter ? q.forUpdate() : q).executeTakeFirst();
+}
 
 export async function createDraft(db: Kysely<Database>, draft: BroadcastDraft, by: string, now: Date): Promise<string> {
   const id = randomUUID();
@@ -26,23 +65,145 @@ export async function createDraft(db: Kysely<Database>, draft: BroadcastDraft, b
       created_by: by,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
+      updated_by: by,
       sent_by: null,
       sent_at: null,
       recipients: null,
+      approved_by: null,
+      approved_at: null,
+      approved_hash: null,
+      lapsed_approved_by: null,
+      lapsed_approved_at: null,
+      lapsed_by: null,
+      lapsed_at: null,
+      lapsed_reason: null,
     })
     .execute();
   return id;
 }
 
-/** Saves a draft; false when it is no longer a draft (or does not exist). */
-export async function saveDraft(db: Kysely<Database>, id: string, draft: BroadcastDraft, now: Date): Promise<boolean> {
-  const r = await db
-    .updateTable('broadcasts')
-    .set({ subject: draft.subject, body: draft.body, updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('status', '=', 'draft')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+export type SaveOutcome =
+  | { outcome: 'saved'; hash: string; voided: string | null }
+  /** The same text as stored: not an edit, so nothing changes (an approval stands). */
+  | { outcome: 'unchanged' }
+  | { outcome: 'not-draft' }
+  | { outcome: 'missing' };
+
+/**
+ * Saves a draft's text, with its audit row (who, and the new text's hash), in one transaction on
+ * the locked row. A changed text voids the approval: it was given for another text.
+ */
+export async function saveDraft(db: Kysely<Database>, id: string, draft: BroadcastDraft, actor: Actor, now: Date): Promise<SaveOutcome> {
+  return db.transaction().execute(async (trx): Promise<SaveOutcome> => {
+    const b = await lockRow(trx, id);
+    if (!b) return { outcome: 'missing' };
+    if (b.status !== 'draft') return { outcome: 'not-draft' };
+    const hash = textHash(draft);
+    if (hash === textHash(b)) return { outcome: 'unchanged' };
+    const at = now.toISOString();
+    const voided = b.approved_by;
+    await trx
+      .updateTable('broadcasts')
+      .set({
+        subject: draft.subject,
+        body: draft.body,
+        updated_at: at,
+        updated_by: actor.email,
+        ...(voided
+          ? {
+              approved_by: null,
+              approved_at: null,
+              approved_hash: null,
+              lapsed_approved_by: voided,
+              lapsed_approved_at: b.approved_at,
+              lapsed_by: actor.email,
+              lapsed_at: at,
+              lapsed_reason: 'edit' as const,
+            }
+          : {}),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .execute();
+    const detail = voided ? `${hashNote(hash)}; voided the approval by ${voided}` : hashNote(hash);
+    await recordAudit(trx, now, actor, { action: 'broadcast.edited', subject: id, detail });
+    return { outcome: 'saved', hash, voided };
+  });
+}
+
+export type ApproveOutcome =
+  | { outcome: 'approved' }
+  | { outcome: 'missing' }
+  | { outcome: 'not-draft' }
+  /** This operator may not approve it (wrote it, edited it last): the sentence says why. */
+  | { outcome: 'refused'; refusal: string }
+  | { outcome: 'already'; approvedBy: string }
+  /** The text is no longer the one the approver read. */
+  | { outcome: 'changed' };
+
+/**
+ * A second operator's approval of exactly the text they read (`hash`), on the locked row, with
+ * its audit row.
+ */
+export async function approve(
+  db: Kysely<Database>,
+  id: string,
+  approver: Actor & { role: OperatorRole },
+  hash: string,
+  now: Date,
+): Promise<ApproveOutcome> {
+  return db.transaction().execute(async (trx): Promise<ApproveOutcome> => {
+    const b = await lockRow(trx, id);
+    if (!b) return { outcome: 'missing' };
+    if (b.status !== 'draft') return { outcome: 'not-draft' };
+    const stored = textHash(b);
+    const refusal = approvalRefusal(approver, { state: 'draft', createdBy: b.created_by, updatedBy: b.updated_by ?? b.created_by, approval: null });
+    if (refusal) return { outcome: 'refused', refusal };
+    if (b.approved_by && b.approved_hash === stored) return { outcome: 'already', approvedBy: b.approved_by };
+    if (hash !== stored) return { outcome: 'changed' };
+    await trx
+      .updateTable('broadcasts')
+      .set({ approved_by: approver.email, approved_at: now.toISOString(), approved_hash: stored })
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .execute();
+    await recordAudit(trx, now, approver, { action: 'broadcast.approved', subject: id, detail: hashNote(stored) });
+    return { outcome: 'approved' };
+  });
+}
+
+export type RevokeOutcome = { outcome: 'revoked'; approvedBy: string } | { outcome: 'missing' } | { outcome: 'not-draft' } | { outcome: 'none' };
+
+/** Takes an approval back (the approver, or any other sender), with its audit row. */
+export async function revokeApproval(db: Kysely<Database>, id: string, actor: Actor, now: Date): Promise<RevokeOutcome> {
+  return db.transaction().execute(async (trx): Promise<RevokeOutcome> => {
+    const b = await lockRow(trx, id);
+    if (!b) return { outcome: 'missing' };
+    if (b.status !== 'draft') return { outcome: 'not-draft' };
+    if (!b.approved_by) return { outcome: 'none' };
+    const at = now.toISOString();
+    await trx
+      .updateTable('broadcasts')
+      .set({
+        approved_by: null,
+        approved_at: null,
+        approved_hash: null,
+        lapsed_approved_by: b.approved_by,
+        lapsed_approved_at: b.approved_at,
+        lapsed_by: actor.email,
+        lapsed_at: at,
+        lapsed_reason: 'revoked',
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'draft')
+      .execute();
+    await recordAudit(trx, now, actor, {
+      action: 'broadcast.approval-revoked',
+      subject: id,
+      detail: `the approval by ${b.approved_by} (${hashNote(b.approved_hash ?? textHash(b))})`,
+    });
+    return { outcome: 'revoked', approvedBy: b.approved_by };
+  });
 }
 
 export const findBroadcast = (db: Kysely<Database>, id: string): Promise<BroadcastsTable | undefined> =>
@@ -51,20 +212,62 @@ export const findBroadcast = (db: Kysely<Database>, id: string): Promise<Broadca
 export const listBroadcasts = (db: Kysely<Database>): Promise<BroadcastsTable[]> =>
   db.selectFrom('broadcasts').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(100).execute();
 
+export interface SendPolicy {
+  /** BROADCAST_APPROVALS: with 2, a valid approval of the stored text is needed. */
+  approvals: BroadcastApprovals;
+  /**
+   * The address guard: why this text may not go out, or null (broadcast-routes.ts's refusalOf;
+   * awaited, so a guard that must look something up can be asked inside the transaction too).
+   */
+  refusalOf: (draft: BroadcastDraft) => string | null | Promise<string | null>;
+}
+
+export type SendOutcome =
+  | { outcome: 'started'; recipients: number; approvedBy: string | null }
+  | { outcome: 'missing' }
+  /** Sent already (a double click, another operator) or cancelled. */
+  | { outcome: 'not-draft' }
+  | { outcome: 'refused'; refusal: string }
+  /** No approval, or one that no longer holds (its text, or its approver, changed): the sentence says which. */
+  | { outcome: 'unapproved'; reason: string };
+
+/** The approval that lets this text go out, or why there is none. */
+async function approvalOf(trx: Kysely<Database>, b: BroadcastsTable, hash: string): Promise<{ by: string } | { problem: string }> {
+  if (!b.approved_by) return { problem: 'nobody has approved it' };
+  if (b.approved_hash !== hash) return { problem: `the text is not the one ${b.approved_by} approved` };
+  const same = (a: string | null) => a !== null && operatorKey(a) === operatorKey(b.approved_by ?? '');
+  if (same(b.created_by) || same(b.updated_by)) return { problem: `${b.approved_by} wrote or edited it, so it needs another approval` };
+  const approver = await trx.selectFrom('operators').select('role').where('email_key', '=', operatorKey(b.approved_by)).executeTakeFirst();
+  if (!approver || approver.role === 'viewer') return { problem: `${b.approved_by} may no longer approve broadcasts` };
+  return { by: b.approved_by };
+}
+
 /**
  * Draft → sending, and one outbox row per confirmed subscriber, in one transaction: the
  * recipients are the confirmed list at that instant, and either all of them are queued or none.
- * Null when the broadcast was not a draft (sent already: a double click, another operator).
+ * The same transaction first locks the row and decides on the text as stored: the address guard,
+ * and (with two approvals) an approval of exactly that text by an operator who neither wrote nor
+ * edited it. Its audit row names the approver, or says nobody approved it.
  */
-export async function startSend(db: Kysely<Database>, id: string, by: string, now: Date): Promise<number | null> {
-  return db.transaction().execute(async (trx) => {
+export async function startSend(db: Kysely<Database>, id: string, actor: Actor, now: Date, policy: SendPolicy): Promise<SendOutcome> {
+  return db.transaction().execute(async (trx): Promise<SendOutcome> => {
+    const b = await lockRow(trx, id);
+    if (!b) return { outcome: 'missing' };
+    if (b.status !== 'draft') return { outcome: 'not-draft' };
+    const refusal = await policy.refusalOf({ subject: b.subject, body: b.body });
+    if (refusal) return { outcome: 'refused', refusal };
+    const hash = textHash(b);
+    const approval = await approvalOf(trx, b, hash);
+    if ('problem' in approval && policy.approvals === 2) return { outcome: 'unapproved', reason: approval.problem };
+    const approvedBy = 'by' in approval ? approval.by : null;
+
     const moved = await trx
       .updateTable('broadcasts')
-      .set({ status: 'sending', sent_by: by, sent_at: now.toISOString(), updated_at: now.toISOString() })
+      .set({ status: 'sending', sent_by: actor.email, sent_at: now.toISOString(), updated_at: now.toISOString() })
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return null;
+    if (Number(moved.numUpdatedRows) !== 1) return { outcome: 'not-draft' };
     const ids = await confirmedSubscriberIds(trx);
     for (let i = 0; i < ids.length; i += CHUNK) {
       await trx
@@ -73,7 +276,20 @@ export async function startSend(db: Kysely<Database>, id: string, by: string, no
         .execute();
     }
     await trx.updateTable('broadcasts').set({ recipients: ids.length }).where('id', '=', id).execute();
-    return ids.length;
+    const to = `to ${ids.length} confirmed subscribers`;
+    await recordAudit(
+      trx,
+      now,
+      actor,
+      approvedBy
+        ? { action: 'broadcast.sent', subject: id, detail: `${to}, approved by ${approvedBy} (${hashNote(hash)})` }
+        : {
+            action: 'broadcast.sent-unapproved',
+            subject: id,
+            detail: `${to}, approved by nobody: BROADCAST_APPROVALS=1 (${hashNote(hash)})`,
+          },
+    );
+    return { outcome: 'started', recipients: ids.length, approvedBy };
   });
 }
 
@@ -167,15 +383,35 @@ export async function progressOf(db: Kysely<Database>, b: BroadcastsTable, rateP
   return { state, progress: p };
 }
 
-export const toBroadcast = (b: BroadcastsTable, state: BroadcastState, progress: BroadcastProgress, refusal: string | null): Broadcast => ({
-  id: b.id,
-  subject: b.subject,
-  body: b.body,
-  state,
-  createdBy: b.created_by,
-  createdAt: b.created_at,
-  sentBy: b.sent_by,
-  sentAt: b.sent_at,
-  refusal,
-  progress,
-});
+export function toBroadcast(
+  b: BroadcastsTable,
+  state: BroadcastState,
+  progress: BroadcastProgress,
+  refusal: string | null,
+  approvals: BroadcastApprovals,
+): Broadcast {
+  const hash = textHash(b);
+  const approval = b.approved_by !== null && b.approved_at !== null && b.approved_hash === hash ? { by: b.approved_by, at: b.approved_at } : null;
+  const lapsed =
+    !approval && b.lapsed_approved_by && b.lapsed_approved_at && b.lapsed_by && b.lapsed_at && b.lapsed_reason
+      ? { approvedBy: b.lapsed_approved_by, approvedAt: b.lapsed_approved_at, by: b.lapsed_by, at: b.lapsed_at, reason: b.lapsed_reason }
+      : null;
+  return {
+    id: b.id,
+    subject: b.subject,
+    body: b.body,
+    state,
+    createdBy: b.created_by,
+    createdAt: b.created_at,
+    updatedBy: b.updated_by ?? b.created_by,
+    updatedAt: b.updated_at,
+    sentBy: b.sent_by,
+    sentAt: b.sent_at,
+    refusal,
+    textHash: hash,
+    approvalsRequired: approvals,
+    approval,
+    lapsedApproval: lapsed,
+    progress,
+  };
+}

@@ -29,7 +29,7 @@ export interface SignedInOperator {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by requireOperator / requireFreshProof; null on a route open to everyone. */
+    /** Set by requireRole; null on a route open to everyone. */
     operator: SignedInOperator | null;
   }
   interface FastifyContextConfig {

@@ -38,6 +38,9 @@ const LEAST: Record<string, OperatorRole | 'public'> = {
   [`POST ${p.broadcast}`]: 'sender',
   [`POST ${p.broadcastTest}`]: 'sender',
   [`POST ${p.broadcastSend}`]: 'sender',
+  // A second pair of eyes (decision 0028): approving needs fresh proof too; revoking only stops.
+  [`POST ${p.broadcastApprove}`]: 'sender',
+  [`POST ${p.broadcastRevoke}`]: 'sender',
   [`POST ${p.broadcastResume}`]: 'sender',
   [`POST ${p.broadcastCancel}`]: 'sender',
   [`GET ${p.audit}`]: 'sender',

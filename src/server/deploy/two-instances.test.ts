@@ -113,6 +113,9 @@ describe.skipIf(missingServices !== '')(
           SIGNUP_RATE_LIMIT: String(SIGNUP_LIMIT),
           SIGNUP_MIN_FILL_SECONDS: '0',
           MAIL_RATE_PER_SEC: '200',
+          // One operator sends here: what is tested is two instances, not the second pair of eyes
+          // (broadcast-approval.test.ts).
+          BROADCAST_APPROVALS: '1',
           // Other runs may share the Redis server: this run's keys are its own.
           REDIS_KEY_PREFIX: redisPrefix,
         },

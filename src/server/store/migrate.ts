@@ -7,6 +7,7 @@ import { consoleQueriesMigration } from './migrations/0005-console-queries.ts';
 import { broadcastsMigration } from './migrations/0006-broadcasts.ts';
 import { outboxClaimIndexMigration } from './migrations/0007-outbox-claim-index.ts';
 import { operatorRolesMigration } from './migrations/0008-operator-roles.ts';
+import { broadcastApprovalsMigration } from './migrations/0012-broadcast-approvals.ts';
 import { personalDataReadsMigration } from './migrations/0013-personal-data-reads.ts';
 import { passkeysMigration } from './migrations/0014-passkeys.ts';
 import type { Database } from './schema.ts';
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006-broadcasts': broadcastsMigration,
   '0007-outbox-claim-index': outboxClaimIndexMigration,
   '0008-operator-roles': operatorRolesMigration,
+  '0012-broadcast-approvals': broadcastApprovalsMigration,
   '0013-personal-data-reads': personalDataReadsMigration,
   '0014-passkeys': passkeysMigration,
 };

@@ -1,5 +1,4 @@
 import type { Generated } from 'kysely';
-import type { OperatorRole } from '../../shared/admin/roles.ts';
 
 // Times are ISO-8601 UTC strings (`2026-11-21T12:00:00.000Z`) in both dialects: they sort as text,
 // read the same in SQLite and PostgreSQL, and `substr(t, 1, 10)` is the day in both.
@@ -71,6 +70,18 @@ export interface BroadcastsTable {
   sent_by: string | null;
   sent_at: IsoTime | null;
   recipients: number | null;
+  /** The last operator who changed the text (migration 0012; null only on rows older than it). */
+  updated_by: string | null;
+  /** The second operator's approval, bound to `approved_hash` (SHA-256 of subject and body). */
+  approved_by: string | null;
+  approved_at: IsoTime | null;
+  approved_hash: string | null;
+  /** The approval that lapsed last: whose it was, and who ended it, when, how. */
+  lapsed_approved_by: string | null;
+  lapsed_approved_at: IsoTime | null;
+  lapsed_by: string | null;
+  lapsed_at: IsoTime | null;
+  lapsed_reason: 'edit' | 'revoked' | null;
 }
 
 export interface SettingsTable {
@@ -140,7 +151,9 @@ export interface OperatorsTable {
   created_at: IsoTime;
   updated_at: IsoTime;
   /** Migration 0008: 'viewer' | 'sender' | 'owner' (src/shared/admin/roles.ts). */
-  role: Generated<OperatorRole>;
+  // As migration 0008's CHECK spells it; src/shared/admin/roles.ts is the list the app uses (the
+  // store imports no feature: the lint's boundary), and the two must agree.
+  role: Generated<'viewer' | 'sender' | 'owner'>;
 }
 
 export interface OperatorRecoveryCodesTable {

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { roleAllows, type OperatorRole } from './roles.ts';
 
 // A launch broadcast as the console writes and reads it (docs/decisions/0015-launch-broadcast.md).
 
@@ -47,6 +48,17 @@ export const broadcastProgressSchema = z.object({
 });
 export type BroadcastProgress = z.output<typeof broadcastProgressSchema>;
 
+/** BROADCAST_APPROVALS: 2 (a second operator approves every send) or 1 (a team of one). */
+export const broadcastApprovalCounts = [1, 2] as const;
+export type BroadcastApprovals = (typeof broadcastApprovalCounts)[number];
+
+/** A SHA-256 of a broadcast's subject and body, in hex: what an approval is bound to. */
+export const textHashSchema = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'That is not the text’s fingerprint; reload the broadcast.'));
+
+/** Approve: the fingerprint of the text the approver read, so a text changed meanwhile is not approved. */
+export const broadcastApprovalSchema = z.strictObject({ textHash: textHashSchema });
+export type BroadcastApproval = z.output<typeof broadcastApprovalSchema>;
+
 export const broadcastSchema = z.object({
   id: z.string(),
   subject: z.string(),
@@ -54,13 +66,45 @@ export const broadcastSchema = z.object({
   state: z.enum(broadcastStates),
   createdBy: z.string(),
   createdAt: z.string(),
+  /** Who changed the text last, and when: the author until another operator edits it. */
+  updatedBy: z.string(),
+  updatedAt: z.string(),
   sentBy: z.nullable(z.string()),
   sentAt: z.nullable(z.string()),
   /** Why it may not be sent as it stands (the address guard), or null. */
   refusal: z.nullable(z.string()),
+  /** SHA-256 of the subject and body as stored now; an approval names the one it was given for. */
+  textHash: z.string(),
+  /** How many people must be involved in a send: 2, or 1 when a team of one set BROADCAST_APPROVALS=1. */
+  approvalsRequired: z.union([z.literal(1), z.literal(2)]),
+  /** The approval of this very text, or null. */
+  approval: z.nullable(z.object({ by: z.string(), at: z.string() })),
+  /** The approval that lapsed last: voided by someone's edit, or revoked. */
+  lapsedApproval: z.nullable(
+    z.object({ approvedBy: z.string(), approvedAt: z.string(), by: z.string(), at: z.string(), reason: z.enum(['edit', 'revoked']) }),
+  ),
   progress: broadcastProgressSchema,
 });
 export type Broadcast = z.output<typeof broadcastSchema>;
+
+// An operator is one address whatever its case (operators.ts keys them lower-cased).
+const sameOperator = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Why this operator may not approve this broadcast, in words, or null when they may. The server
+ * decides with it (the approve route); the console uses it only to show or hide the button.
+ */
+export function approvalRefusal(
+  operator: { email: string; role: OperatorRole },
+  b: Pick<Broadcast, 'state' | 'createdBy' | 'updatedBy' | 'approval'>,
+): string | null {
+  if (!roleAllows(operator.role, 'sender')) return 'Approving a broadcast needs a sender or an owner of the console.';
+  if (b.state !== 'draft') return 'Only a draft can be approved; this broadcast has been sent or cancelled.';
+  if (sameOperator(b.createdBy, operator.email)) return 'You wrote this broadcast: a second operator, who neither wrote nor edited it, must approve it.';
+  if (sameOperator(b.updatedBy, operator.email)) return 'You edited this broadcast last: a second operator, who neither wrote nor edited it, must approve it.';
+  if (b.approval) return `It is approved already (by ${b.approval.by}).`;
+  return null;
+}
 
 export const broadcastListSchema = z.object({
   broadcasts: z.array(z.pick(broadcastSchema, { id: true, subject: true, state: true, createdAt: true, sentAt: true })),

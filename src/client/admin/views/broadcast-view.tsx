@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   broadcastDraftSchema,
   broadcastListSchema,
@@ -6,34 +6,33 @@ import {
   broadcastSchema,
   testSentSchema,
   type Broadcast,
+  type BroadcastList,
   type BroadcastPreview,
 } from '../../../shared/admin/broadcast-schema.ts';
+import { roleAllows } from '../../../shared/admin/roles.ts';
 import { adminApiPaths, withId } from '../../../shared/paths.ts';
 import { BACKGROUND_HEADER } from '../../../shared/admin/sign-in-schema.ts';
 import { apiGet, apiSend } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { Field, Notice } from '../field.tsx';
-import { formatTime } from './format.ts';
+import { BroadcastApproval } from './broadcast-approval.tsx';
+import { BroadcastProgressView } from './broadcast-progress.tsx';
 
 const POLL_MS = 2000;
 const live = (b: Broadcast | null) => b?.state === 'sending' || b?.state === 'paused';
 
-const eta = (seconds: number | null): string => {
-  if (seconds === null) return '—';
-  if (seconds < 60) return `about ${seconds} s`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes < 90 ? `about ${minutes} min` : `about ${Math.round(minutes / 6) / 10} h`;
-};
-
 /**
  * The launch broadcast: write a subject and a Markdown body, preview it (HTML and text), send a
- * test to yourself, then send it to every confirmed subscriber (with a fresh code) and follow it.
- * Whether it may go out is decided by the server (the address guard); its sentence shows here.
+ * test to yourself; a second operator approves the text (fresh code); then send it to every
+ * confirmed subscriber (fresh code) and follow it. Whether it may go out is decided by the server
+ * (the address guard, the approval); its sentences show here. Viewers see, and may only pause.
  */
 export function BroadcastView() {
-  const { withFreshProof } = useConsole();
+  const { withFreshProof, role } = useConsole();
+  const writer = roleAllows(role, 'sender');
   const read = useApiData();
   const [broadcast, setBroadcast] = useState<Broadcast | null>(null);
+  const [drafts, setDrafts] = useState<BroadcastList['broadcasts']>([]);
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
   const [fieldErrors, setFieldErrors] = useState<{ subject?: string; body?: string }>({});
@@ -42,30 +41,60 @@ export function BroadcastView() {
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // A broadcast still going (sent from another tab, or before a reload) is shown at once.
+  /** Shows a broadcast, its text in the editor. */
+  const show = useCallback((b: Broadcast) => {
+    setBroadcast(b);
+    setSubject(b.subject);
+    setBody(b.body);
+  }, []);
+
+  // A broadcast still going (sent from another tab, or before a reload) is shown at once; else the
+  // newest draft (another operator's, waiting for approval, say). The rest are listed to open.
   useEffect(() => {
     void (async () => {
       const list = read(await apiGet(adminApiPaths.broadcasts, broadcastListSchema)).data;
-      const going = list?.broadcasts.find((b) => b.state === 'sending' || b.state === 'paused');
-      if (!going) return;
-      const one = read(await apiGet(withId(adminApiPaths.broadcast, going.id), broadcastSchema)).data;
-      if (one) setBroadcast(one);
+      const all = list?.broadcasts ?? [];
+      setDrafts(all.filter((b) => b.state === 'draft'));
+      const first = all.find((b) => b.state === 'sending' || b.state === 'paused') ?? all.find((b) => b.state === 'draft');
+      if (!first) return;
+      const one = read(await apiGet(withId(adminApiPaths.broadcast, first.id), broadcastSchema)).data;
+      if (one) show(one);
     })();
-  }, [read]);
+  }, [read, show]);
 
-  // The view polling on its own: marked as background, so it never keeps the session alive.
-  const refresh = useCallback(async (id: string) => {
-    const result = await apiGet(withId(adminApiPaths.broadcast, id), broadcastSchema, {}, { [BACKGROUND_HEADER]: '1' });
-    if (result.ok) setBroadcast(result.data);
-  }, []);
+  async function open(id: string) {
+    const { data, error: failed } = read(await apiGet(withId(adminApiPaths.broadcast, id), broadcastSchema));
+    setError(failed);
+    setPreview(null);
+    setStatus(null);
+    if (data) show(data);
+  }
 
-  // Live progress: polled while the broadcast is sending or paused.
-  const liveId = live(broadcast) ? broadcast?.id : undefined;
+  const dirty = broadcast?.state === 'draft' && (subject !== broadcast.subject || body !== broadcast.body);
+
+  // Polled while the broadcast is sending or paused (its progress), or while a draft is open (an
+  // approval, a revocation or another operator's edit shows up; the editor follows the stored
+  // text unless it holds changes of its own: `shown` is what the poll compares with).
+  const shown = useRef({ broadcast, subject, body });
   useEffect(() => {
-    if (!liveId) return;
-    const timer = setInterval(() => void refresh(liveId), POLL_MS);
+    shown.current = { broadcast, subject, body };
+  }, [broadcast, subject, body]);
+  const watchedId = broadcast && (live(broadcast) || broadcast.state === 'draft') ? broadcast.id : undefined;
+  useEffect(() => {
+    if (!watchedId) return;
+    const timer = setInterval(() => {
+      void (async () => {
+        // The view polling on its own: marked as background, so it never keeps the session alive.
+        const result = await apiGet(withId(adminApiPaths.broadcast, watchedId), broadcastSchema, {}, { [BACKGROUND_HEADER]: '1' });
+        const now = shown.current;
+        if (!result.ok || now.broadcast?.id !== result.data.id) return;
+        const clean = now.subject === now.broadcast.subject && now.body === now.broadcast.body;
+        if (clean) show(result.data);
+        else setBroadcast(result.data);
+      })();
+    }, POLL_MS);
     return () => clearInterval(timer);
-  }, [liveId, refresh]);
+  }, [watchedId, show]);
 
   /** Saves the draft (creating it the first time); returns it, or null with the errors shown. */
   async function save(): Promise<Broadcast | null> {
@@ -84,7 +113,8 @@ export function BroadcastView() {
     const result = await apiSend('POST', draftId ? withId(adminApiPaths.broadcast, draftId) : adminApiPaths.broadcasts, checked.data, broadcastSchema);
     const { data, error: failed } = read(result);
     setError(failed);
-    if (data) setBroadcast(data);
+    // The editor shows the text as stored (the subject trimmed), so "unsaved changes" means some.
+    if (data) show(data);
     return data;
   }
 
@@ -93,7 +123,8 @@ export function BroadcastView() {
     if (busy) return;
     setBusy(true);
     setStatus(null);
-    const saved = await save();
+    // A viewer may look, not write: their preview is of the text as stored.
+    const saved = writer ? await save() : broadcast;
     if (saved) {
       const { data, error: failed } = read(await apiGet(withId(adminApiPaths.broadcastPreview, saved.id), broadcastPreviewSchema));
       setError(failed);
@@ -127,14 +158,35 @@ export function BroadcastView() {
     setBusy(false);
   }
 
+  /** Pause, resume, cancel, revoke; resume asks for a fresh code, as sending does. */
   async function change(path: string) {
     if (!broadcast) return;
-    const { data, error: failed } = read(await apiSend('POST', withId(path, broadcast.id), {}, broadcastSchema));
-    setError(failed);
-    if (data) setBroadcast(data);
+    setBusy(true);
+    const result = await withFreshProof(() => apiSend('POST', withId(path, broadcast.id), {}, broadcastSchema));
+    if (result.ok || result.error.code !== 'fresh_proof_required') {
+      const { data, error: failed } = read(result);
+      setError(failed);
+      if (data) setBroadcast(data);
+    }
+    setBusy(false);
+  }
+
+  /** The approval of the text on screen (as stored: its fingerprint goes with it). */
+  async function approve() {
+    if (!broadcast) return;
+    setBusy(true);
+    const { id, textHash } = broadcast;
+    const result = await withFreshProof(() => apiSend('POST', withId(adminApiPaths.broadcastApprove, id), { textHash }, broadcastSchema));
+    if (result.ok) {
+      setError(null);
+      show(result.data);
+      setStatus('Approved: this exact text may now be sent.');
+    } else if (result.error.code !== 'fresh_proof_required') setError(read(result).error);
+    setBusy(false);
   }
 
   function startOver() {
+    setDrafts([]);
     setBroadcast(null);
     setPreview(null);
     setSubject('');
@@ -145,6 +197,10 @@ export function BroadcastView() {
 
   const refusal = broadcast?.state === 'draft' ? broadcast.refusal : null;
   const bodyError = fieldErrors.body ?? refusal ?? undefined;
+  // With two approvals the server refuses a send nobody approved; saving changes would void it.
+  // (A text not saved yet shows its approval panel, and BROADCAST_APPROVALS=1's warning, once saved.)
+  const awaitingApproval = !broadcast || (broadcast.approvalsRequired === 2 && (!broadcast.approval || Boolean(dirty)));
+  const otherDrafts = drafts.filter((d) => d.id !== broadcast?.id);
 
   return (
     <section aria-labelledby="view-title">
@@ -152,7 +208,7 @@ export function BroadcastView() {
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{status}</Notice>
       {broadcast && broadcast.state !== 'draft' ? (
-        <Progress broadcast={broadcast} onChange={(path) => void change(path)} onNew={startOver} />
+        <BroadcastProgressView broadcast={broadcast} onChange={(path) => void change(path)} onNew={startOver} />
       ) : (
         <>
           <p className="cs-muted">
@@ -161,7 +217,15 @@ export function BroadcastView() {
             lists, and images only from this site.
           </p>
           <form onSubmit={(e) => void onPreview(e)} noValidate>
-            <Field id="bc-subject" label="Subject" value={subject} onChange={(e) => setSubject(e.target.value)} error={fieldErrors.subject} maxLength={200} />
+            <Field
+              id="bc-subject"
+              label="Subject"
+              value={subject}
+              onChange={(e) => setSubject(e.target.value)}
+              error={fieldErrors.subject}
+              maxLength={200}
+              readOnly={!writer}
+            />
             <div className="cs-field">
               <label htmlFor="bc-body">Message (Markdown)</label>
               <textarea
@@ -169,6 +233,7 @@ export function BroadcastView() {
                 rows={12}
                 value={body}
                 onChange={(e) => setBody(e.target.value)}
+                readOnly={!writer}
                 aria-invalid={bodyError ? true : undefined}
                 aria-describedby={bodyError ? 'bc-body-error' : undefined}
               />
@@ -178,18 +243,54 @@ export function BroadcastView() {
                 </p>
               ) : null}
             </div>
-            <div className="cs-actions">
-              <button type="submit" disabled={busy}>
-                Save and preview
-              </button>
-              <button type="button" className="cs-secondary" disabled={busy} onClick={() => void testSend()}>
-                Send a test to me
-              </button>
-              <button type="button" className="cs-danger" disabled={busy || Boolean(refusal)} onClick={() => void sendToAll()}>
-                Send to all confirmed subscribers
-              </button>
-            </div>
+            {writer ? (
+              <div className="cs-actions">
+                <button type="submit" disabled={busy}>
+                  Save and preview
+                </button>
+                <button type="button" className="cs-secondary" disabled={busy} onClick={() => void testSend()}>
+                  Send a test to me
+                </button>
+                <button type="button" className="cs-danger" disabled={busy || Boolean(refusal) || awaitingApproval} onClick={() => void sendToAll()}>
+                  Send to all confirmed subscribers
+                </button>
+                {broadcast ? (
+                  <button type="button" className="cs-secondary" disabled={busy} onClick={startOver}>
+                    Write a new broadcast
+                  </button>
+                ) : null}
+              </div>
+            ) : (
+              <div className="cs-actions">
+                <button type="submit" disabled={busy || !broadcast}>
+                  Preview
+                </button>
+              </div>
+            )}
           </form>
+          {broadcast ? (
+            <BroadcastApproval
+              broadcast={broadcast}
+              dirty={Boolean(dirty)}
+              busy={busy}
+              onApprove={() => void approve()}
+              onRevoke={() => void change(adminApiPaths.broadcastRevoke)}
+            />
+          ) : null}
+          {otherDrafts.length ? (
+            <div>
+              <h2>Other drafts</h2>
+              <ul className="cs-drafts">
+                {otherDrafts.map((d) => (
+                  <li key={d.id}>
+                    <button type="button" className="cs-secondary" disabled={busy} onClick={() => void open(d.id)}>
+                      Open “{d.subject}”
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           {preview ? (
             <div className="cs-preview" aria-label="Preview">
               <h2>Preview: {preview.subject}</h2>
@@ -205,73 +306,5 @@ export function BroadcastView() {
         </>
       )}
     </section>
-  );
-}
-
-function Progress({ broadcast: b, onChange, onNew }: { broadcast: Broadcast; onChange: (path: string) => void; onNew: () => void }) {
-  const p = b.progress;
-  const stateWords = { draft: 'Draft', sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled', done: 'Sent' }[b.state];
-  return (
-    <div aria-labelledby="bc-progress-title">
-      <h2 id="bc-progress-title">
-        “{b.subject}”: <span data-testid="bc-state">{stateWords}</span>
-      </h2>
-      <p className="cs-muted">
-        Sent by {b.sentBy ?? '—'} {b.sentAt ? formatTime(b.sentAt) : ''}
-      </p>
-      <dl className="cs-progress" data-testid="bc-progress">
-        <dt>Recipients</dt>
-        <dd>{p.recipients}</dd>
-        <dt>Queued</dt>
-        <dd>{p.queued}</dd>
-        <dt>Sent</dt>
-        <dd data-testid="bc-sent">{p.sent}</dd>
-        <dt>Failed</dt>
-        <dd>{p.failed}</dd>
-        <dt>Skipped (unsubscribed meanwhile)</dt>
-        <dd>{p.skipped}</dd>
-        {p.cancelled ? (
-          <>
-            <dt>Not sent (cancelled)</dt>
-            <dd>{p.cancelled}</dd>
-          </>
-        ) : null}
-        <dt>Time left</dt>
-        <dd>{eta(p.etaSeconds)}</dd>
-      </dl>
-      {p.failures.length ? (
-        <>
-          <h3>Why some failed</h3>
-          <ul>
-            {p.failures.map((f) => (
-              <li key={f.reason}>
-                {f.count} × {f.reason}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      <div className="cs-actions">
-        {b.state === 'sending' ? (
-          <button type="button" className="cs-secondary" onClick={() => onChange(adminApiPaths.broadcastPause)}>
-            Pause
-          </button>
-        ) : null}
-        {b.state === 'paused' ? (
-          <button type="button" onClick={() => onChange(adminApiPaths.broadcastResume)}>
-            Resume
-          </button>
-        ) : null}
-        {b.state === 'sending' || b.state === 'paused' ? (
-          <button type="button" className="cs-danger" onClick={() => onChange(adminApiPaths.broadcastCancel)}>
-            Cancel the rest
-          </button>
-        ) : (
-          <button type="button" onClick={onNew}>
-            Write a new broadcast
-          </button>
-        )}
-      </div>
-    </div>
   );
 }

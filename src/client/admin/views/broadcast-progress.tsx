@@ -1,0 +1,90 @@
+import { roleAllows } from '../../../shared/admin/roles.ts';
+import type { Broadcast } from '../../../shared/admin/broadcast-schema.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { useConsole } from '../console-context.tsx';
+import { formatTime } from './format.ts';
+
+const eta = (seconds: number | null): string => {
+  if (seconds === null) return '—';
+  if (seconds < 60) return `about ${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 90 ? `about ${minutes} min` : `about ${Math.round(minutes / 6) / 10} h`;
+};
+
+/**
+ * A broadcast on its way: where every recipient stands, and Pause (anyone signed in: the
+ * emergency stop), Resume and Cancel (senders; the server refuses the rest anyway).
+ */
+export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broadcast: Broadcast; onChange: (path: string) => void; onNew: () => void }) {
+  const { role } = useConsole();
+  const sender = roleAllows(role, 'sender');
+  const p = b.progress;
+  const stateWords = { draft: 'Draft', sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled', done: 'Sent' }[b.state];
+  return (
+    <div aria-labelledby="bc-progress-title">
+      <h2 id="bc-progress-title">
+        “{b.subject}”: <span data-testid="bc-state">{stateWords}</span>
+      </h2>
+      <p className="cs-muted">
+        Sent by {b.sentBy ?? '—'} {b.sentAt ? formatTime(b.sentAt) : ''}
+        {b.approval ? `, approved by ${b.approval.by} ${formatTime(b.approval.at)}` : ', approved by nobody'}; written by {b.createdBy}
+        {b.updatedBy !== b.createdBy ? `, last edited by ${b.updatedBy}` : ''}
+      </p>
+      <dl className="cs-progress" data-testid="bc-progress">
+        <dt>Recipients</dt>
+        <dd>{p.recipients}</dd>
+        <dt>Queued</dt>
+        <dd>{p.queued}</dd>
+        <dt>Sent</dt>
+        <dd data-testid="bc-sent">{p.sent}</dd>
+        <dt>Failed</dt>
+        <dd>{p.failed}</dd>
+        <dt>Skipped (unsubscribed meanwhile)</dt>
+        <dd>{p.skipped}</dd>
+        {p.cancelled ? (
+          <>
+            <dt>Not sent (cancelled)</dt>
+            <dd>{p.cancelled}</dd>
+          </>
+        ) : null}
+        <dt>Time left</dt>
+        <dd>{eta(p.etaSeconds)}</dd>
+      </dl>
+      {p.failures.length ? (
+        <>
+          <h3>Why some failed</h3>
+          <ul>
+            {p.failures.map((f) => (
+              <li key={f.reason}>
+                {f.count} × {f.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <div className="cs-actions">
+        {b.state === 'sending' ? (
+          <button type="button" className="cs-secondary" onClick={() => onChange(adminApiPaths.broadcastPause)}>
+            Pause
+          </button>
+        ) : null}
+        {b.state === 'paused' && sender ? (
+          <button type="button" onClick={() => onChange(adminApiPaths.broadcastResume)}>
+            Resume
+          </button>
+        ) : null}
+        {b.state === 'sending' || b.state === 'paused' ? (
+          sender ? (
+            <button type="button" className="cs-danger" onClick={() => onChange(adminApiPaths.broadcastCancel)}>
+              Cancel the rest
+            </button>
+          ) : null
+        ) : (
+          <button type="button" onClick={onNew}>
+            Write a new broadcast
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
