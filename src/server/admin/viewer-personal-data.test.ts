@@ -35,7 +35,8 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
     t = await buildTestApp({
       store,
       mailer,
-      env: { MAIL_RATE_PER_SEC: '1000' },
+      // The subject here is what a viewer can read, not approvals: a team of one sends at once.
+      env: { MAIL_RATE_PER_SEC: '1000', BROADCAST_APPROVALS: '1' },
       onRoute: (r: RouteOptions) => {
         for (const method of [r.method].flat()) if (r.url.startsWith(apiPaths.admin) && method !== 'HEAD') routes.push(`${String(method)} ${r.url}`);
       },
@@ -98,10 +99,11 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
       p.broadcasts,
       withId(p.broadcast, broadcastId),
       withId(p.broadcastPreview, broadcastId),
+      p.passkeys,
     ];
     // Every GET a viewer may call is above (the role table: role-sweep.test.ts).
     const viewerGets = routes.filter((r) => r.startsWith('GET ') && ![p.subscribers, p.audit].includes(r.slice(4) as never));
-    expect(new Set(viewerGets.map((r) => r.slice(4)))).toEqual(new Set([p.session, p.sessions, p.audience, p.audienceLive, p.broadcasts, p.broadcast, p.broadcastPreview]));
+    expect(new Set(viewerGets.map((r) => r.slice(4)))).toEqual(new Set([p.session, p.sessions, p.audience, p.audienceLive, p.broadcasts, p.broadcast, p.broadcastPreview, p.passkeys]));
     const bodies: string[] = [];
     for (const url of reachable) {
       const res = await viewer.get(url);
