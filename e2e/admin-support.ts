@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { addOperator } from '../src/server/admin/operators.ts';
 import { totpCode } from '../src/server/admin/totp.ts';
-import { withServerStore } from './e2e-target.ts';
+import { e2eSecrets, withServerStore } from './e2e-target.ts';
 
 export const PASSWORD = 'violet kettle harbour 42';
 
@@ -20,7 +20,7 @@ export interface E2eOperator {
 /** A new operator in the running server's database. */
 export async function newOperator(label: string): Promise<E2eOperator> {
   const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date()));
+  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date(), e2eSecrets()));
   return { email, secret: totpSecret, recoveryCodes, lastStep: 0 };
 }
 

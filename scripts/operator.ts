@@ -23,6 +23,8 @@ import { EnvError, loadEnv } from '../src/server/env.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
+import { secretBoxFromEnv } from '../src/server/store/data-keys.ts';
+import type { SecretBox } from '../src/server/store/secret-box.ts';
 
 const usage = `Usage: npm run operator -- <command>
 
@@ -86,7 +88,7 @@ async function printFactors(email: string, factors: NewFactors): Promise<void> {
   console.log('');
 }
 
-async function run(store: Store, command: string | undefined, args: string[]): Promise<void> {
+async function run(store: Store, secrets: SecretBox, command: string | undefined, args: string[]): Promise<void> {
   const db = store.db;
   const now = () => new Date();
   const by = `by ${os.userInfo().username} on ${os.hostname()}`;
@@ -97,7 +99,7 @@ async function run(store: Store, command: string | undefined, args: string[]): P
       const email = emailArg(args);
       if (await findOperator(db, email)) throw new CliError(`An operator with the address ${email} exists already.`);
       const password = await askPassword(email);
-      const factors = await addOperator(db, email, password, now());
+      const factors = await addOperator(db, email, password, now(), secrets);
       await log('operator.added', email);
       console.log(`Added operator ${email} (${store.description}).`);
       await printFactors(email, factors);
@@ -133,7 +135,7 @@ async function run(store: Store, command: string | undefined, args: string[]): P
     }
     case 'reset-2fa': {
       const email = emailArg(args);
-      const factors = await resetTwoFactor(db, email, now());
+      const factors = await resetTwoFactor(db, email, now(), secrets);
       await log('operator.2fa-reset', email);
       console.log(`New authenticator secret and recovery codes for ${email}; the old ones no longer work and their sessions have ended.`);
       await printFactors(email, factors);
@@ -155,9 +157,10 @@ async function main(): Promise<number> {
   let store: Store | undefined;
   try {
     const env = loadEnv();
+    const secrets = secretBoxFromEnv(env);
     store = await openStore(env.DATABASE_URL);
-    await migrateToLatest(store.db);
-    await run(store, command, args);
+    await migrateToLatest(store.db, { secrets });
+    await run(store, secrets, command, args);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

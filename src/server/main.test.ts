@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [main], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', OUTBOX_DIR: path.join(dir, 'outbox'), DATABASE_URL: `sqlite:${path.join(dir, 'dh.sqlite')}`, ...env },
+      env: { PATH: process.env.PATH ?? '', DATA_KEY: process.env.DATA_KEY ?? '', PORT: '0', OUTBOX_DIR: path.join(dir, 'outbox'), DATABASE_URL: `sqlite:${path.join(dir, 'dh.sqlite')}`, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -43,6 +43,7 @@ describe('a Redis that cannot be reached', () => {
     const child = spawn(process.execPath, [main], {
       env: {
         PATH: process.env.PATH ?? '',
+        DATA_KEY: process.env.DATA_KEY ?? '',
         PORT: '0',
         OUTBOX_DIR: path.join(dir, 'outbox'),
         DATABASE_URL: `sqlite:${path.join(dir, 'redis-down.sqlite')}`,

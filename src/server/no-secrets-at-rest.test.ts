@@ -9,7 +9,7 @@ import { apiPaths, metricsPath } from '../shared/paths.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { buildTestApp, type TestApp } from './test/built-app.ts';
-import { dialectCases, openTestStore, type TestStore } from './test/test-store.ts';
+import { dialectCases, openTestStore, testSecrets, type TestStore } from './test/test-store.ts';
 import { postSignupForm, postSignupJson, visitPage, type Visitor } from './test/visitor.ts';
 
 // The privacy notice's promise, checked after a whole flow (beacons, sign-ups, the emails, the
@@ -78,7 +78,7 @@ for (const { dialect, skip, label } of dialectCases) {
       const log = createWriteStream(logFile);
       if (dialect === 'sqlite') {
         const opened = await openStore(`sqlite:${path.join(dir, 'data/dh.sqlite')}`);
-        await migrateToLatest(opened.db);
+        await migrateToLatest(opened.db, { secrets: testSecrets() });
         store = { ...opened, url: '', destroy: () => opened.close() };
       } else {
         store = await openTestStore('postgres');

@@ -24,6 +24,8 @@ export interface AdminOptions {
   contractAddress: string | null;
   /** MAIL_RATE_PER_SEC, for a broadcast's ETA. */
   mailRatePerSec: number;
+  /** The erasure ledger's file outside the database (ERASURE_LEDGER). */
+  erasureLedger: string;
   /** Failed sign-in counts; by default in Redis when REDIS_URL is set, else in this process. */
   counters?: FailureCounters;
 }
@@ -59,7 +61,7 @@ export const adminFeature = fp(
         contractAddress: opts.contractAddress,
         ratePerSec: opts.mailRatePerSec,
       });
-      registerSubscriberRoutes(api);
+      registerSubscriberRoutes(api, { erasureLedger: opts.erasureLedger });
       registerAudienceRoutes(api);
     });
 

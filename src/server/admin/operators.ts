@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { normaliseEmail } from '../../shared/signup-schema.ts';
 import type { Database } from '../store/schema.ts';
+import { totpSecretContext, type SecretBox } from '../store/secret-box.ts';
 import { hashPassword } from './passwords.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import { newTotpSecret } from './totp.ts';
@@ -13,7 +14,8 @@ export interface Operator {
   id: string;
   email: string;
   passwordHash: string;
-  totpSecret: string;
+  /** As stored: encrypted (secret-box.ts). Read it with openTotpSecret. */
+  sealedTotpSecret: string;
   lastStep: number | null;
 }
 
@@ -34,10 +36,14 @@ export async function findOperator(db: Kysely<Database>, email: string): Promise
     id: row.id,
     email: row.email,
     passwordHash: row.password_hash,
-    totpSecret: row.totp_secret,
+    sealedTotpSecret: row.totp_secret,
     lastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
   };
 }
+
+/** The operator's authenticator secret in the clear; a SecretBoxError (in words) when it cannot be opened. */
+export const openTotpSecret = (secrets: SecretBox, operatorId: string, sealed: string): string =>
+  secrets.open(sealed, totpSecretContext(operatorId));
 
 async function storeRecoveryCodes(db: Kysely<Database>, operatorId: string): Promise<string[]> {
   const codes = newRecoveryCodes();
@@ -50,7 +56,7 @@ async function storeRecoveryCodes(db: Kysely<Database>, operatorId: string): Pro
 }
 
 /** Creates an operator with a new authenticator secret and ten recovery codes (shown once). */
-export async function addOperator(db: Kysely<Database>, email: string, password: string, now: Date): Promise<NewFactors> {
+export async function addOperator(db: Kysely<Database>, email: string, password: string, now: Date, secrets: SecretBox): Promise<NewFactors> {
   const passwordHash = await hashPassword(password);
   const totpSecret = newTotpSecret();
   return db.transaction().execute(async (tx) => {
@@ -64,7 +70,7 @@ export async function addOperator(db: Kysely<Database>, email: string, password:
         email: normaliseEmail(email),
         email_key: operatorKey(email),
         password_hash: passwordHash,
-        totp_secret: totpSecret,
+        totp_secret: secrets.seal(totpSecret, totpSecretContext(id)),
         totp_last_step: null,
         created_at: at,
         updated_at: at,
@@ -136,13 +142,13 @@ export async function changePassword(db: Kysely<Database>, email: string, passwo
 }
 
 /** A new authenticator secret and new recovery codes (a lost phone); every session ends. */
-export async function resetTwoFactor(db: Kysely<Database>, email: string, now: Date): Promise<NewFactors> {
+export async function resetTwoFactor(db: Kysely<Database>, email: string, now: Date, secrets: SecretBox): Promise<NewFactors> {
   const op = await requireOperator(db, email);
   const totpSecret = newTotpSecret();
   return db.transaction().execute(async (tx) => {
     await tx
       .updateTable('operators')
-      .set({ totp_secret: totpSecret, totp_last_step: null, updated_at: now.toISOString() })
+      .set({ totp_secret: secrets.seal(totpSecret, totpSecretContext(op.id)), totp_last_step: null, updated_at: now.toISOString() })
       .where('id', '=', op.id)
       .execute();
     await tx.deleteFrom('operator_sessions').where('operator_id', '=', op.id).execute();

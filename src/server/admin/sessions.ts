@@ -142,7 +142,7 @@ export async function findChallenge(
   db: Kysely<Database>,
   token: string,
   now: Date,
-): Promise<{ operatorId: string; email: string; totpSecret: string } | null> {
+): Promise<{ operatorId: string; email: string; sealedTotpSecret: string } | null> {
   const row = await db
     .selectFrom('operator_challenges as c')
     .innerJoin('operators as o', 'o.id', 'c.operator_id')
@@ -150,7 +150,7 @@ export async function findChallenge(
     .where('c.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row || Date.parse(row.expires_at) <= now.getTime()) return null;
-  return { operatorId: row.operator_id, email: row.email, totpSecret: row.totp_secret };
+  return { operatorId: row.operator_id, email: row.email, sealedTotpSecret: row.totp_secret };
 }
 
 export async function endChallenge(db: Kysely<Database>, token: string): Promise<void> {

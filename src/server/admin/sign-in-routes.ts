@@ -18,7 +18,7 @@ import { adminApiPaths } from '../../shared/paths.ts';
 import { clientNetwork } from '../lib/client-network.ts';
 import { audit } from './audit.ts';
 import { freshProofUntil, operatorOf, requireOperator } from './guards.ts';
-import { claimRecoveryCode, claimTotpStep, findOperator, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
+import { claimRecoveryCode, claimTotpStep, findOperator, openTotpSecret, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import type { FailureCounters } from './sign-in-backoff.ts';
 import {
@@ -33,6 +33,7 @@ import {
   setFreshProof,
 } from './sessions.ts';
 import { totpStep } from './totp.ts';
+import { SecretBoxError } from '../store/secret-box.ts';
 import { browserSummary } from './user-agent.ts';
 
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
@@ -73,6 +74,19 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
     return true;
   }
 
+  // An authenticator secret the server cannot open (a data key missing after a rotation, a row
+  // altered): the operator is told in words, the log says which key (never the secret).
+  const unreadableSecretMessage =
+    'Your authenticator secret cannot be read on this server (its encryption key is not configured). Ask an administrator: the server log says which key is missing.';
+  function openSecret(request: FastifyRequest, operatorId: string, sealed: string): string | null {
+    try {
+      return openTotpSecret(api.keys.secrets, operatorId, sealed);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      request.log.error(error.message);
+      return null;
+    }
+  }
   const fail = (keys: string[]) => Promise.all(keys.map((k) => counters.recordFailure(k, api.clock().getTime())));
 
   app.post(
@@ -116,7 +130,9 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
       const { method, code } = request.body;
       let accepted: boolean;
       if (method === 'totp') {
-        const step = totpStep(challenge.totpSecret, code, now);
+        const secret = openSecret(request, challenge.operatorId, challenge.sealedTotpSecret);
+        if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
+        const step = totpStep(secret, code, now);
         accepted = step !== null && (await claimTotpStep(db(), challenge.operatorId, step));
       } else {
         accepted = await claimRecoveryCode(db(), challenge.operatorId, code, now);
@@ -189,7 +205,9 @@ export function registerSignInRoutes(api: FastifyInstance, opts: { publicUrl: st
       const keys = [addressKey(operator.email), clientKey(request)];
       if (await refuseWhileBlocked(reply, keys)) return reply;
       const now = api.clock();
-      const secret = (await findOperator(db(), operator.email))?.totpSecret;
+      const found = await findOperator(db(), operator.email);
+      const secret = found ? openSecret(request, found.id, found.sealedTotpSecret) : undefined;
+      if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
       const step = secret ? totpStep(secret, request.body.code, now) : null;
       if (step === null || !(await claimTotpStep(db(), operator.id, step))) {
         await fail(keys);

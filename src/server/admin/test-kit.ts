@@ -7,6 +7,7 @@ import { xsrf } from '../../shared/xsrf.ts';
 import type { Database } from '../store/schema.ts';
 import { addOperator } from './operators.ts';
 import { totpCode } from './totp.ts';
+import { testSecrets } from '../test/test-store.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 export const CHROME_UA =
@@ -19,7 +20,7 @@ export interface TestOperator {
 }
 
 export async function makeOperator(db: Kysely<Database>, email: string, now: Date): Promise<TestOperator> {
-  const factors = await addOperator(db, email, PASSWORD, now);
+  const factors = await addOperator(db, email, PASSWORD, now, testSecrets());
   return { email, secret: factors.totpSecret, recoveryCodes: factors.recoveryCodes };
 }
 

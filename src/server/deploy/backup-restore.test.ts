@@ -10,7 +10,7 @@ import { repoRoot, startBuiltServer } from '../../../bench/lib/processes.ts';
 import { unsubscribeUrl } from '../signups/unsubscribe-link.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { buildTestApp } from '../test/built-app.ts';
-import { dialectCases, testPostgresUrl, type TestStore } from '../test/test-store.ts';
+import { dialectCases, testPostgresUrl, testSecrets, type TestStore } from '../test/test-store.ts';
 import { openStore } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
 
@@ -31,7 +31,7 @@ async function seed(url: string): Promise<string> {
   const opened = await openStore(url);
   const store: TestStore = { ...opened, url, destroy: opened.close };
   try {
-    await migrateToLatest(store.db);
+    await migrateToLatest(store.db, { secrets: testSecrets() });
     const id = await insertSubscriber(store.db, 'kept@example.com', { status: 'confirmed' });
     // The app makes the link keys on its first start, as the live site would have.
     const { app, close } = await buildTestApp({ store });

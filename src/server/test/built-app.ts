@@ -67,7 +67,7 @@ export async function buildTestApp(
   const store = opts.store ?? (await openTestStore('sqlite'));
   const clock = opts.clock ?? testClock();
   const app = await buildApp({
-    env: loadEnv({ LOG_LEVEL: 'silent', PUBLIC_URL: 'https://dh.example', ...opts.env }),
+    env: loadEnv({ LOG_LEVEL: 'silent', PUBLIC_URL: 'https://dh.example', DATA_KEY: process.env.DATA_KEY, ...opts.env }),
     build: await testSiteBuild(),
     store,
     geo: await testGeo(),
