@@ -131,3 +131,23 @@ export async function applyLedger(db: Kysely<Database>, secrets: SecretBox, entr
   });
   return { erased, entries: unique.length, unknownKeys };
 }
+
+/**
+ * What a restore (and `npm run db:restore -- --ledger-only`) runs: every entry of the ledger file,
+ * of the database's table and of `alsoFrom` (the table of the database being replaced) is applied
+ * to the database, and the file gains every entry it lacked, so the copy outside the database
+ * stays the complete one.
+ */
+export async function reapplyErasureLedger(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  file: string,
+  alsoFrom: readonly LedgerEntry[] = [],
+): Promise<LedgerOutcome> {
+  const fromFile = readLedgerFile(file);
+  const all = [...fromFile, ...(await readLedgerTable(db)), ...alsoFrom];
+  const inFile = new Set(fromFile.map((e) => e.hash));
+  const missing = [...new Map(all.filter((e) => !inFile.has(e.hash)).map((e) => [e.hash, e])).values()];
+  appendToLedgerFile(file, missing);
+  return applyLedger(db, secrets, all);
+}
