@@ -40,9 +40,10 @@ function base32Bytes(text: string): Buffer {
   return Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
 }
 
-/** Every spelling a secret could be stored in: as written, and its bytes in hex, base64, base64url. */
+/** Every spelling a secret could be stored in: as written, and its bytes (and the text's) in hex, base64, base64url. */
 function spellings(text: string, bytes: Buffer): string[] {
-  return [text, text.toLowerCase(), bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url'), Buffer.from(text).toString('hex')].filter(
+  const asText = Buffer.from(text);
+  return [text, text.toLowerCase(), ...[bytes, asText].flatMap((b) => [b.toString('hex'), b.toString('base64').replace(/=+$/, ''), b.toString('base64url')])].filter(
     (s) => s.length >= 16,
   );
 }
