@@ -4,7 +4,8 @@
 // comes back. `npm run db:restore -- --ledger-only` re-applies the ledger alone, to either store
 // (PostgreSQL: run it before pg_restore, so the live database's ledger is kept in the file, and
 // after). See docs/deploy.md, "Restore" and docs/decisions/0031-data-key-and-erasure-ledger.md.
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { armor, Decrypter } from 'age-encryption';
 import SqliteDatabase from 'better-sqlite3';
@@ -154,6 +155,8 @@ async function main(): Promise<void> {
   const alsoFrom = present ? liveLedger(target) : [];
   // Into a new private file first, then moved into place: never a half-written database file.
   const incoming = `${target}.restoring-${process.pid}`;
+  // A new machine: the folder made owner-only, as the server makes it.
+  mkdirSync(path.dirname(path.resolve(target)), { recursive: true, mode: 0o700 });
   const fd = openSync(incoming, 'wx', 0o600);
   try {
     writeSync(fd, plain);

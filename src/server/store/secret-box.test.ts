@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../env.ts';
 import { DataKeyError, secretBoxFromEnv } from './data-keys.ts';
@@ -66,5 +69,22 @@ describe('where the data key comes from', () => {
     expect(() => secretBoxFromEnv(loadEnv({}))).toThrow(/cannot start: no data key.*DATA_KEY=\$\(openssl rand -base64 32\)/);
     expect(() => loadEnv({ DATA_KEY: 'too-short' })).toThrow(/DATA_KEY: must be 32 random bytes as base64 or 64 hex digits/);
     expect(() => loadEnv({ DATA_KEY_PREVIOUS: `${b64()},nope` })).toThrow(/DATA_KEY_PREVIOUS: must be 32 random bytes/);
+  });
+});
+
+describe('outside production, with no key configured', () => {
+  it('makes one key file beside the SQLite file, owner-only, and uses it from then on', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-keyfile-'));
+    try {
+      const env = loadEnv({ NODE_ENV: 'development', DATABASE_URL: `sqlite:${path.join(dir, 'data', 'dh.sqlite')}` });
+      const first = secretBoxFromEnv(env);
+      const file = path.join(dir, 'data', 'dh.data-key');
+      expect(first.source).toContain(file);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(secretBoxFromEnv(env).current.id).toBe(first.current.id);
+      expect(readFileSync(file, 'utf8').trim()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
