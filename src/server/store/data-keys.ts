@@ -8,9 +8,11 @@ import { dataKey, deriveKey, SecretBox, type DataKey } from './secret-box.ts';
 // Where the data key comes from (docs/decisions/0031-data-key-and-erasure-ledger.md):
 //   1. DATA_KEY (and DATA_KEY_PREVIOUS, decrypt only);
 //   2. else derived with HKDF from APP_SECRET's keys, the first one current;
-//   3. else, outside production only, a key file made once beside the SQLite file (a fresh clone
-//      works, and the key still never lives in the database or its backups);
-//   4. else (production) the start is refused, in words.
+//   3. else the key file beside the SQLite file (data/dh.data-key), made once outside production
+//      only: a fresh clone works (`npm start` runs as development), the commands run afterwards
+//      find the same key, and the key still never lives in the database or its backups;
+//   4. else (production, no key file) the start is refused, in words: a key is never made up
+//      silently where instances or a restore would need to share it.
 // Keys derived from APP_SECRET stay usable for decryption whenever APP_SECRET is set, so moving
 // from the derived key to DATA_KEY is "set DATA_KEY, run npm run keys:rotate".
 
@@ -52,16 +54,21 @@ function keyFromFile(file: string): DataKey {
 
 /** The data keys for this configuration, or a DataKeyError that says what to set. */
 export function secretBoxFromEnv(env: KeyEnv): SecretBox {
+  const file = path.join(dataFolder(env.DATABASE_URL), KEY_FILE);
+  const fileKey = existsSync(file) ? keyFromFile(file) : undefined;
   const fromAppSecret = (env.APP_SECRET ?? []).map((s) => dataKey(deriveKey(s, DATA_KEY_PURPOSE)));
-  const previous = [...(env.DATA_KEY_PREVIOUS ?? []).map((k) => dataKey(parseKeyText(k) as Buffer)), ...fromAppSecret];
-  if (env.DATA_KEY) return new SecretBox(dataKey(parseKeyText(env.DATA_KEY) as Buffer), previous, 'DATA_KEY');
-  const [derived, ...olderDerived] = fromAppSecret;
-  if (derived) return new SecretBox(derived, [...(env.DATA_KEY_PREVIOUS ?? []).map((k) => dataKey(parseKeyText(k) as Buffer)), ...olderDerived], 'APP_SECRET');
+  const fromPrevious = (env.DATA_KEY_PREVIOUS ?? []).map((k) => dataKey(parseKeyText(k) as Buffer));
+  // Every key this configuration can name opens what it sealed: moving from the key file or from
+  // APP_SECRET to DATA_KEY is "set it, run npm run keys:rotate".
+  const others = [...fromPrevious, ...fromAppSecret, ...(fileKey ? [fileKey] : [])];
+  if (env.DATA_KEY) return new SecretBox(dataKey(parseKeyText(env.DATA_KEY) as Buffer), others, 'DATA_KEY');
+  const [derived] = fromAppSecret;
+  if (derived) return new SecretBox(derived, others, 'APP_SECRET');
+  if (fileKey) return new SecretBox(fileKey, others, file);
   if (env.NODE_ENV === 'production') {
     throw new DataKeyError(
-      'The server cannot start: no data key. Stored secrets (authenticator secrets, link keys) are encrypted under a key kept outside the database: set DATA_KEY to 32 random bytes, e.g. DATA_KEY=$(openssl rand -base64 32), the same on every instance and for every npm run command, and keep a copy where you keep your other secrets (docs/deploy.md, "Keys"). Setting APP_SECRET instead derives one from it.',
+      `The server cannot start: no data key. Stored secrets (authenticator secrets, link keys) are encrypted under a key kept outside the database: set DATA_KEY to 32 random bytes, e.g. DATA_KEY=$(openssl rand -base64 32), the same on every instance and for every npm run command, and keep a copy where you keep your other secrets (docs/deploy.md, "Keys"). Setting APP_SECRET instead derives one from it. To try the site on this machine, \`npm start\` (NODE_ENV=development) makes a key file in ${path.dirname(file)}.`,
     );
   }
-  const file = path.join(dataFolder(env.DATABASE_URL), KEY_FILE);
-  return new SecretBox(keyFromFile(file), previous, `${file} (made for development; set DATA_KEY in production)`);
+  return new SecretBox(keyFromFile(file), others, `${file} (made for development; set DATA_KEY in production)`);
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadEnv } from '../env.ts';
+import { loadEnv as loadEnvFrom } from '../env.ts';
 import { DataKeyError, secretBoxFromEnv } from './data-keys.ts';
 import { dataKey, linkKeyContext, SecretBox, SecretBoxError, totpSecretContext } from './secret-box.ts';
 
@@ -40,6 +40,9 @@ describe('the secret box', () => {
 
 describe('where the data key comes from', () => {
   const b64 = () => randomBytes(32).toString('base64');
+  // A folder with no key file in it, whatever the checkout's data/ holds.
+  const DATABASE_URL = `sqlite:${path.join(os.tmpdir(), 'dh-no-such-folder', 'dh.sqlite')}`;
+  const loadEnv = (vars: Record<string, string>) => loadEnvFrom({ DATABASE_URL, ...vars });
 
   it('DATA_KEY first (base64 or hex), with DATA_KEY_PREVIOUS and APP_SECRET-derived keys opening only', () => {
     const k = randomBytes(32);
@@ -64,9 +67,15 @@ describe('where the data key comes from', () => {
     expect(a.open(sealed, 'c')).toBe('x');
   });
 
-  it('production without either refuses in words; a key of the wrong size is refused by the env check', () => {
-    expect(() => secretBoxFromEnv(loadEnv({ NODE_ENV: 'production' }))).toThrow(DataKeyError);
-    expect(() => secretBoxFromEnv(loadEnv({}))).toThrow(/cannot start: no data key.*DATA_KEY=\$\(openssl rand -base64 32\)/);
+  it('production without either (and no key file) refuses in words; a key of the wrong size is refused by the env check', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-nokey-'));
+    const DATABASE_URL = `sqlite:${path.join(dir, 'dh.sqlite')}`;
+    try {
+      expect(() => secretBoxFromEnv(loadEnv({ NODE_ENV: 'production', DATABASE_URL }))).toThrow(DataKeyError);
+      expect(() => secretBoxFromEnv(loadEnv({ DATABASE_URL }))).toThrow(/cannot start: no data key.*DATA_KEY=\$\(openssl rand -base64 32\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(() => loadEnv({ DATA_KEY: 'too-short' })).toThrow(/DATA_KEY: must be 32 random bytes as base64 or 64 hex digits/);
     expect(() => loadEnv({ DATA_KEY_PREVIOUS: `${b64()},nope` })).toThrow(/DATA_KEY_PREVIOUS: must be 32 random bytes/);
   });
@@ -76,13 +85,18 @@ describe('outside production, with no key configured', () => {
   it('makes one key file beside the SQLite file, owner-only, and uses it from then on', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-keyfile-'));
     try {
-      const env = loadEnv({ NODE_ENV: 'development', DATABASE_URL: `sqlite:${path.join(dir, 'data', 'dh.sqlite')}` });
+      const env = loadEnvFrom({ NODE_ENV: 'development', DATABASE_URL: `sqlite:${path.join(dir, 'data', 'dh.sqlite')}` });
       const first = secretBoxFromEnv(env);
       const file = path.join(dir, 'data', 'dh.data-key');
       expect(first.source).toContain(file);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(secretBoxFromEnv(env).current.id).toBe(first.current.id);
       expect(readFileSync(file, 'utf8').trim()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+      // Production then uses the file that is there (it never makes one), and DATA_KEY set later
+      // still opens what the file's key sealed, until npm run keys:rotate.
+      expect(secretBoxFromEnv({ ...env, NODE_ENV: 'production' }).current.id).toBe(first.current.id);
+      const withKey = secretBoxFromEnv({ ...env, DATA_KEY: randomBytes(32).toString('base64') });
+      expect(withKey.open(first.seal('x', 'c'), 'c')).toBe('x');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
