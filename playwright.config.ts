@@ -114,6 +114,8 @@ export default defineConfig({
               PUBLIC_URL: PG_BASE_URL,
               DATABASE_URL: postgresTarget.databaseUrl,
               OUTBOX_DIR: postgresTarget.outboxDir,
+              // With PostgreSQL the ledger file would default to data/: the run's own folder instead.
+              ERASURE_LEDGER: `${PG_DATA_DIR}/erasure-ledger`,
             },
             reuseExistingServer: false,
             timeout: 30_000,
