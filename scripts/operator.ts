@@ -23,7 +23,7 @@ import { EnvError, loadEnv } from '../src/server/env.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
-import { secretBoxFromEnv } from '../src/server/store/data-keys.ts';
+import { DataKeyError, secretBoxFromEnv } from '../src/server/store/data-keys.ts';
 import type { SecretBox } from '../src/server/store/secret-box.ts';
 
 const usage = `Usage: npm run operator -- <command>
@@ -167,7 +167,7 @@ async function main(): Promise<number> {
       console.error(`${error.message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof CliError || error instanceof OperatorError || error instanceof EnvError) {
+    if (error instanceof CliError || error instanceof OperatorError || error instanceof EnvError || error instanceof DataKeyError) {
       console.error(error.message);
       return 1;
     }

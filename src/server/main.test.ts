@@ -26,7 +26,7 @@ function start(env: Record<string, string>): Promise<{ code: number | null; outp
 describe('a start that fails says why without printing secrets', () => {
   it.each([
     ['APP_SECRET too short', { APP_SECRET: 'canary-secret-short' }, /APP_SECRET: .*at least 32 characters/],
-    ['no data key (production is the default)', { DATA_KEY: '' }, /cannot start: no data key\. .*set DATA_KEY to 32 random bytes, e\.g\. DATA_KEY=\$\(openssl rand -base64 32\)/],
+    ['no data key (production is the default)', { DATA_KEY: '' }, /cannot start\. No data key: .*Set DATA_KEY to 32 random bytes, e\.g\. DATA_KEY=\$\(openssl rand -base64 32\)/],
     ['a data key that is not 32 bytes', { DATA_KEY: 'canary-data-key' }, /DATA_KEY: must be 32 random bytes as base64 or 64 hex digits/],
     ['DATABASE_URL of another kind', { DATABASE_URL: 'mysql://dh:canary-password@db.internal/dh' }, /DATABASE_URL: must be sqlite:/],
     ['SMTP_URL of another kind', { SMTP_URL: 'http://mailer:canary-password@mail.internal' }, /SMTP_URL: must be smtp:/],

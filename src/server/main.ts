@@ -97,8 +97,10 @@ main().catch((error: unknown) => {
   // keeps its stack for whoever fixes it. Either way no configured secret is printed, even when a
   // driver's error quotes it.
   const text =
-    error instanceof EnvError || error instanceof StartError || error instanceof DataKeyError
+    error instanceof EnvError || error instanceof StartError
       ? error.message
+      : error instanceof DataKeyError
+      ? `The server cannot start. ${error.message}`
       : `The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   process.stderr.write(`${redact(text, configuredSecrets(process.env))}\n`);
   process.exit(1);

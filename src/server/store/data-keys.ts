@@ -67,7 +67,7 @@ export function secretBoxFromEnv(env: KeyEnv): SecretBox {
   if (fileKey) return new SecretBox(fileKey, others, file);
   if (env.NODE_ENV === 'production') {
     throw new DataKeyError(
-      `The server cannot start: no data key. Stored secrets (authenticator secrets, link keys) are encrypted under a key kept outside the database: set DATA_KEY to 32 random bytes, e.g. DATA_KEY=$(openssl rand -base64 32), the same on every instance and for every npm run command, and keep a copy where you keep your other secrets (docs/deploy.md, "Keys"). Setting APP_SECRET instead derives one from it. To try the site on this machine, \`npm start\` (NODE_ENV=development) makes a key file in ${path.dirname(file)}.`,
+      `No data key: the stored secrets (authenticator secrets, link keys) are encrypted under a key kept outside the database. Set DATA_KEY to 32 random bytes, e.g. DATA_KEY=$(openssl rand -base64 32), the same on every instance and for every npm run command, and keep a copy where you keep your other secrets (docs/deploy.md, "Keys"). Setting APP_SECRET instead derives one from it. To try the site on this machine, \`npm start\` (NODE_ENV=development) makes a key file in ${path.dirname(file)}.`,
     );
   }
   return new SecretBox(keyFromFile(file), others, `${file} (made for development; set DATA_KEY in production)`);

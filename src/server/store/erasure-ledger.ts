@@ -24,8 +24,13 @@ const LINE = /^v1 ([0-9a-f]{16}) ([A-Za-z0-9_-]{43}) (\S+)$/;
 /** A ledger in a state we cannot use, in words. */
 export class LedgerError extends Error {}
 
-const ledgerHash = (key: DataKey, emailKey: string): string =>
-  createHmac('sha256', deriveKey(key.key, LEDGER_PURPOSE)).update(emailKey).digest('base64url');
+// Derived once per data key: a restore hashes every subscriber's address under each key in use.
+const ledgerKeys = new WeakMap<DataKey, Buffer>();
+function ledgerHash(key: DataKey, emailKey: string): string {
+  let k = ledgerKeys.get(key);
+  if (!k) ledgerKeys.set(key, (k = deriveKey(key.key, LEDGER_PURPOSE)));
+  return createHmac('sha256', k).update(emailKey).digest('base64url');
+}
 
 /** The entry for erasing the person with this email_key, under the current data key. */
 export function ledgerEntryFor(secrets: SecretBox, emailKey: string, now: Date): LedgerEntry {

@@ -72,7 +72,7 @@ describe('where the data key comes from', () => {
     const DATABASE_URL = `sqlite:${path.join(dir, 'dh.sqlite')}`;
     try {
       expect(() => secretBoxFromEnv(loadEnv({ NODE_ENV: 'production', DATABASE_URL }))).toThrow(DataKeyError);
-      expect(() => secretBoxFromEnv(loadEnv({ DATABASE_URL }))).toThrow(/cannot start: no data key.*DATA_KEY=\$\(openssl rand -base64 32\)/);
+      expect(() => secretBoxFromEnv(loadEnv({ DATABASE_URL }))).toThrow(/No data key: .*DATA_KEY=\$\(openssl rand -base64 32\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
