@@ -7,11 +7,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiPaths, subscriberApiPath } from '../shared/paths.ts';
 import { repoRoot } from '../../bench/lib/processes.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../../bench/lib/postgres.ts';
 import { ConsoleClient, makeOperator, type TestOperator } from './admin/test-kit.ts';
 import { openStore } from './store/database.ts';
 import { insertSubscriber } from './test/fixtures.ts';
 import { buildTestApp, type TestApp } from './test/built-app.ts';
-import { dialectCases, openTestStore, serverDatabaseUrl, type TestStore } from './test/test-store.ts';
+import { dialectCases, openTestStore, serverDatabaseUrl, testPostgresUrl, testSecrets, type TestStore } from './test/test-store.ts';
+import { migrateToLatest } from './store/migrate.ts';
 import { postSignupJson, visitPage } from './test/visitor.ts';
 
 // An erased person is gone from everything the app keeps: the database file and its WAL (SQLite
@@ -168,5 +170,61 @@ describe.each(dialectCases)('erasure ($label)', ({ dialect, skip }) => {
     const { stdout } = await script('db-restore.ts', env, ['--ledger-only']);
     expect(stdout).toMatch(/0 person\(s\) in this database erased again/);
     expect(await store.db.selectFrom('subscribers').select('email').where('email_key', '=', ERASED.toLowerCase()).execute()).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!testPostgresUrl)('erasure on PostgreSQL: pg_dump, erase, pg_restore of the older dump, npm run db:restore -- --ledger-only', () => {
+  const scratch: ScratchDatabase[] = [];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-erasure-pg-'));
+  afterAll(async () => {
+    for (const db of scratch) await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the person erased after the dump is erased again from the restored database; the others are there', { timeout: 120_000 }, async () => {
+    const ledger = path.join(dir, 'erasure-ledger');
+    const source = await createScratchDatabase(testPostgresUrl ?? '');
+    scratch.push(source);
+    const opened = await openStore(source.url);
+    const store: TestStore = { ...opened, url: source.url, destroy: opened.close };
+    let erasedId = '';
+    try {
+      await migrateToLatest(store.db, { secrets: testSecrets() });
+      await insertSubscriber(store.db, KEPT, { status: 'confirmed', now: new Date('2026-11-21T10:00:00.000Z') });
+      erasedId = await insertSubscriber(store.db, ERASED, { status: 'confirmed', now: new Date('2026-11-21T10:00:00.000Z') });
+      const dump = path.join(dir, 'before-erasure.dump');
+      await run('pg_dump', ['--format=custom', `--file=${dump}`, source.url]);
+
+      const t = await buildTestApp({ store, env: { ERASURE_LEDGER: ledger } });
+      try {
+        const op = await makeOperator(store.db, 'pg-eraser@example.com', t.clock());
+        const c = new ConsoleClient(t.app);
+        await c.signIn(op, t.clock());
+        const res = await c.post(subscriberApiPath(adminApiPaths.subscriberErase, erasedId), { confirmEmail: ERASED });
+        expect(res.statusCode, res.body).toBe(200);
+      } finally {
+        await t.close();
+      }
+      // As the guide says: --ledger-only before the restore (gathers the live ledger into the file)…
+      await script('db-restore.ts', { DATABASE_URL: source.url, ERASURE_LEDGER: ledger }, ['--ledger-only']);
+
+      const fresh = await createScratchDatabase(testPostgresUrl ?? '');
+      scratch.push(fresh);
+      await run('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', `--dbname=${fresh.url}`, dump]);
+      const restored = await openStore(fresh.url);
+      try {
+        expect((await restored.db.selectFrom('subscribers').select('email').orderBy('email').execute()).map((r) => r.email)).toEqual([ERASED, KEPT]);
+        // …and after it.
+        const { stdout } = await script('db-restore.ts', { DATABASE_URL: fresh.url, ERASURE_LEDGER: ledger }, ['--ledger-only']);
+        expect(stdout).toMatch(/1 erasure\(s\) on record; 1 person\(s\) in this database erased again/);
+        expect((await restored.db.selectFrom('subscribers').select('email').execute()).map((r) => r.email)).toEqual([KEPT]);
+        const { rows } = await sql<Record<string, unknown>>`select * from subscribers`.execute(restored.db);
+        expect(JSON.stringify(rows).toLowerCase()).not.toContain(ERASED.toLowerCase());
+      } finally {
+        await restored.close();
+      }
+    } finally {
+      await opened.close();
+    }
   });
 });
