@@ -187,11 +187,10 @@ describe.skipIf(!testPostgresUrl)('erasure on PostgreSQL: pg_dump, erase, pg_res
     scratch.push(source);
     const opened = await openStore(source.url);
     const store: TestStore = { ...opened, url: source.url, destroy: opened.close };
-    let erasedId = '';
     try {
       await migrateToLatest(store.db, { secrets: testSecrets() });
       await insertSubscriber(store.db, KEPT, { status: 'confirmed', now: new Date('2026-11-21T10:00:00.000Z') });
-      erasedId = await insertSubscriber(store.db, ERASED, { status: 'confirmed', now: new Date('2026-11-21T10:00:00.000Z') });
+      const erasedId = await insertSubscriber(store.db, ERASED, { status: 'confirmed', now: new Date('2026-11-21T10:00:00.000Z') });
       const dump = path.join(dir, 'before-erasure.dump');
       await run('pg_dump', ['--format=custom', `--file=${dump}`, source.url]);
 
