@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
 import { e2eDatabaseName, e2eDatabaseUrl } from './e2e/postgres-database.ts';
 import { chromiumFlags, chromiumPath } from './scripts/chromium.ts';
@@ -36,6 +37,10 @@ if (!postgresUrl && !process.env.E2E_PG_SKIP_SAID) {
   );
 }
 const PG_DATA_DIR = '.e2e-data-pg';
+// The servers' data key (stored secrets are encrypted under it): one per run, reaching the
+// workers through the environment like the database name, so the tests' seeding helpers
+// (e2e/e2e-target.ts) seal operators' secrets as the servers will open them.
+process.env.E2E_DATA_KEY ??= randomBytes(32).toString('base64');
 
 /** What a test needs to reach its project's server behind the browser: its database and outbox. */
 export interface E2eTarget {
@@ -65,6 +70,7 @@ const serverEnv: Record<string, string> = {
   // Slow enough that the broadcast test can pause a send in the middle, fast enough to finish in
   // seconds.
   MAIL_RATE_PER_SEC: '4',
+  DATA_KEY: process.env.E2E_DATA_KEY,
 };
 
 export default defineConfig({
@@ -108,6 +114,8 @@ export default defineConfig({
               PUBLIC_URL: PG_BASE_URL,
               DATABASE_URL: postgresTarget.databaseUrl,
               OUTBOX_DIR: postgresTarget.outboxDir,
+              // With PostgreSQL the ledger file would default to data/: the run's own folder instead.
+              ERASURE_LEDGER: `${PG_DATA_DIR}/erasure-ledger`,
             },
             reuseExistingServer: false,
             timeout: 30_000,

@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['src/server/test/global-setup.ts'],
+    setupFiles: ['src/server/test/setup-env.ts'],
     // Two cores here and in CI; integration tests open real databases and servers.
     maxWorkers: 2,
     testTimeout: 20_000,

@@ -22,6 +22,7 @@ import { forgetKeptSums, keepClosedSums } from '../src/server/analytics/audience
 import { listSubscribers } from '../src/server/signups/queries.ts';
 import { encodeCursor } from '../src/server/signups/subscriber-list.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
+import { testSecretsForBench } from './lib/processes.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
 import { addDays, dayOf } from '../src/server/lib/days.ts';
 import { createScratchDatabase, postgresBaseUrl, redactUrl, type ScratchDatabase } from './lib/postgres.ts';
@@ -277,7 +278,7 @@ async function benchSqlite(): Promise<Result> {
   return withSqliteDir('dh-bench-console-', async ({ file }) => {
     const store = await openStore(`sqlite:${file}`);
     try {
-      await migrateToLatest(store.db);
+      await migrateToLatest(store.db, { secrets: testSecretsForBench() });
       const t = performance.now();
       // A second connection for seeding, without fsyncs: the data set, not its durability, matters here.
       const raw = new SqliteDatabase(file);
@@ -300,7 +301,7 @@ async function benchSqlite(): Promise<Result> {
 async function benchPostgres(scratch: ScratchDatabase): Promise<Result> {
   const store = await openStore(scratch.url);
   try {
-    await migrateToLatest(store.db);
+    await migrateToLatest(store.db, { secrets: testSecretsForBench() });
     const t = performance.now();
     const client = new pg.Client({ connectionString: scratch.url });
     await client.connect();

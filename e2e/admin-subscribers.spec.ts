@@ -97,7 +97,8 @@ test('erases a person after the typed address and the fresh-proof prompt; the au
   await dialog.getByLabel('Their email address').fill(email.toUpperCase());
   await erase.click();
   await confirmWithCode(page, op);
-  await expect(page.getByText(/^Erased: their details and emails are gone/)).toBeVisible();
+  await expect(page.getByText(/^Erased: their details and queued emails are gone from the list/)).toBeVisible();
+  await expect(page.getByText(/Outside this app’s reach: what your mail provider logged/)).toBeVisible();
   await expect(page.getByText(email)).toHaveCount(0);
   await search(page, tag);
   await expect(page.getByText('Nobody matches this search.')).toBeVisible();

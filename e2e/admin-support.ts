@@ -6,7 +6,7 @@ import { expect, type Page } from '@playwright/test';
 import { addOperator } from '../src/server/admin/operators.ts';
 import type { OperatorRole } from '../src/shared/admin/roles.ts';
 import { totpCode } from '../src/server/admin/totp.ts';
-import { withServerStore } from './e2e-target.ts';
+import { e2eSecrets, withServerStore } from './e2e-target.ts';
 
 export const PASSWORD = 'violet kettle harbour 42';
 
@@ -21,7 +21,7 @@ export interface E2eOperator {
 /** A new operator in the running server's database; an owner unless a role is named. */
 export async function newOperator(label: string, role: OperatorRole = 'owner'): Promise<E2eOperator> {
   const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date(), role));
+  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date(), role, e2eSecrets()));
   return { email, secret: totpSecret, recoveryCodes, lastStep: 0 };
 }
 

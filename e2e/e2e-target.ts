@@ -2,7 +2,10 @@
 // database and outbox, so the seeding helpers and the outbox reader reach the same server the
 // browser does: SQLite in the `chromium` project, PostgreSQL in `chromium-postgres`.
 import { test } from '@playwright/test';
+import { loadEnv } from '../src/server/env.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
+import { secretBoxFromEnv } from '../src/server/store/data-keys.ts';
+import type { SecretBox } from '../src/server/store/secret-box.ts';
 import type { E2eTarget } from '../playwright.config.ts';
 
 export function e2eTarget(): E2eTarget {
@@ -23,3 +26,6 @@ export async function withServerStore<T>(work: (store: Store) => Promise<T>): Pr
     await store.close();
   }
 }
+
+/** The servers' data keys (playwright.config.ts makes one per run): what operators' secrets are sealed with. */
+export const e2eSecrets = (): SecretBox => secretBoxFromEnv(loadEnv({ DATA_KEY: process.env.E2E_DATA_KEY }));

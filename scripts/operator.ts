@@ -27,6 +27,8 @@ import { EnvError, loadEnv } from '../src/server/env.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
+import { DataKeyError, secretBoxFromEnv } from '../src/server/store/data-keys.ts';
+import type { SecretBox } from '../src/server/store/secret-box.ts';
 
 const usage = `Usage: npm run operator -- <command>
 
@@ -107,7 +109,7 @@ async function printFactors(email: string, factors: NewFactors): Promise<void> {
   console.log('');
 }
 
-async function run(store: Store, command: string | undefined, args: string[]): Promise<void> {
+async function run(store: Store, secrets: SecretBox, command: string | undefined, args: string[]): Promise<void> {
   const db = store.db;
   const now = () => new Date();
   const by = `by ${os.userInfo().username} on ${os.hostname()}`;
@@ -124,7 +126,7 @@ async function run(store: Store, command: string | undefined, args: string[]): P
       if (!role) throw new UsageError(`Give the new operator a role: --role ${operatorRoles.join('|')}.`);
       if (first && asked && asked !== 'owner') console.log(`${email} is the first operator, so an owner (not ${asked}).`);
       const password = await askPassword(email);
-      const factors = await addOperator(db, email, password, now(), role);
+      const factors = await addOperator(db, email, password, now(), role, secrets);
       await log('operator.added', email, `as ${role}`);
       console.log(`Added operator ${email} as ${role} (${store.description}).`);
       await printFactors(email, factors);
@@ -170,7 +172,7 @@ async function run(store: Store, command: string | undefined, args: string[]): P
     }
     case 'reset-2fa': {
       const email = emailArg(args);
-      const factors = await resetTwoFactor(db, email, now());
+      const factors = await resetTwoFactor(db, email, now(), secrets);
       await log('operator.2fa-reset', email);
       console.log(`New authenticator secret and recovery codes for ${email}; the old ones no longer work and their sessions have ended.`);
       await printFactors(email, factors);
@@ -192,16 +194,17 @@ async function main(): Promise<number> {
   let store: Store | undefined;
   try {
     const env = loadEnv();
+    const secrets = secretBoxFromEnv(env);
     store = await openStore(env.DATABASE_URL);
-    await migrateToLatest(store.db);
-    await run(store, command, args);
+    await migrateToLatest(store.db, { secrets });
+    await run(store, secrets, command, args);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof CliError || error instanceof OperatorError || error instanceof EnvError) {
+    if (error instanceof CliError || error instanceof OperatorError || error instanceof EnvError || error instanceof DataKeyError) {
       console.error(error.message);
       return 1;
     }

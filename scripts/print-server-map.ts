@@ -10,17 +10,22 @@ import { createGeoLookup } from '../src/server/geo/geo-lookup.ts';
 import { loadSiteBuild } from '../src/server/site/site-build.ts';
 import { openStore } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
+import { dataKey, SecretBox } from '../src/server/store/secret-box.ts';
+import { randomBytes } from 'node:crypto';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-map-'));
 try {
   const store = await openStore(`sqlite:${path.join(dir, 'map.sqlite')}`);
-  await migrateToLatest(store.db);
+  // A throwaway database: a throwaway data key.
+  const secrets = new SecretBox(dataKey(randomBytes(32)));
+  await migrateToLatest(store.db, { secrets });
   const geo = await createGeoLookup();
   const app = await buildApp({
     env: loadEnv({ LOG_LEVEL: 'silent', OUTBOX_DIR: path.join(dir, 'outbox') }),
     build: await loadSiteBuild(path.resolve(import.meta.dirname, '../dist')),
     store,
     geo,
+    secrets,
   });
   await app.ready();
   // avvio lists a "bound _after" step after every registration; they are noise in a map.

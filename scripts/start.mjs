@@ -10,4 +10,8 @@ if (!needed.every((f) => existsSync(path.join(root, f)))) {
   const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+// `npm start` is the fresh clone's command: without NODE_ENV it runs as development, where a data
+// key is made in data/dh.data-key when none is configured. Deployments set NODE_ENV=production
+// (the Dockerfile and the systemd unit do), and then DATA_KEY is required (docs/deploy.md, "Keys").
+process.env.NODE_ENV ||= 'development';
 await import('../dist/server/main.js');

@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../src/server/store/database.ts';
 import { migrateToLatest } from '../../src/server/store/migrate.ts';
 import { startSmtpSink } from '../../src/server/test/smtp-sink.ts';
 import { cpuProfileArgs } from './post-bench.ts';
-import { runFiguresChild, startBuiltServer, withTimeout } from './processes.ts';
+import { runFiguresChild, startBuiltServer, testSecretsForBench, withTimeout } from './processes.ts';
 
 /** Seeded subscribers' addresses start with this; every other address is a sign-up's. */
 export const BROADCAST_PREFIX = 'bc';
@@ -63,7 +63,7 @@ export async function startRecordingSink(): Promise<RecordingSink> {
 /** Opens (and migrates) the store at `databaseUrl`, as the server would find it. */
 export async function openMigratedStore(databaseUrl: string): Promise<Store> {
   const store = await openStore(databaseUrl);
-  await migrateToLatest(store.db);
+  await migrateToLatest(store.db, { secrets: testSecretsForBench() });
   return store;
 }
 

@@ -5,7 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { loadEnv } from '../../src/server/env.ts';
+import { secretBoxFromEnv } from '../../src/server/store/data-keys.ts';
+import type { SecretBox } from '../../src/server/store/secret-box.ts';
 import { httpGet } from './http.ts';
+
+// The benches' (and tests') databases are throwaway, and so is their data key: one per run, in the
+// environment every process started from here inherits, so they all open the same stored secrets.
+process.env.DATA_KEY ??= randomBytes(32).toString('base64');
+export const testSecretsForBench = (): SecretBox => secretBoxFromEnv(loadEnv({ NODE_ENV: 'test', DATA_KEY: process.env.DATA_KEY }));
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 

@@ -23,6 +23,8 @@ import { pagesPlugin, sendUnreadableAddressPage } from './site/pages-plugin.ts';
 import type { SiteBuild } from './site/site-build.ts';
 import { siteFeature } from './site/site-plugin.ts';
 import type { Store } from './store/database.ts';
+import { erasureLedgerPath, secretBoxFromEnv } from './store/data-keys.ts';
+import type { SecretBox } from './store/secret-box.ts';
 
 export interface AppDeps {
   env: Env;
@@ -33,6 +35,8 @@ export interface AppDeps {
   geo: GeoLookup;
   /** Defaults to SMTP_URL, or .eml files under OUTBOX_DIR when that is unset. */
   mailer?: Mailer;
+  /** The data keys (main.ts resolves them once, for the migrations too); defaults to the env's. */
+  secrets?: SecretBox;
   /** Injected so tests can fix "now". */
   clock?: () => Date;
   /** Where the log goes (stdout by default); tests read it back. */
@@ -131,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Infrastructure.
   await app.register(clockPlugin, { clock: deps.clock ?? (() => new Date()) });
   await app.register(storePlugin, { store: deps.store });
-  await app.register(keysPlugin, { appSecret: env.APP_SECRET });
+  await app.register(keysPlugin, { appSecret: env.APP_SECRET, secrets: deps.secrets ?? secretBoxFromEnv(env) });
   await app.register(redisPlugin, { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
   await app.register(securityHeadersPlugin, { headersFor });
   await app.register(pagesPlugin, { build, content, publicUrl: env.PUBLIC_URL });
@@ -170,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Last: the operators' console (its own build in dist/admin; docs/decisions/0013).
   await app.register(adminFeature, {
     distDir: build.distDir,
+    erasureLedger: erasureLedgerPath(env),
     siteName: content.name,
     publicUrl: env.PUBLIC_URL,
     broadcastPolicy: broadcastPolicyOf(content, env.PUBLIC_URL),

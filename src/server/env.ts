@@ -1,5 +1,23 @@
 import { z } from 'zod';
 
+/**
+ * A 32-byte key written as 64 hex digits or as base64 / base64url (43 characters, `=` optional),
+ * e.g. `openssl rand -base64 32`. Anything else is refused rather than stretched or cut.
+ */
+export function parseKeyText(text: string): Buffer | null {
+  const t = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) {
+    const bytes = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
+
+const keyText = z
+  .string()
+  .refine((v) => parseKeyText(v) !== null, 'must be 32 random bytes as base64 or 64 hex digits (e.g. `openssl rand -base64 32`)');
+
 // Every setting the server reads, read once at start. Defaults make a fresh clone work.
 const envSchema = z
   .object({
@@ -85,6 +103,18 @@ const envSchema = z
           .min(1, 'must hold at least one key'),
       )
       .optional(),
+    // The key that encrypts stored secrets (docs/decisions/0031-data-key-and-erasure-ledger.md);
+    // unset: derived from APP_SECRET. The previous keys (comma-separated) only decrypt, during a
+    // rotation (`npm run keys:rotate`).
+    DATA_KEY: keyText.optional(),
+    DATA_KEY_PREVIOUS: z
+      .string()
+      .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+      .pipe(z.array(keyText))
+      .optional(),
+    // The erasure ledger's copy outside the database (an append-only file, 0600); unset: beside
+    // the SQLite file, or data/erasure-ledger with PostgreSQL.
+    ERASURE_LEDGER: z.string().trim().min(1).optional(),
     TRUST_PROXY: z
       .string()
       .trim()

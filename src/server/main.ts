@@ -8,6 +8,7 @@ import { createGeoLookup } from './geo/geo-lookup.ts';
 import { loadSiteBuild } from './site/site-build.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
+import { DataKeyError, secretBoxFromEnv } from './store/data-keys.ts';
 
 /** A start failure that is the operator's to fix (configuration, a database out of reach): words, no stack. */
 class StartError extends Error {}
@@ -22,13 +23,15 @@ function findDist(): string {
 // The process: read the environment, open what the app is given, serve, and stop cleanly.
 async function main(): Promise<void> {
   const env = loadEnv();
+  // Before anything is opened: without a data key (production) the start stops here, in words.
+  const secrets = secretBoxFromEnv(env);
   const build = await loadSiteBuild(findDist());
   // Migrations on a store of their own, without the serving store's statement time limit: a
   // migration may rightly run for minutes on a large list.
   const store = await openStore(env.DATABASE_URL, { longStatements: true })
     .then(async (migrating) => {
       try {
-        await migrateToLatest(migrating.db);
+        await migrateToLatest(migrating.db, { secrets });
       } finally {
         await migrating.close();
       }
@@ -40,7 +43,7 @@ async function main(): Promise<void> {
   const geo = await createGeoLookup(
     env.GEO_LOOKUP_URL ? { remote: { url: env.GEO_LOOKUP_URL, ...(env.GEO_LOOKUP_TOKEN ? { token: env.GEO_LOOKUP_TOKEN } : {}) } } : {},
   );
-  const app = await buildApp({ env, build, store, geo, runJobs: true });
+  const app = await buildApp({ env, build, store, geo, secrets, runJobs: true });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -65,14 +68,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
-  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; mail: ${app.mailer.description}; limits: ${app.redis ? 'shared in Redis' : 'per instance'})`);
+  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; secrets sealed with the key from ${secrets.source}; mail: ${app.mailer.description}; limits: ${app.redis ? 'shared in Redis' : 'per instance'})`);
 }
 
 // Whatever the configuration holds that must not be printed: whole values, and the passwords
 // inside URLs (as written and decoded), in case an error quotes either.
 function configuredSecrets(source: NodeJS.ProcessEnv): string[] {
   const secrets: string[] = [];
-  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'APP_SECRET', 'GEO_LOOKUP_TOKEN', 'GEO_LOOKUP_URL']) {
+  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'APP_SECRET', 'DATA_KEY', 'DATA_KEY_PREVIOUS', 'GEO_LOOKUP_TOKEN', 'GEO_LOOKUP_URL']) {
     const value = source[name];
     if (!value) continue;
     secrets.push(value);
@@ -96,6 +99,8 @@ main().catch((error: unknown) => {
   const text =
     error instanceof EnvError || error instanceof StartError
       ? error.message
+      : error instanceof DataKeyError
+      ? `The server cannot start. ${error.message}`
       : `The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   process.stderr.write(`${redact(text, configuredSecrets(process.env))}\n`);
   process.exit(1);

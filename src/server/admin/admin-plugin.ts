@@ -33,6 +33,8 @@ export interface AdminOptions {
   personalDataDailyAllowance: number;
   /** BROADCAST_APPROVALS: 2 (a second operator approves each send) or 1 (a team of one). */
   broadcastApprovals: BroadcastApprovals;
+  /** The erasure ledger's file outside the database (ERASURE_LEDGER). */
+  erasureLedger: string;
 }
 
 /**
@@ -71,7 +73,7 @@ export const adminFeature = fp(
         ratePerSec: opts.mailRatePerSec,
         approvals: opts.broadcastApprovals,
       });
-      registerSubscriberRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance });
+      registerSubscriberRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance, erasureLedger: opts.erasureLedger });
       registerAudienceRoutes(api);
     });
 

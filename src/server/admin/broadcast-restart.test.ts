@@ -8,6 +8,7 @@ import { migrateToLatest } from '../store/migrate.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { createDraft, startSend } from './broadcast-store.ts';
+import { testSecrets } from '../test/test-store.ts';
 
 // "Broadcast resume after a killed process": the built server (dist/) on its own SQLite file,
 // mailing a real SMTP sink, is killed with SIGKILL in the middle of a broadcast and started again.
@@ -31,6 +32,7 @@ function startServer(sink: SmtpSink): { child: ChildProcess; exited: Promise<voi
   const child = spawn(process.execPath, [main], {
     env: {
       PATH: process.env.PATH ?? '',
+      DATA_KEY: process.env.DATA_KEY ?? '',
       PORT: '0',
       HOST: '127.0.0.1',
       PUBLIC_URL: 'http://127.0.0.1:8080',
@@ -58,7 +60,7 @@ describe('a broadcast survives kill -9 of the server in the middle of sending', 
   it(`accounts for all ${RECIPIENTS} recipients after a restart; duplicates at most the rows in flight at the kill`, { timeout: 180_000 }, async () => {
     const sink = await startSmtpSink();
     const broadcastId = await withStore(async (store) => {
-      await migrateToLatest(store.db);
+      await migrateToLatest(store.db, { secrets: testSecrets() });
       for (let i = 0; i < RECIPIENTS; i++) await insertSubscriber(store.db, `r${i}@example.com`, { status: 'confirmed' });
       const id = await createDraft(store.db, { subject: 'Kill test', body: 'Hello **holders**.' }, 'ops@example.com', new Date());
       // The send's checks have their own tests (broadcast-approval.test.ts); this one is about the restart.

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { normaliseEmail } from '../../shared/signup-schema.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
+import { totpSecretContext, type SecretBox } from '../store/secret-box.ts';
 import { hashPassword } from './passwords.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import { newTotpSecret } from './totp.ts';
@@ -14,7 +15,8 @@ export interface Operator {
   id: string;
   email: string;
   passwordHash: string;
-  totpSecret: string;
+  /** As stored: encrypted (secret-box.ts). Read it with openTotpSecret. */
+  sealedTotpSecret: string;
   lastStep: number | null;
   role: OperatorRole;
 }
@@ -36,11 +38,15 @@ export async function findOperator(db: Kysely<Database>, email: string): Promise
     id: row.id,
     email: row.email,
     passwordHash: row.password_hash,
-    totpSecret: row.totp_secret,
+    sealedTotpSecret: row.totp_secret,
     lastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
     role: row.role,
   };
 }
+
+/** The operator's authenticator secret in the clear; a SecretBoxError (in words) when it cannot be opened. */
+export const openTotpSecret = (secrets: SecretBox, operatorId: string, sealed: string): string =>
+  secrets.open(sealed, totpSecretContext(operatorId));
 
 async function storeRecoveryCodes(db: Kysely<Database>, operatorId: string): Promise<string[]> {
   const codes = newRecoveryCodes();
@@ -59,6 +65,7 @@ export async function addOperator(
   password: string,
   now: Date,
   role: OperatorRole,
+  secrets: SecretBox,
 ): Promise<NewFactors> {
   const passwordHash = await hashPassword(password);
   const totpSecret = newTotpSecret();
@@ -73,7 +80,7 @@ export async function addOperator(
         email: normaliseEmail(email),
         email_key: operatorKey(email),
         password_hash: passwordHash,
-        totp_secret: totpSecret,
+        totp_secret: secrets.seal(totpSecret, totpSecretContext(id)),
         totp_last_step: null,
         created_at: at,
         updated_at: at,
@@ -167,13 +174,13 @@ export async function changePassword(db: Kysely<Database>, email: string, passwo
 }
 
 /** A new authenticator secret and new recovery codes (a lost phone); every session ends. */
-export async function resetTwoFactor(db: Kysely<Database>, email: string, now: Date): Promise<NewFactors> {
+export async function resetTwoFactor(db: Kysely<Database>, email: string, now: Date, secrets: SecretBox): Promise<NewFactors> {
   const op = await requireOperator(db, email);
   const totpSecret = newTotpSecret();
   return db.transaction().execute(async (tx) => {
     await tx
       .updateTable('operators')
-      .set({ totp_secret: totpSecret, totp_last_step: null, updated_at: now.toISOString() })
+      .set({ totp_secret: secrets.seal(totpSecret, totpSecretContext(op.id)), totp_last_step: null, updated_at: now.toISOString() })
       .where('id', '=', op.id)
       .execute();
     await tx.deleteFrom('operator_sessions').where('operator_id', '=', op.id).execute();

@@ -153,7 +153,7 @@ export async function findChallenge(
   db: Kysely<Database>,
   token: string,
   now: Date,
-): Promise<{ operatorId: string; email: string; totpSecret: string; role: OperatorRole } | null> {
+): Promise<{ operatorId: string; email: string; sealedTotpSecret: string; role: OperatorRole } | null> {
   const row = await db
     .selectFrom('operator_challenges as c')
     .innerJoin('operators as o', 'o.id', 'c.operator_id')
@@ -161,7 +161,7 @@ export async function findChallenge(
     .where('c.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row || Date.parse(row.expires_at) <= now.getTime()) return null;
-  return { operatorId: row.operator_id, email: row.email, totpSecret: row.totp_secret, role: row.role };
+  return { operatorId: row.operator_id, email: row.email, sealedTotpSecret: row.totp_secret, role: row.role };
 }
 
 export async function endChallenge(db: Kysely<Database>, token: string): Promise<void> {

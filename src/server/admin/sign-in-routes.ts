@@ -19,7 +19,7 @@ import { adminApiPaths } from '../../shared/paths.ts';
 import { clientNetwork } from '../lib/client-network.ts';
 import { audit } from './audit.ts';
 import { freshProofUntil, operatorOf, requireRole } from './guards.ts';
-import { claimRecoveryCode, claimTotpStep, findOperator, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
+import { claimRecoveryCode, claimTotpStep, findOperator, openTotpSecret, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
 import { verifyPasskeyUse, type PasskeyUse, type RelyingParty } from './passkeys.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters } from './sign-in-backoff.ts';
@@ -36,6 +36,7 @@ import {
   tokenHash,
 } from './sessions.ts';
 import { totpStep } from './totp.ts';
+import { SecretBoxError } from '../store/secret-box.ts';
 import { browserSummary } from './user-agent.ts';
 
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
@@ -130,6 +131,20 @@ export function registerSignInRoutes(
    */
   const succeed = (email: string, request: FastifyRequest) => counters.pair.reset(pairKey(email, request));
 
+  // An authenticator secret the server cannot open (a data key missing after a rotation, a row
+  // altered): the operator is told in words, the log says which key (never the secret).
+  const unreadableSecretMessage =
+    'Your authenticator secret cannot be read on this server (its encryption key is not configured). Ask an administrator: the server log says which key is missing.';
+  function openSecret(request: FastifyRequest, operatorId: string, sealed: string): string | null {
+    try {
+      return openTotpSecret(api.keys.secrets, operatorId, sealed);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      request.log.error(error.message);
+      return null;
+    }
+  }
+
   app.post(
     adminApiPaths.signIn,
     { config: { adminPublic: true }, schema: { body: signInSchema, response: { 200: signInReplySchema, ...errors } } },
@@ -176,7 +191,9 @@ export function registerSignInRoutes(
       let accepted: boolean;
       let passkey: PasskeyUse | null = null;
       if (body.method === 'totp') {
-        const step = totpStep(challenge.totpSecret, body.code, now);
+        const secret = openSecret(request, challenge.operatorId, challenge.sealedTotpSecret);
+        if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
+        const step = totpStep(secret, body.code, now);
         accepted = step !== null && (await claimTotpStep(db(), challenge.operatorId, step));
       } else if (body.method === 'recovery') {
         accepted = await claimRecoveryCode(db(), challenge.operatorId, body.code, now);
@@ -271,7 +288,9 @@ export function registerSignInRoutes(
       const operator = operatorOf(request);
       if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network'))) return reply;
       const now = api.clock();
-      const secret = (await findOperator(db(), operator.email))?.totpSecret;
+      const found = await findOperator(db(), operator.email);
+      const secret = found ? openSecret(request, found.id, found.sealedTotpSecret) : undefined;
+      if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
       const step = secret ? totpStep(secret, request.body.code, now) : null;
       if (step === null || !(await claimTotpStep(db(), operator.id, step))) {
         await fail(request, operator.email);

@@ -13,6 +13,8 @@ import {
 } from '../../shared/admin/subscribers.ts';
 import { adminApiPaths } from '../../shared/paths.ts';
 import { errorText } from '../lib/log-safe.ts';
+import { checkpointAfterErasure } from '../store/database.ts';
+import { appendToLedgerFile, ledgerEntryFor } from '../store/erasure-ledger.ts';
 import {
   ConsoleInputError,
   eraseSubscriber,
@@ -31,6 +33,14 @@ import { countPersonalReads, readsNote, type PersonalReads } from './personal-da
 const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 const goneMessage = 'There is no such subscriber (they may have been erased).';
 
+/** What an erasure did, and what lies outside the app's reach, in words for the operator. */
+const erasedMessage = (files: number): string =>
+  [
+    `Erased: their details and queued emails are gone from the list${files ? `, and ${files} email file(s) written to them from the outbox folder` : ''}; the sign-up totals keep counting them.`,
+    'Outside this app’s reach: what your mail provider logged of emails sent to them, and backups taken before now, until those expire.',
+    'Restoring any backup with npm run db:restore erases them again: the erasure ledger keeps a keyed hash of the address (never the address).',
+  ].join(' ');
+
 const notFound = (reply: FastifyReply) => reply.code(404).send(apiError('not_found', goneMessage));
 
 /** Today's date and a short time, for download file names (no personal data in them). */
@@ -45,7 +55,7 @@ const stamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:
  * fresh proof always and is audited, with the person's id as the subject (never their address: the
  * audit log outlives an erasure).
  */
-export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllowance: number }): void {
+export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllowance: number; erasureLedger: string }): void {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
   const allowance = opts.dailyAllowance;
@@ -150,9 +160,17 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
           }),
         );
       }
-      if ((await eraseSubscriber(db(), id)) === 'unknown') return notFound(reply);
+      const now = api.clock();
+      const erased = await eraseSubscriber(db(), id, (emailKey) => ledgerEntryFor(api.keys.secrets, emailKey, now));
+      if (erased.outcome === 'unknown') return notFound(reply);
+      // Outside the database too, before saying it is done: a restore of an older backup re-applies it.
+      appendToLedgerFile(opts.erasureLedger, [erased.entry]);
+      const files = (await api.mailer.forget?.(person.email)) ?? 0;
+      if (!(await checkpointAfterErasure(api.store))) {
+        request.log.warn('after an erasure the SQLite WAL could not be emptied (another process was reading); it will be at the next checkpoint');
+      }
       await audit(request, { action: 'subscriber.erased', subject: id, detail: `was ${person.status}` });
-      return { message: 'Erased: their details and emails are gone; the sign-up totals keep counting them.', done: true };
+      return { message: erasedMessage(files), done: true };
     },
   );
 

@@ -8,6 +8,7 @@ import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
 import { addOperator } from './operators.ts';
 import { totpCode } from './totp.ts';
+import { testSecrets } from '../test/test-store.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 export const CHROME_UA =
@@ -21,7 +22,7 @@ export interface TestOperator {
 
 /** An operator made straight in the store; an owner unless a role is named. */
 export async function makeOperator(db: Kysely<Database>, email: string, now: Date, role: OperatorRole = 'owner'): Promise<TestOperator> {
-  const factors = await addOperator(db, email, PASSWORD, now, role);
+  const factors = await addOperator(db, email, PASSWORD, now, role, testSecrets());
   return { email, secret: factors.totpSecret, recoveryCodes: factors.recoveryCodes };
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 
@@ -15,6 +15,11 @@ export interface Mailer {
   close(): void;
   /** For logs: where mail goes, without credentials. */
   description: string;
+  /**
+   * Deletes every copy this mailer kept of mail to `address` (an erasure), and says how many.
+   * Only the file mailer keeps copies; what an SMTP provider keeps is out of the app's reach.
+   */
+  forget?(address: string): Promise<number>;
 }
 
 /**
@@ -47,6 +52,41 @@ export function smtpMailer(smtpUrl: string, from: string, connections = 1): Mail
   };
 }
 
+/** The header block of an .eml file (up to the first blank line), at most 64 KB of it. */
+function headerBlock(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('latin1');
+    const end = text.search(/\r?\n\r?\n/);
+    return end === -1 ? text : text.slice(0, end);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The .eml files in `dir` addressed to `address` (compared ignoring case), found by reading each
+ * file's To: header: no new record of who was written to is kept for this.
+ */
+export function outboxFilesTo(dir: string, address: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.eml'));
+  } catch {
+    return [];
+  }
+  const wanted = address.trim().toLowerCase();
+  return names
+    .map((n) => path.join(dir, n))
+    .filter((file) => {
+      // Unfolded (RFC 5322 §2.2.3) so an address on a continuation line is found too.
+      const to = /^to:(.*(?:\r?\n[ \t].*)*)/im.exec(headerBlock(file))?.[1] ?? '';
+      return to.replace(/\r?\n[ \t]/g, ' ').toLowerCase().match(/[^\s<>,"]+@[^\s<>,"]+/g)?.includes(wanted) ?? false;
+    });
+}
+
 /**
  * No SMTP_URL: every email becomes an .eml file under data/outbox/ (open it with any mail
  * program, or `npm run outbox:last` for the newest one's links). The log names only the file:
@@ -64,6 +104,11 @@ export function fileMailer(dir: string, from: string, log: (msg: string) => void
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${n++}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log(`Mail written to ${file}`);
+    },
+    async forget(address) {
+      const files = outboxFilesTo(dir, address);
+      for (const file of files) unlinkSync(file);
+      return files.length;
     },
     close: () => transport.close(),
   };

@@ -4,6 +4,7 @@ import { loadAppSecrets } from '../store/app-secret.ts';
 import { loadLinkKeys } from '../store/link-keys.ts';
 import type { Store } from '../store/database.ts';
 import { GroupCommitter } from '../store/group-commit.ts';
+import type { SecretBox } from '../store/secret-box.ts';
 import { signKeyed, verifyKeyed } from '../lib/keyed-signature.ts';
 
 // The app's core services as named plugins: the clock, the store (with its group committer) and
@@ -20,6 +21,8 @@ export interface Keys {
    */
   sign(purpose: string, value: string): string;
   verify(purpose: string, value: string, signature: string): boolean;
+  /** Seals and opens the secrets kept in the database, under the data key (never stored there). */
+  secrets: SecretBox;
 }
 
 declare module 'fastify' {
@@ -53,16 +56,17 @@ export const storePlugin = fp(
 );
 
 export const keysPlugin = fp(
-  async (app: FastifyInstance, opts: { appSecret: readonly string[] | undefined }) => {
+  async (app: FastifyInstance, opts: { appSecret: readonly string[] | undefined; secrets: SecretBox }) => {
     // Link keys first: on the first start after migration 0003 they take over the secrets that
     // signed earlier links, before a generated cookie key could be mistaken for one.
-    const linkKeys = await loadLinkKeys(app.store.db, opts.appSecret);
+    const linkKeys = await loadLinkKeys(app.store.db, opts.secrets, opts.appSecret);
     const cookieSecrets = await loadAppSecrets(app.store.db, opts.appSecret);
     const [signing] = linkKeys as [string, ...string[]];
     app.decorate('keys', {
       cookieSecrets,
       sign: (purpose, value) => signKeyed(signing, purpose, value),
       verify: (purpose, value, signature) => verifyKeyed(linkKeys, purpose, value, signature),
+      secrets: opts.secrets,
     } satisfies Keys);
   },
   { name: 'dh-keys', fastify: '5.x', dependencies: ['dh-store'], decorators: { fastify: ['store'] } },

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
+import { recordInLedgerTable, type LedgerEntry } from '../store/erasure-ledger.ts';
 import { CONFIRMATION_COOLDOWN_MS, CONFIRMATION_KIND } from './signup-store.ts';
 
 // What an operator may do to one person. The admin feature writes the audit entry and, after a
@@ -56,13 +57,23 @@ export function resendMessage(result: ResendResult): string {
 }
 
 /**
- * Erases a person: their row and every email of theirs in the outbox, in one transaction. The
- * sign-up totals stay (daily_signups is never decremented), and nothing else refers to them.
+ * Erases a person: their row and every email of theirs in the outbox, and their entry in the
+ * erasure ledger (a keyed hash of the address, made by `ledgerEntry`), in one transaction. The
+ * sign-up totals stay (daily_signups is never decremented), and nothing else refers to them. The
+ * caller keeps the entry outside the database too (store/erasure-ledger.ts).
  */
-export async function eraseSubscriber(db: Kysely<Database>, id: string): Promise<'erased' | 'unknown'> {
+export async function eraseSubscriber(
+  db: Kysely<Database>,
+  id: string,
+  ledgerEntry: (emailKey: string) => LedgerEntry,
+): Promise<{ outcome: 'erased'; entry: LedgerEntry } | { outcome: 'unknown' }> {
   return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('subscribers').select('email_key').where('id', '=', id).executeTakeFirst();
+    if (!row) return { outcome: 'unknown' as const };
     await trx.deleteFrom('outbox').where('subscriber_id', '=', id).execute();
-    const deleted = await trx.deleteFrom('subscribers').where('id', '=', id).executeTakeFirst();
-    return deleted.numDeletedRows > 0n ? 'erased' : 'unknown';
+    await trx.deleteFrom('subscribers').where('id', '=', id).execute();
+    const entry = ledgerEntry(row.email_key);
+    await recordInLedgerTable(trx, [entry]);
+    return { outcome: 'erased' as const, entry };
   });
 }

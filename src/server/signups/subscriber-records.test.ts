@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { consentWording } from '../../shared/signup-schema.ts';
 import { subscriberDataExportSchema, personRecordSchema } from '../../shared/admin/subscribers.ts';
 import { GroupCommitter } from '../store/group-commit.ts';
-import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
+import { ledgerEntryFor } from '../store/erasure-ledger.ts';
+import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
 import { signupsPerDay } from './queries.ts';
 import { eraseSubscriber, resendConfirmation } from './subscriber-actions.ts';
 import { listSubscribers } from './subscriber-list.ts';
@@ -109,8 +110,9 @@ for (const { dialect, skip, label } of dialectCases) {
         ['2026-11-22', 1],
       ]);
 
-      expect(await eraseSubscriber(store.db, subscriberId)).toBe('erased');
-      expect(await eraseSubscriber(store.db, subscriberId)).toBe('unknown');
+      const entry = (emailKey: string) => ledgerEntryFor(testSecrets(), emailKey, clock());
+      expect((await eraseSubscriber(store.db, subscriberId, entry)).outcome).toBe('erased');
+      expect((await eraseSubscriber(store.db, subscriberId, entry)).outcome).toBe('unknown');
       expect(await subscriberDetail(store.db, subscriberId, clock())).toBeNull();
       expect(await outboxCount(subscriberId)).toBe(0);
       const list = await listSubscribers(store, { sort: 'newest', limit: 10 });

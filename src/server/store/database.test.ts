@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openStore, parseDatabaseUrl } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+import { testSecrets } from '../test/test-store.ts';
 
 describe('parseDatabaseUrl', () => {
   it('defaults to the embedded SQLite file', () => {
@@ -34,7 +35,7 @@ describe('the SQLite file is readable by its owner only', () => {
     try {
       const file = path.join(root, 'data', 'dh.sqlite');
       const store = await openStore(`sqlite:${file}`);
-      await migrateToLatest(store.db);
+      await migrateToLatest(store.db, { secrets: testSecrets() });
       expect(mode(path.dirname(file))).toBe(0o700);
       for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f), f).toBe(0o600);
       await store.close();
@@ -67,7 +68,7 @@ describe('SQLite transactions take the write lock when they begin', () => {
     const other = new SqliteDatabase(file);
     other.pragma('busy_timeout = 0');
     try {
-      await migrateToLatest(store.db);
+      await migrateToLatest(store.db, { secrets: testSecrets() });
       await store.db.transaction().execute(async (trx) => {
         await trx.selectFrom('settings').selectAll().execute();
         // Deferred, this write would succeed and our insert below would then fail.

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { isQueryReadTimeout } from './store-errors.ts';
@@ -142,6 +142,10 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
+    // A deleted row's bytes are overwritten with zeros, not left in free pages for anyone with
+    // the file to read: an erased person must be gone from the file (checkpointAfterErasure
+    // empties the WAL's older copies of those pages too).
+    sqlite.pragma('secure_delete = ON');
     sqlite.pragma('busy_timeout = 5000');
     // SQLite's lower() folds ASCII letters only; the console's search folds all of Unicode, as its
     // trigram index does (docs/decisions/0014-console-queries.md).
@@ -171,4 +175,17 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     description: `postgres://${u.host}${u.pathname}${schema ? ` (schema ${schema})` : ''}`,
     close: () => db.destroy(),
   };
+}
+
+/**
+ * After an erasure: SQLite's WAL still holds the pages as they were before the delete, so they
+ * are copied back into the database file and the WAL is truncated to nothing. (PostgreSQL's dead
+ * rows go with VACUUM, which autovacuum runs; its WAL and archives are recycled on their own
+ * schedule: docs/deploy.md, "Erasure".)
+ */
+export async function checkpointAfterErasure(store: Pick<Store, 'db' | 'dialect'>): Promise<boolean> {
+  if (store.dialect !== 'sqlite') return true;
+  // busy = 1: another connection (a second process) was reading, and the WAL could not be emptied.
+  const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
+  return rows[0]?.busy === 0;
 }

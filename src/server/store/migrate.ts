@@ -7,14 +7,18 @@ import { consoleQueriesMigration } from './migrations/0005-console-queries.ts';
 import { broadcastsMigration } from './migrations/0006-broadcasts.ts';
 import { outboxClaimIndexMigration } from './migrations/0007-outbox-claim-index.ts';
 import { operatorRolesMigration } from './migrations/0008-operator-roles.ts';
+import { secretsAtRestMigration } from './migrations/0009-secrets-at-rest.ts';
+import { erasureLedgerMigration } from './migrations/0010-erasure-ledger.ts';
 import { broadcastApprovalsMigration } from './migrations/0012-broadcast-approvals.ts';
 import { personalDataReadsMigration } from './migrations/0013-personal-data-reads.ts';
 import { passkeysMigration } from './migrations/0014-passkeys.ts';
 import type { Database } from './schema.ts';
+import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
 
-// Versioned, in order, never edited once shipped: add a new file for each change.
-const migrations: Record<string, Migration> = {
+// Versioned, in order, never edited once shipped: add a new file for each change. Built per run:
+// migration 0009 encrypts stored secrets with the data key it is given.
+const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migration> => ({
   '0001-signups': signupsMigration,
   '0002-analytics': analyticsMigration,
   '0003-link-keys': linkKeysMigration,
@@ -23,15 +27,20 @@ const migrations: Record<string, Migration> = {
   '0006-broadcasts': broadcastsMigration,
   '0007-outbox-claim-index': outboxClaimIndexMigration,
   '0008-operator-roles': operatorRolesMigration,
+  '0009-secrets-at-rest': secretsAtRestMigration(secrets),
+  '0010-erasure-ledger': erasureLedgerMigration,
   '0012-broadcast-approvals': broadcastApprovalsMigration,
   '0013-personal-data-reads': personalDataReadsMigration,
   '0014-passkeys': passkeysMigration,
-};
+});
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-/** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: string } = {}): Promise<string[]> {
+/**
+ * Applies every pending migration; throws with the failing migration's name. `secrets` is the data
+ * key ring (data-keys.ts): required, since a migration that stores a secret seals it, and one
+ * that finds a secret in the clear (0009) cannot run without it.
+ */
+export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: string; secrets: SecretBox }): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsWith(opts.secrets) };
   // With a schema of our own, the migrator's bookkeeping must live there too: it looks tables up
   // across schemas and would otherwise find another schema's and skip creating its own.
   const migrate = (on: Kysely<Database>) =>

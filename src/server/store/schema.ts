@@ -92,6 +92,7 @@ export interface SettingsTable {
 /** Keys that sign links in emails (see migrations/0003-link-keys.ts): the newest signs, all verify. */
 export interface LinkKeysTable {
   id: string;
+  /** Encrypted under the data key since migration 0009 (store/secret-box.ts). */
   secret: string;
   created_at: IsoTime;
 }
@@ -145,6 +146,7 @@ export interface OperatorsTable {
   email: string;
   email_key: string;
   password_hash: string;
+  /** Encrypted under the data key since migration 0009 (store/secret-box.ts). */
   totp_secret: string;
   /** bigint: PostgreSQL hands it back as a string, SQLite as a number; read with Number(). */
   totp_last_step: number | string | null;
@@ -234,6 +236,13 @@ export interface PersonalDataReadsTable {
   records: Generated<number>;
 }
 
+/** Erased people as keyed hashes (migration 0010; store/erasure-ledger.ts): never an address. */
+export interface ErasureLedgerTable {
+  hash: string;
+  key_id: string;
+  erased_at: IsoTime;
+}
+
 export interface Database {
   personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
@@ -255,4 +264,5 @@ export interface Database {
   settings: SettingsTable;
   link_keys: LinkKeysTable;
   abuse_counters: AbuseCountersTable;
+  erasure_ledger: ErasureLedgerTable;
 }

@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { geoLookupFrom, openGeoDatabases, type GeoDatabases } from '../geo/geo-lookup.ts';
@@ -67,7 +69,14 @@ export async function buildTestApp(
   const store = opts.store ?? (await openTestStore('sqlite'));
   const clock = opts.clock ?? testClock();
   const app = await buildApp({
-    env: loadEnv({ LOG_LEVEL: 'silent', PUBLIC_URL: 'https://dh.example', ...opts.env }),
+    env: loadEnv({
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'https://dh.example',
+      DATA_KEY: process.env.DATA_KEY,
+      // An erasure appends to the ledger file: a test's goes to a folder of its own, not data/.
+      ERASURE_LEDGER: path.join(mkdtempSync(path.join(os.tmpdir(), 'dh-ledger-')), 'erasure-ledger'),
+      ...opts.env,
+    }),
     build: await testSiteBuild(),
     store,
     geo: await testGeo(),

@@ -5,6 +5,12 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { openStore, type Dialect, type Store } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
+import { secretBoxFromEnv } from '../store/data-keys.ts';
+import { loadEnv } from '../env.ts';
+import type { SecretBox } from '../store/secret-box.ts';
+
+/** The data keys of this test file (setup-env.ts puts DATA_KEY in the environment). */
+export const testSecrets = (): SecretBox => secretBoxFromEnv(loadEnv({ NODE_ENV: 'test', DATA_KEY: process.env.DATA_KEY }));
 
 // Storage is tested against real databases: a throwaway SQLite file, and when TEST_POSTGRES_URL
 // is set (CI always sets it) a throwaway schema on that PostgreSQL server.
@@ -51,7 +57,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
     cleanup = async () => undefined;
   }
   if (opts.migrate !== false) {
-    await migrateToLatest(store.db, pgSchema ? { pgSchema } : {});
+    await migrateToLatest(store.db, { ...(pgSchema ? { pgSchema } : {}), secrets: testSecrets() });
   }
   return {
     ...store,

@@ -1,7 +1,7 @@
 import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertSubscriber } from '../../test/fixtures.ts';
-import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
+import { dialectCases, openTestStore, testSecrets, type TestStore } from '../../test/test-store.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { signupsMigration } from './0001-signups.ts';
 import { analyticsMigration } from './0002-analytics.ts';
@@ -24,7 +24,7 @@ for (const { dialect, skip, label } of dialectCases) {
       await insertSubscriber(store.db, 'early@example.com', { now: new Date('2026-11-20T10:00:00Z') });
       await insertSubscriber(store.db, 'second@example.com', { now: new Date('2026-11-20T11:00:00Z') });
 
-      expect(await migrateToLatest(store.db, store.pgSchema ? { pgSchema: store.pgSchema } : {})).toContain('0005-console-queries');
+      expect(await migrateToLatest(store.db, { ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}), secrets: testSecrets() })).toContain('0005-console-queries');
       const days = await store.db.selectFrom('daily_signups').selectAll().execute();
       expect(days.map((d) => [d.day, Number(d.signups)])).toEqual([['2026-11-20', 2]]);
 

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { parseKeyText, type Env } from '../env.ts';
+import { parseDatabaseUrl } from './database.ts';
+import { dataKey, deriveKey, SecretBox, type DataKey } from './secret-box.ts';
+
+// Where the data key comes from (docs/decisions/0031-data-key-and-erasure-ledger.md):
+//   1. DATA_KEY (and DATA_KEY_PREVIOUS, decrypt only);
+//   2. else derived with HKDF from APP_SECRET's keys, the first one current;
+//   3. else the key file beside the SQLite file (data/dh.data-key), made once outside production
+//      only: a fresh clone works (`npm start` runs as development), the commands run afterwards
+//      find the same key, and the key still never lives in the database or its backups;
+//   4. else (production, no key file) the start is refused, in words: a key is never made up
+//      silently where instances or a restore would need to share it.
+// Keys derived from APP_SECRET stay usable for decryption whenever APP_SECRET is set, so moving
+// from the derived key to DATA_KEY is "set DATA_KEY, run npm run keys:rotate".
+
+/** A configuration without a usable data key, in words for the terminal. */
+export class DataKeyError extends Error {}
+
+const DATA_KEY_PURPOSE = 'data-key/v1';
+const KEY_FILE = 'dh.data-key';
+
+type KeyEnv = Pick<Env, 'NODE_ENV' | 'DATA_KEY' | 'DATA_KEY_PREVIOUS' | 'APP_SECRET' | 'DATABASE_URL' | 'ERASURE_LEDGER'>;
+
+/** The folder that holds the SQLite file (data/ for PostgreSQL): the app's local data folder. */
+function dataFolder(databaseUrl: string | undefined): string {
+  const { dialect, target } = parseDatabaseUrl(databaseUrl);
+  return dialect === 'sqlite' && target !== ':memory:' ? path.dirname(path.resolve(target)) : path.resolve('data');
+}
+
+/** The erasure ledger's file outside the database: ERASURE_LEDGER, else in the data folder. */
+export function erasureLedgerPath(env: Pick<Env, 'DATABASE_URL' | 'ERASURE_LEDGER'>): string {
+  return path.resolve(env.ERASURE_LEDGER ?? path.join(dataFolder(env.DATABASE_URL), 'erasure-ledger'));
+}
+
+function keyFromFile(file: string): DataKey {
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // 'wx': made by us, owner-only from its first byte; a second process racing us loses and reads ours.
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, `${randomBytes(32).toString('base64')}\n`);
+      closeSync(fd);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  const key = parseKeyText(readFileSync(file, 'utf8'));
+  if (!key) throw new DataKeyError(`${file} does not hold a data key (32 bytes as base64 or hex); remove it to have a new one made, or set DATA_KEY.`);
+  return dataKey(key);
+}
+
+/** The data keys for this configuration, or a DataKeyError that says what to set. */
+export function secretBoxFromEnv(env: KeyEnv): SecretBox {
+  const file = path.join(dataFolder(env.DATABASE_URL), KEY_FILE);
+  const fileKey = existsSync(file) ? keyFromFile(file) : undefined;
+  const fromAppSecret = (env.APP_SECRET ?? []).map((s) => dataKey(deriveKey(s, DATA_KEY_PURPOSE)));
+  const fromPrevious = (env.DATA_KEY_PREVIOUS ?? []).map((k) => dataKey(parseKeyText(k) as Buffer));
+  // Every key this configuration can name opens what it sealed: moving from the key file or from
+  // APP_SECRET to DATA_KEY is "set it, run npm run keys:rotate".
+  const others = [...fromPrevious, ...fromAppSecret, ...(fileKey ? [fileKey] : [])];
+  if (env.DATA_KEY) return new SecretBox(dataKey(parseKeyText(env.DATA_KEY) as Buffer), others, 'DATA_KEY');
+  const [derived] = fromAppSecret;
+  if (derived) return new SecretBox(derived, others, 'APP_SECRET');
+  if (fileKey) return new SecretBox(fileKey, others, file);
+  if (env.NODE_ENV === 'production') {
+    throw new DataKeyError(
+      `No data key: the stored secrets (authenticator secrets, link keys) are encrypted under a key kept outside the database. Set DATA_KEY to 32 random bytes, e.g. DATA_KEY=$(openssl rand -base64 32), the same on every instance and for every npm run command, and keep a copy where you keep your other secrets (docs/deploy.md, "Keys"). Setting APP_SECRET instead derives one from it. To try the site on this machine, \`npm start\` (NODE_ENV=development) makes a key file in ${path.dirname(file)}.`,
+    );
+  }
+  return new SecretBox(keyFromFile(file), others, `${file} (made for development; set DATA_KEY in production)`);
+}
