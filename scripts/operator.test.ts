@@ -114,9 +114,18 @@ describe('npm run operator', { timeout: 120_000 }, () => {
   it('lists, changes the password, resets 2FA and removes — each in the audit log', async () => {
     expect((await operator(['list'])).out).toMatch(/^First@example\.com\towner\tadded \d{4}-\d{2}-\d{2}\t0 active session\(s\)\t10 recovery code\(s\) left$/m);
     expect((await operator(['passwd', 'first@example.com'], 'another long passphrase\n')).code).toBe(0);
+    // A passkey the operator (or a thief with fresh proof) added: a reset removes it with the rest.
+    await withStore(async (s) => {
+      const op = await s.db.selectFrom('operators').select('id').executeTakeFirstOrThrow();
+      await s.db
+        .insertInto('operator_passkeys')
+        .values({ id: 'pk-1', operator_id: op.id, credential_id: 'cred-1', public_key: 'pk', counter: 0, transports: '[]', device_type: 'singleDevice', name: 'Laptop', created_at: new Date().toISOString(), last_used_at: null })
+        .execute();
+    });
     const reset = await operator(['reset-2fa', 'FIRST@example.com']);
     expect(reset.code).toBe(0);
     expect(reset.out).toMatch(/otpauth:\/\/totp\//);
+    await withStore(async (s) => expect(await s.db.selectFrom('operator_passkeys').select('id').execute()).toEqual([]));
     expect((await operator(['remove', 'first@example.com'])).code).toBe(0);
     expect((await operator(['list'])).out).toMatch(/No operators yet/);
     await withStore(async (s) => {

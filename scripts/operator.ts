@@ -40,7 +40,8 @@ const usage = `Usage: npm run operator -- <command>
   list                list operators
   remove <email>      remove an operator (their sessions end)
   passwd <email>      set a new password (their sessions end)
-  reset-2fa <email>   new authenticator secret and recovery codes (their sessions end)
+  reset-2fa <email>   new authenticator secret and recovery codes; their passkeys are removed
+                      and their sessions end
 
 The password is read from standard input: typed at a prompt (not shown) on a terminal, or the
 first line when piped, e.g.  printf '%s\\n' "$PASSWORD" | npm run operator -- add me@example.com
@@ -174,7 +175,7 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
       const email = emailArg(args);
       const factors = await resetTwoFactor(db, email, now(), secrets);
       await log('operator.2fa-reset', email);
-      console.log(`New authenticator secret and recovery codes for ${email}; the old ones no longer work and their sessions have ended.`);
+      console.log(`New authenticator secret and recovery codes for ${email}; the old ones and their passkeys no longer work, and their sessions have ended.`);
       await printFactors(email, factors);
       return;
     }

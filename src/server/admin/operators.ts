@@ -173,7 +173,7 @@ export async function changePassword(db: Kysely<Database>, email: string, passwo
   });
 }
 
-/** A new authenticator secret and new recovery codes (a lost phone); every session ends. */
+/** A new authenticator secret and new recovery codes (a lost phone); every passkey and session ends. */
 export async function resetTwoFactor(db: Kysely<Database>, email: string, now: Date, secrets: SecretBox): Promise<NewFactors> {
   const op = await requireOperator(db, email);
   const totpSecret = newTotpSecret();
@@ -185,6 +185,9 @@ export async function resetTwoFactor(db: Kysely<Database>, email: string, now: D
       .execute();
     await tx.deleteFrom('operator_sessions').where('operator_id', '=', op.id).execute();
     await tx.deleteFrom('operator_challenges').where('operator_id', '=', op.id).execute();
+    // Every second factor is replaced, passkeys too: a reset answers a lost or stolen device, and
+    // a thief who once had fresh proof could have added a passkey of their own (decision 0030).
+    await tx.deleteFrom('operator_passkeys').where('operator_id', '=', op.id).execute();
     return { totpSecret, recoveryCodes: await storeRecoveryCodes(tx, op.id) };
   });
 }
