@@ -6,6 +6,7 @@ import { operatorsMigration } from './migrations/0004-operators.ts';
 import { consoleQueriesMigration } from './migrations/0005-console-queries.ts';
 import { broadcastsMigration } from './migrations/0006-broadcasts.ts';
 import { outboxClaimIndexMigration } from './migrations/0007-outbox-claim-index.ts';
+import { auditChainMigration } from './migrations/0011-audit-chain.ts';
 import type { Database } from './schema.ts';
 import { errorText } from '../lib/log-safe.ts';
 
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0005-console-queries': consoleQueriesMigration,
   '0006-broadcasts': broadcastsMigration,
   '0007-outbox-claim-index': outboxClaimIndexMigration,
+  '0011-audit-chain': auditChainMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
