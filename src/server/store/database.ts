@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -145,6 +145,10 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
   if (dialect === 'sqlite') {
     if (opts.create === false && target !== ':memory:' && !existsSync(target)) {
       throw new MissingStoreError(`There is no database at sqlite:${target} (${path.resolve(target)}). Check DATABASE_URL.`);
+    }
+    // An empty file is not a database either (SQLite would quietly make it one).
+    if (opts.create === false && target !== ':memory:' && statSync(target).size === 0) {
+      throw new MissingStoreError(`The file at sqlite:${target} (${path.resolve(target)}) is empty, not a database. Check DATABASE_URL.`);
     }
     if (target !== ':memory:') ownerOnly(target);
     const sqlite = new SqliteDatabase(target);
