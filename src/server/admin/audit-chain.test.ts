@@ -152,54 +152,57 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await verifyAuditChain(store.db)).toEqual({ ok: true, rows: 11, problems: [] });
     });
 
-    it.skipIf(dialect !== 'postgres')('runs as the app role of docs/deploy.md: appends and verifies, but cannot truncate, delete, edit or unguard the log', async () => {
-      const role = `dh_app_${randomBytes(5).toString('hex')}`;
-      const schema = sql.id(store.pgSchema ?? 'public');
-      // As the owner (here the test's superuser), after the migrations: docs/deploy.md's grants.
-      await sql`CREATE ROLE ${sql.id(role)} NOLOGIN`.execute(store.db);
-      const app = await openStore(store.url, { pgSchema: store.pgSchema ?? '', pgPoolSize: 1 });
-      try {
-        await sql`GRANT USAGE ON SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
-        await sql`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
-        await sql`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
-        await sql`REVOKE UPDATE, DELETE ON audit_log FROM ${sql.id(role)}`.execute(store.db);
-        await sql`REVOKE DELETE ON audit_chain_head FROM ${sql.id(role)}`.execute(store.db);
-        // One connection, switched to the app role for good.
-        await sql`SET ROLE ${sql.id(role)}`.execute(app.db);
-        expect((await sql<{ r: string }>`SELECT current_user AS r`.execute(app.db)).rows[0]?.r).toBe(role);
-        await recordAudit(app.db, new Date('2026-11-20T11:00:00.000Z'), { email: null, via: 'anonymous' }, { action: 'sign-in.failed' });
-        expect(await verifyAuditChain(app.db)).toEqual({ ok: true, rows: 11, problems: [] });
-        for (const statement of [
-          sql`TRUNCATE audit_log`,
-          sql`DELETE FROM audit_log WHERE seq = 1`,
-          sql`UPDATE audit_log SET detail = 'x' WHERE seq = 1`,
-          sql`ALTER TABLE audit_log DISABLE TRIGGER USER`,
-          sql`DROP TRIGGER audit_log_append_only ON audit_log`,
-          sql`DROP TABLE audit_log`,
-          sql`DELETE FROM audit_chain_head`,
-          sql`TRUNCATE audit_chain_head`,
-        ]) {
-          await expect(statement.execute(app.db), statement.compile(app.db).sql).rejects.toThrow(/permission denied|must be (the )?owner/);
+    // PostgreSQL alone has roles, and connections that can append at the same instant.
+    if (dialect === 'postgres') {
+      it('runs as the app role of docs/deploy.md: appends and verifies, but cannot truncate, delete, edit or unguard the log', async () => {
+        const role = `dh_app_${randomBytes(5).toString('hex')}`;
+        const schema = sql.id(store.pgSchema ?? 'public');
+        // As the owner (here the test's superuser), after the migrations: docs/deploy.md's grants.
+        await sql`CREATE ROLE ${sql.id(role)} NOLOGIN`.execute(store.db);
+        const app = await openStore(store.url, { pgSchema: store.pgSchema ?? '', pgPoolSize: 1 });
+        try {
+          await sql`GRANT USAGE ON SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
+          await sql`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
+          await sql`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
+          await sql`REVOKE UPDATE, DELETE ON audit_log FROM ${sql.id(role)}`.execute(store.db);
+          await sql`REVOKE DELETE ON audit_chain_head FROM ${sql.id(role)}`.execute(store.db);
+          // One connection, switched to the app role for good.
+          await sql`SET ROLE ${sql.id(role)}`.execute(app.db);
+          expect((await sql<{ r: string }>`SELECT current_user AS r`.execute(app.db)).rows[0]?.r).toBe(role);
+          await recordAudit(app.db, new Date('2026-11-20T11:00:00.000Z'), { email: null, via: 'anonymous' }, { action: 'sign-in.failed' });
+          expect(await verifyAuditChain(app.db)).toEqual({ ok: true, rows: 11, problems: [] });
+          for (const statement of [
+            sql`TRUNCATE audit_log`,
+            sql`DELETE FROM audit_log WHERE seq = 1`,
+            sql`UPDATE audit_log SET detail = 'x' WHERE seq = 1`,
+            sql`ALTER TABLE audit_log DISABLE TRIGGER USER`,
+            sql`DROP TRIGGER audit_log_append_only ON audit_log`,
+            sql`DROP TABLE audit_log`,
+            sql`DELETE FROM audit_chain_head`,
+            sql`TRUNCATE audit_chain_head`,
+          ]) {
+            await expect(statement.execute(app.db), statement.compile(app.db).sql).rejects.toThrow(/permission denied|must be (the )?owner/);
+          }
+          expect((await verifyAuditChain(store.db)).ok).toBe(true);
+        } finally {
+          await app.close();
+          await sql`DROP OWNED BY ${sql.id(role)}`.execute(store.db);
+          await sql`DROP ROLE ${sql.id(role)}`.execute(store.db);
         }
-        expect((await verifyAuditChain(store.db)).ok).toBe(true);
-      } finally {
-        await app.close();
-        await sql`DROP OWNED BY ${sql.id(role)}`.execute(store.db);
-        await sql`DROP ROLE ${sql.id(role)}`.execute(store.db);
-      }
-    });
+      });
 
-    it.skipIf(dialect !== 'postgres')('keeps one chain when two instances append at once', async () => {
-      const other = await openStore(store.url, { pgSchema: store.pgSchema ?? '' });
-      try {
-        const append = (db: typeof store.db, i: number) =>
-          recordAudit(db, new Date(Date.parse('2026-11-20T12:00:00.000Z') + i), { email: null, via: 'anonymous' }, { action: 'sign-in.failed', detail: `try ${i}` });
-        await Promise.all(Array.from({ length: 60 }, (_, i) => append(i % 2 ? store.db : other.db, i)));
-      } finally {
-        await other.close();
-      }
-      expect(await verifyAuditChain(store.db)).toEqual({ ok: true, rows: 70, problems: [] });
-    });
+      it('keeps one chain when two instances append at once', async () => {
+        const other = await openStore(store.url, { pgSchema: store.pgSchema ?? '' });
+        try {
+          const append = (db: typeof store.db, i: number) =>
+            recordAudit(db, new Date(Date.parse('2026-11-20T12:00:00.000Z') + i), { email: null, via: 'anonymous' }, { action: 'sign-in.failed', detail: `try ${i}` });
+          await Promise.all(Array.from({ length: 60 }, (_, i) => append(i % 2 ? store.db : other.db, i)));
+        } finally {
+          await other.close();
+        }
+        expect(await verifyAuditChain(store.db)).toEqual({ ok: true, rows: 70, problems: [] });
+      });
+    }
   });
 
   describe.skipIf(skip)(`migration 0011 on ${label}`, () => {
