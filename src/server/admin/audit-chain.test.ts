@@ -111,6 +111,20 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(report.problems.at(-1)).not.toContain(moved);
     });
 
+    it('names rows slipped in without a place in the chain', async () => {
+      if (dialect === 'postgres') {
+        // The columns are NOT NULL there: refused outright.
+        await expect(sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(store.db)).rejects.toThrow(/null/);
+        return;
+      }
+      await expect(sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(store.db)).rejects.toThrow(/needs its seq/);
+      await sql`DROP TRIGGER audit_log_chained`.execute(store.db);
+      await sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(store.db);
+      const report = await verifyAuditChain(store.db);
+      expect(report.problems).toContain('Unchained: 1 row has no place in the chain (no seq or hash); inserted below the app.');
+      expect(report.problems.join('\n')).toMatch(/missing or disabled: audit_log_chained/);
+    });
+
     it('names rows cut from the end of the log', async () => {
       await guardsOff();
       await sql`DELETE FROM audit_log WHERE seq >= 9`.execute(store.db);

@@ -96,6 +96,15 @@ export async function verifyAuditChain(db: Kysely<Database>): Promise<ChainRepor
     }
     if (batch.length < BATCH) break;
   }
+  // A row without chain fields has no place in the walk above (SQLite cannot make them NOT NULL;
+  // a trigger refuses such a row, so one here was inserted with that trigger gone).
+  const unchained = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) => eb.or([eb('seq', 'is', null), eb('prev_hash', 'is', null), eb('hash', 'is', null)]))
+    .executeTakeFirst();
+  const loose = Number(unchained?.n ?? 0);
+  if (loose > 0) problems.push(`Unchained: ${loose} row${loose > 1 ? 's have' : ' has'} no place in the chain (no seq or hash); inserted below the app.`);
   if (broken) problems.push(broken);
   else {
     const head = await db.selectFrom('audit_chain_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirst();
