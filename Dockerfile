@@ -4,9 +4,14 @@
 #   docker build -t diamond-hand .
 #   docker run -d --name dh -p 127.0.0.1:3000:3000 --env-file /etc/diamond-hand/env \
 #     -v dh-data:/app/data diamond-hand
+#   docker exec -it dh node dist/scripts/operator.js add you@example.com --create
+#
+# Node 24, the active LTS (supported to April 2028); Node 20 left support in April 2026. The
+# code still runs on Node 20.19+ (package.json `engines`, what CI runs), so either works; the
+# image uses the supported one.
 
 # --- build: every dependency, then the production build (client, SSR, server bundles) ---------
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 # Native modules (better-sqlite3, argon2) download prebuilt binaries; these are the fallback
 # when none matches.
@@ -22,16 +27,19 @@ FROM build AS deps
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # --- runtime ----------------------------------------------------------------------------------
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
 WORKDIR /app
 COPY --from=deps /app/package.json ./
 COPY --from=deps /app/node_modules ./node_modules
+# dist/ holds the server and the operator's commands (dist/scripts/operator.js, audit-verify.js,
+# db-migrate.js): one image, run as one unprivileged user, for serving and for managing operators.
 COPY --from=build /app/dist ./dist
 # data/ holds the SQLite list and the .eml outbox when no DATABASE_URL / SMTP_URL is set: mount a
-# volume there. The image's `node` user (uid 1000) owns it; nothing else is writable.
+# volume there. The image's `node` user (uid 1000) owns it; nothing else is writable, and nothing
+# runs as root: `docker exec` runs as this user too.
 RUN mkdir -m 700 data && chown node:node data
 USER node
 EXPOSE 3000

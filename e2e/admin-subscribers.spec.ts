@@ -124,10 +124,10 @@ test('downloads the CSV after fresh proof: BOM, header row, formulas prefixed', 
   const bytes = await readFile(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.toString('utf8').slice(1).split('\r\n').filter(Boolean);
-  expect(lines[0]).toMatch(/^email,name,status,/i);
+  expect(lines[0]).toMatch(/^"email","name","status",/i);
   expect(lines).toHaveLength(3);
-  expect(lines.join('\n')).toContain(`formula.${tag}@example.com,'=SUM(A1:A9),`);
-  expect(lines.join('\n')).toContain(`'+1 wen`);
+  expect(lines.join('\n')).toContain(`"formula.${tag}@example.com","'=SUM(A1:A9)",`);
+  expect(lines.join('\n')).toContain(`"'+1 wen"`);
   await expect(page.getByText(/^Downloaded subscribers-/)).toBeVisible();
 });
 

@@ -84,6 +84,19 @@ async function main(): Promise<void> {
     sourcemap: true,
     logLevel: 'warning',
   });
+  // The operator's commands, bundled like the server so they run where it runs (the Docker
+  // image has no tsx, nor any development dependency): `node dist/scripts/operator.js list`.
+  await esbuild({
+    entryPoints: ['operator', 'audit-verify', 'db-migrate'].map((name) => path.join(root, `scripts/${name}.ts`)),
+    outdir: path.join(dist, 'scripts'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 
   makeImages(content, path.join(root, 'src/client/site/assets'), path.join(dist, 'client'));
   const compressed = precompress(path.join(dist, 'client')) + precompress(path.join(dist, 'admin'));

@@ -1,22 +1,24 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/server/store/database.ts';
 import { verifyPassword } from '../src/server/admin/passwords.ts';
 import { recoveryCodeHash } from '../src/server/admin/recovery-codes.ts';
+import { openTestStore, serverDatabaseUrl, testPostgresUrl } from '../src/server/test/test-store.ts';
 
 // `npm run operator` as a person runs it: a real process, the password piped on standard input.
 const root = path.resolve(import.meta.dirname, '..');
 let dir: string;
 let url: string;
 
-function operator(args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+function operator(args: string[], stdin = '', databaseUrl = url): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/operator.ts'), ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: url },
+      env: { ...process.env, DATABASE_URL: databaseUrl },
     });
     let out = '';
     let err = '';
@@ -44,10 +46,24 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm run operator', { timeout: 120_000 }, () => {
-  it('adds the first operator as an owner: argon2id hash, an otpauth URI and ten recovery codes stored hashed', async () => {
+  it('refuses to create a store without --create: names it, creates no file, changes nothing', async () => {
+    const r = await operator(['add', 'first@example.com'], 'a long enough passphrase\n');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^There is no database at sqlite:.*dh\.sqlite .*Check DATABASE_URL\. Nothing was created; to start a new store there, run again with --create\.\n$/);
+    expect(existsSync(path.join(dir, 'dh.sqlite'))).toBe(false);
+    // A file that exists but is not the app's (an empty one) is refused too.
+    const stray = path.join(dir, 'stray.sqlite');
+    writeFileSync(stray, '');
+    const empty = await operator(['list'], '', `sqlite:${stray}`);
+    expect(empty.code).toBe(1);
+    expect(empty.err).toMatch(/^The file at sqlite:.*stray\.sqlite .* is empty, not a database\..*--create/);
+    expect(readFileSync(stray).length).toBe(0);
+  });
+
+  it('adds the first operator with --create, as an owner: the store named first, a warning before secrets go to a pipe, argon2id hash, an otpauth URI and ten recovery codes stored hashed', async () => {
     // Asked for less, the first operator is an owner all the same: someone must be able to do everything.
-    const r = await operator(['add', 'First@Example.com', '--role', 'viewer'], 'a long enough passphrase\nignored second line\n');
-    expect(r.err).toBe('');
+    const r = await operator(['add', 'First@Example.com', '--create', '--role', 'viewer'], 'a long enough passphrase\nignored second line\n');
+    expect(r.err.startsWith(`Store: sqlite:${path.join(dir, 'dh.sqlite')}\nWarning: standard output is not a terminal.`), r.err).toBe(true);
     expect(r.code).toBe(0);
     const uri = /otpauth:\/\/totp\/\S+/.exec(r.out)?.[0] ?? '';
     expect(uri).toMatch(/secret=[A-Z2-7]{32}/);
@@ -108,7 +124,24 @@ describe('npm run operator', { timeout: 120_000 }, () => {
       expect(last).toMatchObject({ subject: 'viewer@example.com', via: 'command-line' });
       expect(last.detail).toMatch(/^viewer → sender, by /);
     });
-    expect((await operator(['remove', 'viewer@example.com'])).code).toBe(0);
+    expect((await operator(['remove', 'viewer@example.com', '--yes'])).code).toBe(0);
+  });
+
+  it('asks for the address again before remove and reset-2fa, and does nothing on a mismatch', async () => {
+    const secret = async () => (await withStore((s) => s.db.selectFrom('operators').select('totp_secret').executeTakeFirstOrThrow())).totp_secret;
+    const before = await secret();
+    for (const [args, stdin, message] of [
+      [['remove', 'first@example.com'], '', /type the address again to confirm \(or pass --yes\)/],
+      [['remove', 'first@example.com'], 'second@example.com\n', /does not match first@example\.com/],
+      [['reset-2fa', 'first@example.com'], 'first@example.co\n', /does not match/],
+    ] as const) {
+      const r = await operator([...args], stdin);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.err).toMatch(message);
+      expect(r.out).not.toMatch(/otpauth/);
+    }
+    expect(await secret()).toBe(before);
+    expect((await operator(['list'])).out).toMatch(/^First@example\.com\t/m);
   });
 
   it('lists, changes the password, resets 2FA and removes — each in the audit log', async () => {
@@ -122,14 +155,15 @@ describe('npm run operator', { timeout: 120_000 }, () => {
         .values({ id: 'pk-1', operator_id: op.id, credential_id: 'cred-1', public_key: 'pk', counter: 0, transports: '[]', device_type: 'singleDevice', name: 'Laptop', created_at: new Date().toISOString(), last_used_at: null })
         .execute();
     });
-    const reset = await operator(['reset-2fa', 'FIRST@example.com']);
+    const reset = await operator(['reset-2fa', 'FIRST@example.com'], 'first@EXAMPLE.com\n');
     expect(reset.code).toBe(0);
     expect(reset.out).toMatch(/otpauth:\/\/totp\//);
+    expect(reset.err).toMatch(/Warning: standard output is not a terminal/);
     await withStore(async (s) => expect(await s.db.selectFrom('operator_passkeys').select('id').execute()).toEqual([]));
-    expect((await operator(['remove', 'first@example.com'])).code).toBe(0);
+    expect((await operator(['remove', 'first@example.com', '--yes'])).code).toBe(0);
     expect((await operator(['list'])).out).toMatch(/No operators yet/);
     await withStore(async (s) => {
-      const actions = (await s.db.selectFrom('audit_log').select('action').orderBy('at').execute()).map((r) => r.action);
+      const actions = (await s.db.selectFrom('audit_log').select('action').orderBy('seq').execute()).map((r) => r.action);
       expect(actions).toEqual([
         'operator.added',
         'operator.added',
@@ -140,5 +174,23 @@ describe('npm run operator', { timeout: 120_000 }, () => {
         'operator.removed',
       ]);
     });
+  });
+
+  it.skipIf(!testPostgresUrl)('refuses a PostgreSQL database or schema without the app\'s tables unless --create', async () => {
+    const pg = await openTestStore('postgres', { migrate: false });
+    try {
+      const pgUrl = serverDatabaseUrl(pg);
+      const refused = await operator(['list'], '', pgUrl);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/^Store: postgres:\/\/.*\n.*holds no Diamond Hand tables: nothing was changed/);
+      // Nothing was made in the schema (Kysely's introspection would list every schema's tables).
+      const made0 = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = ${pg.pgSchema ?? ''}`.execute(pg.db);
+      expect(made0.rows[0]?.n).toBe(0);
+      const made = await operator(['add', 'pg@example.com', '--create'], 'a long enough passphrase\n', pgUrl);
+      expect(made.code, made.err).toBe(0);
+      expect((await operator(['list'], '', pgUrl)).out).toMatch(/^pg@example\.com\t/m);
+    } finally {
+      await pg.destroy();
+    }
   });
 });

@@ -1,8 +1,13 @@
 // `npm run operator -- <command>`: the console's operators, managed from the server's shell.
-// It uses DATABASE_URL exactly as the server does (and applies pending migrations first, so the
-// first operator can be made before the server has ever started). See the README.
+// It uses DATABASE_URL exactly as the server does and says which store that is before anything
+// else. It acts only on a store that exists and holds the app's tables (applying any pending
+// migration, as the server does at start); `--create` makes a new one, so the first operator can
+// be made before the server has ever started, and a mistyped URL never starts an empty store
+// (docs/decisions/0032-tamper-evident-audit-and-deploy-defaults.md). See the README.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import readline from 'node:readline';
+import { sql } from 'kysely';
 import QRCode from 'qrcode';
 import { read } from 'read';
 import { operatorEmailSchema } from '../src/shared/admin/sign-in-schema.ts';
@@ -25,12 +30,12 @@ import { MIN_PASSWORD_LENGTH, passwordProblem } from '../src/server/admin/passwo
 import { totpUri } from '../src/server/admin/totp.ts';
 import { EnvError, loadEnv } from '../src/server/env.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
-import { openStore, type Store } from '../src/server/store/database.ts';
+import { MissingStoreError, openStore, type Store } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
 import { DataKeyError, secretBoxFromEnv } from '../src/server/store/data-keys.ts';
 import type { SecretBox } from '../src/server/store/secret-box.ts';
 
-const usage = `Usage: npm run operator -- <command>
+const usage = `Usage: npm run operator -- <command> [--create] [--yes]
 
   add <email> --role <role>
                       create an operator: asks for a password, prints the authenticator
@@ -38,28 +43,68 @@ const usage = `Usage: npm run operator -- <command>
                       The role is viewer, sender or owner; the first operator is always an owner
   role <email> <role> give an operator another role (their sessions end)
   list                list operators
-  remove <email>      remove an operator (their sessions end)
+  remove <email>      remove an operator (their sessions end); asks for the address again
   passwd <email>      set a new password (their sessions end)
   reset-2fa <email>   new authenticator secret and recovery codes; their passkeys are removed
-                      and their sessions end
+                      and their sessions end; asks for the address again
+
+  --create            make the database (SQLite file, or the tables on PostgreSQL) if it has none
+                      yet: for the first operator, before the server has ever started
+  --yes               remove and reset-2fa without asking for the address again
 
 The password is read from standard input: typed at a prompt (not shown) on a terminal, or the
 first line when piped, e.g.  printf '%s\\n' "$PASSWORD" | npm run operator -- add me@example.com
-Uses DATABASE_URL like the server (unset: data/dh.sqlite).`;
+The address asked for again is read the same way (after the password, if any).
+Uses DATABASE_URL like the server (unset: data/dh.sqlite), and names that store first.`;
 
 /** A failure the person at the terminal can fix: printed without a stack, exit code 1. */
 class CliError extends Error {}
 /** Wrong use of the command: usage printed, exit code 2. */
 class UsageError extends Error {}
 
-async function firstLine(): Promise<string> {
-  let text = '';
-  for await (const chunk of process.stdin) {
-    text += String(chunk);
-    if (text.includes('\n')) break;
+// Piped standard input, a line at a time (a password, then a confirmation), without waiting for
+// its end: whatever feeds it may keep it open.
+let pipedLines: AsyncIterator<string> | null = null;
+let pipedReader: readline.Interface | null = null;
+async function nextLine(): Promise<string> {
+  if (!pipedLines) {
+    pipedReader = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+    pipedLines = pipedReader[Symbol.asyncIterator]();
   }
-  const line = text.split('\n')[0] ?? '';
-  return line.replace(/\r$/, '');
+  const next = await pipedLines.next();
+  return next.done ? '' : next.value;
+}
+
+/** Removes `--name` from args wherever it stands; whether it was there. */
+function takeFlag(args: string[], name: string): boolean {
+  const at = args.indexOf(name);
+  if (at < 0) return false;
+  args.splice(at, 1);
+  return true;
+}
+
+/**
+ * A destructive command names its operator twice: the address typed (or piped) again must be the
+ * same one, so a slip of the finger or of history does not remove the wrong person.
+ */
+async function confirmAddress(email: string, what: string, yes: boolean): Promise<void> {
+  if (yes) return;
+  const typed = process.stdin.isTTY
+    ? await read({ prompt: `This will ${what} ${email}. Type the address again to go on: ` })
+    : await nextLine();
+  if (typed === '') throw new CliError(`Nothing was changed: type the address again to confirm (or pass --yes).`);
+  const parsed = operatorEmailSchema.safeParse(typed.trim());
+  if (!parsed.success || parsed.data.toLowerCase() !== email.toLowerCase()) {
+    throw new CliError(`Nothing was changed: the address typed again does not match ${email}.`);
+  }
+}
+
+/** Standard output captured (a file, a pipe into a log): say so on standard error before any secret. */
+function warnIfCaptured(): void {
+  if (process.stdout.isTTY) return;
+  console.error(
+    'Warning: standard output is not a terminal. The authenticator secret and recovery codes below go wherever it is captured (a file, a log); delete them from there once they are stored safely.',
+  );
 }
 
 async function askPassword(email: string): Promise<string> {
@@ -69,7 +114,7 @@ async function askPassword(email: string): Promise<string> {
     const again = await read({ prompt: 'The same password again: ', silent: true, replace: '' });
     if (again !== password) throw new CliError('The two passwords differ. Nothing was changed.');
   } else {
-    password = await firstLine();
+    password = await nextLine();
     if (password === '') throw new CliError('No password on standard input (pipe one line, or run this in a terminal).');
   }
   const problem = passwordProblem(password, email);
@@ -100,6 +145,7 @@ function roleArg(raw: string): OperatorRole {
 }
 
 async function printFactors(email: string, factors: NewFactors): Promise<void> {
+  warnIfCaptured();
   const uri = totpUri(factors.totpSecret, email);
   console.log('\nAdd this to an authenticator app (scan the QR code, or paste the link):\n');
   if (process.stdout.isTTY) console.log(await QRCode.toString(uri, { type: 'terminal', small: true }));
@@ -110,7 +156,7 @@ async function printFactors(email: string, factors: NewFactors): Promise<void> {
   console.log('');
 }
 
-async function run(store: Store, secrets: SecretBox, command: string | undefined, args: string[]): Promise<void> {
+async function run(store: Store, secrets: SecretBox, command: string | undefined, args: string[], flags: { yes: boolean }): Promise<void> {
   const db = store.db;
   const now = () => new Date();
   const by = `by ${os.userInfo().username} on ${os.hostname()}`;
@@ -157,6 +203,8 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
     }
     case 'remove': {
       const email = emailArg(args);
+      if (!(await findOperator(db, email))) throw new CliError(`There is no operator with the address ${email} in ${store.description}.`);
+      await confirmAddress(email, 'remove the operator', flags.yes);
       await removeOperator(db, email);
       await log('operator.removed', email);
       console.log(`Removed operator ${email}; their sessions have ended.`);
@@ -173,6 +221,8 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
     }
     case 'reset-2fa': {
       const email = emailArg(args);
+      if (!(await findOperator(db, email))) throw new CliError(`There is no operator with the address ${email} in ${store.description}.`);
+      await confirmAddress(email, 'replace the authenticator secret, recovery codes and passkeys of', flags.yes);
       const factors = await resetTwoFactor(db, email, now(), secrets);
       await log('operator.2fa-reset', email);
       console.log(`New authenticator secret and recovery codes for ${email}; the old ones and their passkeys no longer work, and their sessions have ended.`);
@@ -190,20 +240,65 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
   }
 }
 
+/**
+ * The store DATABASE_URL names, said first. Without --create it must exist and hold the app's
+ * tables: a missing SQLite file is not created, and a PostgreSQL database (or schema) without the
+ * operators table is not migrated from nothing. Pending migrations of a store that has them are
+ * applied, as the server applies them at start.
+ */
+async function openExistingStore(url: string | undefined, create: boolean, keys: () => SecretBox): Promise<{ store: Store; secrets: SecretBox }> {
+  const store = await openStore(url, create ? {} : { create: false });
+  // PostgreSQL: the schema first on the search path (a URL's `options=-c search_path=…` may name
+  // one), whose tables and migration bookkeeping are the ones meant.
+  const pgSchema =
+    store.dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(store.db)).rows[0]?.schema : undefined;
+  console.error(`Store: ${store.description}${pgSchema && pgSchema !== 'public' ? ` (schema ${pgSchema})` : ''}`);
+  if (!create) {
+    const present =
+      store.dialect === 'postgres'
+        ? await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = ${pgSchema ?? ''} AND table_name = 'operators'`.execute(store.db)
+        : await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'operators'`.execute(store.db);
+    if (Number(present.rows[0]?.n ?? 0) === 0) {
+      await store.close();
+      throw new CliError(
+        `${store.description} holds no Diamond Hand tables: nothing was changed. Check DATABASE_URL; to start a new store there, run again with --create.`,
+      );
+    }
+  }
+  try {
+    const secrets = keys();
+    await migrateToLatest(store.db, { secrets, ...(pgSchema && pgSchema !== 'public' ? { pgSchema } : {}) });
+    return { store, secrets };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
-  let store: Store | undefined;
+  const create = takeFlag(args, '--create');
+  const yes = takeFlag(args, '--yes');
+  let store: { store: Store; secrets: SecretBox } | undefined;
   try {
     const env = loadEnv();
-    const secrets = secretBoxFromEnv(env);
-    store = await openStore(env.DATABASE_URL);
-    await migrateToLatest(store.db, { secrets });
-    await run(store, secrets, command, args);
+    if (command === undefined || ['help', '--help', '-h'].includes(command)) {
+      console.log(usage);
+      return 0;
+    }
+    // The data key only once the store is known to be there: a development key file is made
+    // beside the database, never beside a mistyped one.
+    store = await openExistingStore(env.DATABASE_URL, create, () => secretBoxFromEnv(env));
+    await run(store.store, store.secrets, command, args, { yes });
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${usage}`);
       return 2;
+    }
+    if (error instanceof MissingStoreError) {
+      console.error(`${error.message} Nothing was created; to start a new store there, run again with --create.`);
+      return 1;
     }
     if (error instanceof CliError || error instanceof OperatorError || error instanceof EnvError || error instanceof DataKeyError) {
       console.error(error.message);
@@ -212,7 +307,8 @@ async function main(): Promise<number> {
     console.error(`The operator command failed: ${errorText(error)}`);
     return 1;
   } finally {
-    await store?.close();
+    pipedReader?.close();
+    await store?.store.close();
   }
 }
 

@@ -2,6 +2,7 @@
 // PostgreSQL (and Redis), behind nginx running the very site file in deploy/nginx.conf. Used by
 // the two-instance test (src/server/deploy/two-instances.test.ts) and meant for the bench table's
 // "sign-ups/s with two instances behind nginx" figure.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,14 +13,20 @@ export const NGINX_SITE_FILE = path.join(repoRoot, 'deploy/nginx.conf');
 
 /** Addresses in deploy/nginx.conf that a local run replaces; each must occur exactly once. */
 const SITE_UPSTREAMS = ['127.0.0.1:3001', '127.0.0.1:3002'];
-// The live line only, not the commented redirecting server's.
-const SITE_LISTEN = '\n    listen 80;';
+const SITE_LISTEN_HTTP = '\n    listen 80;';
+const SITE_LISTEN_TLS = '\n    listen 443 ssl http2;';
+// The IPv6 twins: dropped (a test machine's loopback may have no ::1).
+const SITE_LISTEN_V6 = ['\n    listen [::]:80;', '\n    listen [::]:443 ssl http2;'];
+const SITE_CERT = '/etc/letsencrypt/live/diamondhand.example/fullchain.pem';
+const SITE_KEY = '/etc/letsencrypt/live/diamondhand.example/privkey.pem';
 const SITE_LOG_DIR = '/var/log/nginx/';
+export const OPENSSL = process.env.OPENSSL_PATH ?? '/usr/bin/openssl';
 
 /** Says, in words, what is missing for a cluster run; null when everything is there. */
 export function clusterPrerequisites(): string | null {
   if (!existsSync(BUILT_SERVER)) return `${path.relative(repoRoot, BUILT_SERVER)} is missing: run \`npm run build\` first.`;
   if (!existsSync(NGINX)) return `nginx is not installed at ${NGINX} (Debian: \`apt-get install nginx\`; or set NGINX_PATH).`;
+  if (!existsSync(OPENSSL)) return `openssl is not installed at ${OPENSSL} (it makes the run's test certificate; Debian: \`apt-get install openssl\`; or set OPENSSL_PATH).`;
   return null;
 }
 
@@ -32,10 +39,29 @@ function replaceOnce(text: string, from: string, to: string): string {
 }
 
 /**
- * deploy/nginx.conf with the upstream servers, the listen address and the log folder swapped for
- * local ones; everything else (headers, failover, keepalive) is the file as shipped.
+ * A self-signed certificate for 127.0.0.1, valid for a day, made for one run: nginx serves the
+ * site file's HTTPS server with it. (node:crypto cannot make an X.509 certificate; openssl can.)
  */
-export function renderSiteConfig(site: string, opts: { listenPort: number; upstreamPorts: number[]; logDir: string }): string {
+export function makeTestCertificate(dir: string): { cert: string; key: string } {
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync(
+    OPENSSL,
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
+    { stdio: 'pipe' },
+  );
+  return { cert, key };
+}
+
+/**
+ * deploy/nginx.conf with the upstream servers, the listen addresses, the certificate and the log
+ * folder swapped for local ones; everything else (TLS settings, headers, failover, keepalive,
+ * limits, allow/deny) is the file as shipped.
+ */
+export function renderSiteConfig(
+  site: string,
+  opts: { listenPort: number; httpPort: number; upstreamPorts: number[]; logDir: string; cert: string; key: string },
+): string {
   const [first, ...others] = opts.upstreamPorts;
   if (first === undefined || others.length === 0) throw new Error('a cluster needs at least two instances');
   const [firstUpstream, secondUpstream] = SITE_UPSTREAMS as [string, string];
@@ -43,7 +69,11 @@ export function renderSiteConfig(site: string, opts: { listenPort: number; upstr
   // The second instance's line, once per further instance, with the same options.
   const secondLine = text.split('\n').find((l) => l.includes(`server ${secondUpstream} `)) ?? `server ${secondUpstream} `;
   text = replaceOnce(text, secondLine, others.map((port) => secondLine.replace(secondUpstream, `127.0.0.1:${port}`)).join('\n'));
-  text = replaceOnce(text, SITE_LISTEN, `\n    listen 127.0.0.1:${opts.listenPort};`);
+  text = replaceOnce(text, SITE_LISTEN_TLS, `\n    listen 127.0.0.1:${opts.listenPort} ssl http2;`);
+  text = replaceOnce(text, SITE_LISTEN_HTTP, `\n    listen 127.0.0.1:${opts.httpPort};`);
+  for (const line of SITE_LISTEN_V6) text = replaceOnce(text, line, '');
+  text = replaceOnce(text, SITE_CERT, opts.cert);
+  text = replaceOnce(text, SITE_KEY, opts.key);
   return text.split(SITE_LOG_DIR).join(`${opts.logDir}/`);
 }
 
@@ -73,8 +103,10 @@ export interface ClusterInstance extends ServerHandle {
 }
 
 export interface Cluster {
-  /** nginx's origin, e.g. http://127.0.0.1:41234: the only address visitors use. */
+  /** nginx's HTTPS origin, e.g. https://127.0.0.1:41234: the only address visitors use. */
   url: string;
+  /** nginx's plain-HTTP origin (the site file's port 80): it only redirects to `url`. */
+  httpUrl: string;
   instances: ClusterInstance[];
   nginx: ServerHandle;
   /** The nginx access log's lines so far (format dh_upstream of deploy/nginx.conf). */
@@ -114,7 +146,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   };
   try {
     const listenPort = await freePort();
-    const url = `http://127.0.0.1:${listenPort}`;
+    const httpPort = await freePort();
+    const url = `https://127.0.0.1:${listenPort}`;
+    const httpUrl = `http://127.0.0.1:${httpPort}`;
     // One key ring for all: a cookie one instance signs, another must verify.
     const appSecret = randomBytes(32).toString('base64');
     const startInstance = async (i: number): Promise<ClusterInstance> => {
@@ -146,9 +180,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     mkdirSync(logDir);
     mkdirSync(path.join(prefix, 'tmp'));
     const siteFile = path.join(prefix, 'diamond-hand.conf');
+    const { cert, key } = makeTestCertificate(prefix);
     writeFileSync(
       siteFile,
-      renderSiteConfig(readFileSync(NGINX_SITE_FILE, 'utf8'), { listenPort, upstreamPorts: instances.map((s) => s.port), logDir }),
+      renderSiteConfig(readFileSync(NGINX_SITE_FILE, 'utf8'), { listenPort, httpPort, upstreamPorts: instances.map((s) => s.port), logDir, cert, key }),
     );
     const mainFile = path.join(prefix, 'nginx.conf');
     writeFileSync(mainFile, mainConfig(prefix, siteFile));
@@ -157,7 +192,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       command: NGINX,
       // -e: the start-up error log, which would otherwise be Debian's root-only /var/log/nginx.
       args: ['-p', prefix, '-c', mainFile, '-e', path.join(logDir, 'error.log'), '-g', `daemon off; pid ${path.join(prefix, 'nginx.pid')};`],
-      port: listenPort,
+      // Ready once port 80's server answers (its redirect); the HTTPS one starts with it.
+      port: httpPort,
       readyPath: '/healthz',
     });
     started.push(nginx);
@@ -166,6 +202,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const accessLog = () => (existsSync(accessLogFile) ? readFileSync(accessLogFile, 'utf8').split('\n').filter(Boolean) : []);
     return {
       url,
+      httpUrl,
       instances,
       nginx,
       accessLog,

@@ -1,4 +1,5 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
 
 export interface RawResponse {
   status: number;
@@ -15,8 +16,8 @@ export interface RawResponse {
  */
 export function assertLocal(url: string): URL {
   const parsed = new URL(url);
-  if (parsed.hostname !== '127.0.0.1' || parsed.protocol !== 'http:') {
-    throw new Error(`Benchmarks only target http://127.0.0.1, not ${url}`);
+  if (parsed.hostname !== '127.0.0.1' || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new Error(`Benchmarks only target http(s)://127.0.0.1, not ${url}`);
   }
   return parsed;
 }
@@ -46,7 +47,11 @@ export function httpRequest(url: string, opts: RequestOptions = {}): Promise<Raw
   const { method = 'GET', headers = {}, body, timeoutMs = 5_000, localAddress } = opts;
   const target = assertLocal(url);
   return new Promise((resolve, reject) => {
-    const req = http.request(target, { method, headers, agent: false, timeout: timeoutMs, ...(localAddress ? { localAddress } : {}) }, (res) => {
+    // HTTPS on loopback is nginx with a certificate made for the run (bench/lib/cluster.ts): not
+    // one any CA signed, and what is tested there is the site, not the certificate's trust.
+    const tls = target.protocol === 'https:' ? { rejectUnauthorized: false } : {};
+    const request = target.protocol === 'https:' ? https.request : http.request;
+    const req = request(target, { method, headers, agent: false, timeout: timeoutMs, ...tls, ...(localAddress ? { localAddress } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);

@@ -30,9 +30,12 @@ export interface Visitor {
 export async function visitorOf(server: SignupTarget): Promise<Visitor> {
   const res = await httpGet(`${server.origin}/api/csrf`);
   const cookie = cookiesFrom(res);
-  const token = /(?:^|; )XSRF-TOKEN=([^;]*)/.exec(cookie)?.[1];
+  // Over https (nginx in front, bench/lib/cluster.ts) the cookies carry the __Host- prefix.
+  const secure = server.origin.startsWith('https:');
+  const expected = secure ? ['__Host-dh_csrf', '__Host-XSRF-TOKEN', '__Host-dh_t'] : ['_csrf', 'XSRF-TOKEN', 'dh_t'];
+  const token = new RegExp(`(?:^|; )${secure ? '__Host-' : ''}XSRF-TOKEN=([^;]*)`).exec(cookie)?.[1];
   const names = cookie.split('; ').map((c) => c.split('=')[0]);
-  if (res.status !== 204 || !token || !['_csrf', 'XSRF-TOKEN', 'dh_t'].every((n) => names.includes(n))) {
+  if (res.status !== 204 || !token || !expected.every((n) => names.includes(n))) {
     throw new Error(`GET /api/csrf answered ${res.status} with cookies "${cookie}"; the sign-up flow has changed.`);
   }
   return { origin: server.origin, cookie, token };

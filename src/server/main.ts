@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { missingAuditTriggers } from './admin/audit-chain.ts';
 import { buildApp } from './app.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { errorText, redact } from './lib/log-safe.ts';
@@ -69,6 +70,12 @@ async function main(): Promise<void> {
 
   await app.listen({ port: env.PORT, host: env.HOST });
   app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; secrets sealed with the key from ${secrets.source}; mail: ${app.mailer.description}; limits: ${app.redis ? 'shared in Redis' : 'per instance'})`);
+  // The audit log's guard triggers, checked at every start: one dropped or disabled below the app
+  // (SQLite has no privilege to stop that) is said here; `npm run audit:verify` walks the chain.
+  const unguarded = await missingAuditTriggers(store.db).catch(() => []);
+  if (unguarded.length) {
+    app.log.error(`The audit log's guard triggers are missing or disabled (${unguarded.join(', ')}): the schema was changed below the app. Run npm run audit:verify.`);
+  }
 }
 
 // Whatever the configuration holds that must not be printed: whole values, and the passwords

@@ -3,9 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AuditAction, AuditEntry, AuditPage, AuditQuery } from '../../shared/admin/audit-schema.ts';
 import type { AuditLogTable, Database } from '../store/schema.ts';
+import { appendToChain } from './audit-chain.ts';
 
 // The audit log: who did what, and when. Append-only: this module only ever inserts and reads
-// (and the table's triggers refuse UPDATE and DELETE; see migration 0004-operators). It never
+// (and the table's triggers refuse UPDATE and DELETE; see migration 0004-operators), and each row
+// is chained to the one before by its hash (audit-chain.ts, `npm run audit:verify`). It never
 // holds a password, a code, an address typed into a failed sign-in, or a client's IP address.
 
 export interface AuditRecord {
@@ -16,25 +18,28 @@ export interface AuditRecord {
   detail?: string | null;
 }
 
-/** Appends one entry (the command line, and anything outside a request). */
+/**
+ * Appends one entry (the command line, and anything outside a request). Given a transaction, the
+ * entry joins it (and commits or rolls back with what it records); given the db, it gets a
+ * transaction of its own. Either way appends are serialised, so two instances never fork the chain.
+ */
 export async function recordAudit(
   db: Kysely<Database>,
   at: Date,
   actor: { email: string | null; via: AuditLogTable['via'] },
   record: AuditRecord,
 ): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      id: randomUUID(),
-      at: at.toISOString(),
-      actor: actor.email,
-      via: actor.via,
-      action: record.action,
-      subject: record.subject ?? null,
-      detail: record.detail ?? null,
-    })
-    .execute();
+  const row = {
+    id: randomUUID(),
+    at: at.toISOString(),
+    actor: actor.email,
+    via: actor.via,
+    action: record.action,
+    subject: record.subject ?? null,
+    detail: record.detail ?? null,
+  };
+  if (db.isTransaction) await appendToChain(db, row);
+  else await db.transaction().execute((tx) => appendToChain(tx, row));
 }
 
 /**

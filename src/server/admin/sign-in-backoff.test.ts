@@ -6,12 +6,14 @@ import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedi
 import {
   addressAlertPolicy,
   blockAfter,
+  laterBlock,
   memoryFailureCounters,
   networkPolicy,
   redisFailureCounters,
   sharedOrLocalFailureCounters,
   type FailureCounters,
 } from './sign-in-backoff.ts';
+import { isUnreadableReply, type SharedRedis } from '../plugins/redis.ts';
 import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from './test-kit.ts';
 
 describe('the back-off schedule', () => {
@@ -109,6 +111,65 @@ for (const { label, skip, open } of stores) {
     });
   });
 }
+
+describe('the merge rule', () => {
+  it('takes the later block; null is no block', () => {
+    expect(laterBlock(null, null)).toBeNull();
+    expect(laterBlock(5, null)).toBe(5);
+    expect(laterBlock(null, 9)).toBe(9);
+    expect(laterBlock(30_000, 60_000)).toBe(60_000);
+    expect(laterBlock(60_000, 30_000)).toBe(60_000);
+  });
+});
+
+describe.skipIf(!testRedisUrl)(`garbage in Redis fails closed${testRedisUrl ? '' : ` (${redisSkipReason})`}`, () => {
+  let shared: { redis: SharedRedis; close(): Promise<void> };
+  let prefix: string;
+  beforeAll(async () => {
+    prefix = testRedisPrefix();
+    shared = await openSharedRedis(testRedisUrl ?? '', prefix);
+  });
+  afterAll(async () => {
+    await shared?.close();
+    await deleteRedisKeys(prefix);
+  });
+
+  it('blocks a key whose counter is not a number, or not a hash, and keeps blocking while it stays so', async () => {
+    const c = sharedOrLocalFailureCounters(shared.redis);
+    await shared.redis.client.hset('sign-in-backoff:text', 'failures', 'lots', 'last', '1000');
+    await shared.redis.client.hset('sign-in-backoff:half', 'failures', '9');
+    await shared.redis.client.set('sign-in-backoff:string', 'garbage');
+    for (const key of ['text', 'half', 'string']) {
+      expect(await c.blockedUntil(key, 10_000), key).toBe(40_000);
+      await c.recordFailure(key, 10_000);
+      // Still blocked (a half-written hash is completed by the failure, at its own count).
+      expect(await c.blockedUntil(key, 50_000), key).toBeGreaterThanOrEqual(80_000);
+    }
+    // A clean key beside them is untouched, and Redis is not taken for down.
+    expect(await c.blockedUntil('clean', 10_000)).toBeNull();
+    await c.recordFailure('clean', 10_000);
+    expect(await shared.redis.client.hget('sign-in-backoff:clean', 'failures')).toBe('1');
+  });
+
+  it('reads Redis\'s own complaints about a value as unreadable (the rate limits\' INCR), and an outage as an outage', async () => {
+    await shared.redis.client.set('rate-limit:garbage', 'not a count');
+    const incr = shared.redis.client.incr('rate-limit:garbage');
+    await expect(incr).rejects.toSatisfy(isUnreadableReply);
+    await shared.redis.client.set('rate-limit:hash', '1');
+    await expect(shared.redis.client.hincrby('rate-limit:hash', 'n', 1)).rejects.toSatisfy(isUnreadableReply);
+    const blocked = await shared.redis.orLocal(() => shared.redis.client.incr('rate-limit:garbage'), () => 1, { unreadable: () => Infinity });
+    expect(blocked).toBe(Infinity);
+    expect(isUnreadableReply(new Error('Command timed out'))).toBe(false);
+  });
+
+  it('keeps this instance\'s block when Redis lost the count (the larger wins)', async () => {
+    const c = sharedOrLocalFailureCounters(shared.redis);
+    for (let i = 0; i < 5; i++) await c.recordFailure('lost', 1000);
+    expect(await c.blockedUntil('lost', 1000)).toBe(31_000);
+    await shared.redis.client.del('sign-in-backoff:lost');
+    expect(await c.blockedUntil('lost', 2000)).toBe(31_000);
+  });
+});
 
 describe('failed sign-ins back off (server)', () => {
   let t: TestApp;

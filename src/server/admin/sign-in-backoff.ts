@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { UnreadableCounter } from '../lib/shared-or-local.ts';
 import type { SharedRedis } from '../plugins/redis.ts';
 
 // Failed sign-ins back off, by three counts (docs/decisions/0029):
@@ -108,8 +109,15 @@ export function redisFailureCounters(redis: SharedRedis, policy: BackoffPolicy =
   const keyOf = (key: string) => `sign-in-backoff:${key}`;
   return {
     async blockedUntil(key, now) {
+      // A key of another type fails here with WRONGTYPE, which the plugin reads as unreadable.
       const [failures, last] = await redis.client.hmget(keyOf(key), 'failures', 'last');
-      return failures && last ? untilFor({ failures: Number(failures), lastFailureAt: Number(last) }, now, policy) : null;
+      if (failures === null && last === null) return null;
+      const entry = { failures: Number(failures), lastFailureAt: Number(last) };
+      // Number(null) is 0 and Number('') is 0: only digits are a count.
+      if (!/^\d+$/.test(failures ?? '') || !/^\d+$/.test(last ?? '') || !Number.isSafeInteger(entry.failures) || !Number.isSafeInteger(entry.lastFailureAt)) {
+        throw new UnreadableCounter('a sign-in back-off counter in Redis is not a number');
+      }
+      return untilFor(entry, now, policy);
     },
     async recordFailure(key, now) {
       await record(keyOf(key), now, policy.forgetAfterMs);
@@ -120,10 +128,15 @@ export function redisFailureCounters(redis: SharedRedis, policy: BackoffPolicy =
   };
 }
 
+/** The later of two blocks (null: not blocked). */
+export const laterBlock = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+
 /**
  * Redis while it answers, this instance's own counts while it does not (sign-ins go on, backing
  * off per instance). Failures are counted in both, so a fallback starts from what this instance
- * has seen rather than from nothing.
+ * has seen rather than from nothing; and while Redis answers, the later of its block and this
+ * instance's wins (a Redis that lost its data does not unblock what this instance saw). A counter
+ * Redis cannot read as a number blocks: FIRST_BLOCK_MS from now, asked again at each try.
  */
 export function sharedOrLocalFailureCounters(
   redis: SharedRedis,
@@ -133,10 +146,16 @@ export function sharedOrLocalFailureCounters(
   const shared = redisFailureCounters(redis, policy);
   const local = own ?? memoryFailureCounters(undefined, policy);
   return {
-    blockedUntil: (key, now) => redis.orLocal(() => shared.blockedUntil(key, now), () => local.blockedUntil(key, now)),
+    blockedUntil: (key, now) =>
+      redis.orLocal(
+        () => shared.blockedUntil(key, now),
+        () => local.blockedUntil(key, now),
+        { merge: laterBlock, unreadable: () => now + FIRST_BLOCK_MS },
+      ),
     async recordFailure(key, now) {
       await local.recordFailure(key, now);
-      await redis.orLocal(() => shared.recordFailure(key, now), () => undefined);
+      // An unreadable counter cannot take another failure; the block above already holds.
+      await redis.orLocal(() => shared.recordFailure(key, now), () => undefined, { unreadable: () => undefined });
     },
     async reset(key) {
       await local.reset(key);

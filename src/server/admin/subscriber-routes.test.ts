@@ -163,9 +163,9 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     const bytes = res.rawPayload;
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toMatch(/^email,name,status/i);
+    expect(lines[0]).toMatch(/^"email","name","status"/i);
     expect(lines.filter(Boolean)).toHaveLength(4);
-    expect(res.body).toContain(",'=SUM(A1:A9),");
+    expect(res.body).toContain(`,"'=SUM(A1:A9)",`);
     expect(await lastAudit('subscribers.exported')).toMatchObject({ actor: op.email, detail: 'CSV; every status' });
     // The rows handed out are counted once the stream ends, and audited with the count.
     await expect.poll(async () => (await lastAudit('subscribers.export-counted'))?.detail).toMatch(/^3 rows; \d+ of 200 personal records read today$/);

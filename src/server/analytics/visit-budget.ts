@@ -91,6 +91,7 @@ export class SharedOrLocalVisitBudget implements VisitBudget {
 
   async take(client: string, now: Date): Promise<boolean> {
     const local = this.local.take(client, now);
-    return this.redis.orLocal(() => this.shared.take(client, now), () => local);
+    // The stricter answer wins, and a budget Redis cannot read is spent.
+    return this.redis.orLocal(() => this.shared.take(client, now), () => local, { merge: (shared, mine) => shared && mine, unreadable: () => false });
   }
 }

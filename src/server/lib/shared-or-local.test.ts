@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SharedOrLocal } from './shared-or-local.ts';
+import { SharedOrLocal, UnreadableCounter } from './shared-or-local.ts';
 
 function setUp() {
   const events: string[] = [];
@@ -62,5 +62,38 @@ describe('SharedOrLocal', () => {
     const { guard, events } = setUp();
     await guard.run(failing('WRONGPASS for redis://admin:hunter22@cache.internal:6379 by ops@example.com'), () => 'local');
     expect(events[0]).not.toMatch(/hunter22|ops@example\.com/);
+  });
+
+  it('lets the stricter answer win when both are known: the larger count, whichever store holds it', async () => {
+    const { guard } = setUp();
+    const larger = { merge: (a: number, b: number) => Math.max(a, b) };
+    expect(await guard.run(async () => 7, () => 3, larger)).toBe(7);
+    // The shared store lost its count (restarted empty): this instance's own still judges.
+    expect(await guard.run(async () => 1, () => 6, larger)).toBe(6);
+    // Without a rule, the shared answer as before.
+    expect(await guard.run(async () => 1, () => 6)).toBe(1);
+  });
+
+  it('fails closed on an unreadable counter: blocked, not counted as zero, and not taken for an outage', async () => {
+    const events: string[] = [];
+    let now = 0;
+    const guard = new SharedOrLocal({
+      onDown: (reason) => events.push(`down: ${reason}`),
+      onUp: () => events.push('up'),
+      onUnreadable: (reason) => events.push(`unreadable: ${reason}`),
+      isUnreadable: (error) => error instanceof Error && /WRONGTYPE/.test(error.message),
+      now: () => now,
+    });
+    const blocked = { unreadable: () => 'blocked' };
+    expect(await guard.run(() => Promise.reject(new UnreadableCounter('not a number')), () => 'local', blocked)).toBe('blocked');
+    expect(await guard.run(() => Promise.reject(new Error('WRONGTYPE Operation against a key holding the wrong kind of value')), () => 'local', blocked)).toBe('blocked');
+    expect(guard.isDown).toBe(false);
+    // Said once a minute, not once per request.
+    now += 60_000;
+    expect(await guard.run(() => Promise.reject(new UnreadableCounter('not a number')), () => 'local', blocked)).toBe('blocked');
+    expect(events).toEqual(['unreadable: not a number', 'unreadable: not a number']);
+    // An outage is still an outage.
+    expect(await guard.run(failing('connect ECONNREFUSED'), () => 'local', blocked)).toBe('local');
+    expect(guard.isDown).toBe(true);
   });
 });

@@ -1,6 +1,24 @@
 import { errorText } from './log-safe.ts';
 
 /**
+ * The shared store answered, but not with a count: a value that is not a number, a key of another
+ * type. Not an outage (the store answers), and not a reason to count as if nothing were there:
+ * someone or something wrote that value, and a limit that read it as zero would fail open.
+ */
+export class UnreadableCounter extends Error {}
+
+export interface RunOptions<T> {
+  /**
+   * Both answers, when the shared store gave one: the stricter wins (the larger count, the later
+   * block). A shared count below this instance's own means the shared one was lost or reset (a
+   * Redis restarted without its data, a key deleted), and this instance still knows better.
+   */
+  merge?: (shared: T, local: T) => T;
+  /** The answer when the shared counter is unreadable: blocked. Without it, the local answer. */
+  unreadable?: () => T;
+}
+
+/**
  * A shared store's answer when it gives one, else this instance's own. Limits shared across
  * instances (Redis) must never stall or fail a request when the shared store is out of reach:
  * a sign-up counted by this instance alone is better than no sign-up. So each call tries the
@@ -24,6 +42,13 @@ export class SharedOrLocal {
       retryMs?: number;
       /** Wall time: the app's injected clock may stand still in tests. */
       now?: () => number;
+      /**
+       * Whether an error is the store answering with a value that is not a count (see
+       * UnreadableCounter; the Redis plugin also names Redis's own WRONGTYPE and "not an integer").
+       */
+      isUnreadable?: (error: unknown) => boolean;
+      /** An unreadable counter was met; said at most once a minute. */
+      onUnreadable?: (reason: string) => void;
     },
   ) {}
 
@@ -35,17 +60,29 @@ export class SharedOrLocal {
     return this.downSince !== null;
   }
 
-  async run<T>(shared: () => Promise<T>, local: () => T | Promise<T>): Promise<T> {
+  private unreadableSaidAt = -Infinity;
+
+  async run<T>(shared: () => Promise<T>, local: () => T | Promise<T>, opts: RunOptions<T> = {}): Promise<T> {
     if (this.downSince !== null && this.now() < this.retryAt) return local();
     let value: T;
     try {
       value = await shared();
     } catch (error) {
+      const unreadable = error instanceof UnreadableCounter || (this.opts.isUnreadable?.(error) ?? false);
+      if (unreadable && opts.unreadable) {
+        // The store answered: not an outage. Fail closed, and say so (not once per request).
+        this.markUp();
+        if (this.now() - this.unreadableSaidAt >= 60_000) {
+          this.unreadableSaidAt = this.now();
+          this.opts.onUnreadable?.(errorText(error));
+        }
+        return opts.unreadable();
+      }
       this.markDown(errorText(error));
       return local();
     }
     this.markUp();
-    return value;
+    return opts.merge ? opts.merge(value, await local()) : value;
   }
 
   markDown(reason: string): void {

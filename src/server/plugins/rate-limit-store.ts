@@ -18,7 +18,10 @@ const countIn = (store: FastifyRateLimitStore, key: string, timeWindow: number, 
  * and in this process (its LocalStore) at once. The request is judged by the shared count while
  * Redis answers, by the local one while it does not: @fastify/rate-limit's `skipOnError` would
  * instead drop the limit altogether during an outage. The local count always advances, so a
- * fallback starts from this instance's recent requests, not from zero.
+ * fallback starts from this instance's recent requests, not from zero; while Redis answers, the
+ * larger of the two counts judges (a Redis that lost its counts does not reset this instance's).
+ * A count Redis cannot read as a number (someone wrote something else under the key) counts as
+ * over the limit: refused, not let through.
  */
 class SharedOrLocalStore implements FastifyRateLimitStore {
   constructor(
@@ -30,7 +33,10 @@ class SharedOrLocalStore implements FastifyRateLimitStore {
   incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number, max: number): void {
     const local = countIn(this.local, key, timeWindow, max);
     this.shared
-      .orLocal(() => countIn(this.remote, key, timeWindow, max), () => local)
+      .orLocal(() => countIn(this.remote, key, timeWindow, max), () => local, {
+        merge: (shared, mine) => (mine.current > shared.current ? mine : shared),
+        unreadable: () => ({ current: max + 1, ttl: timeWindow }),
+      })
       .then((count) => callback(null, count), (error: Error) => callback(error));
   }
 

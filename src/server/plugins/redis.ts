@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { errorText } from '../lib/log-safe.ts';
-import { SharedOrLocal } from '../lib/shared-or-local.ts';
+import { type RunOptions, SharedOrLocal } from '../lib/shared-or-local.ts';
 
 /**
  * What several instances must count together (rate limits, the sign-in back-off, the beacon
@@ -14,8 +14,12 @@ import { SharedOrLocal } from '../lib/shared-or-local.ts';
 export interface SharedRedis {
   /** Every key it writes starts with REDIS_KEY_PREFIX. */
   readonly client: Redis;
-  /** Redis's answer when it gives one in time, else `local`'s; an outage is logged once. */
-  orLocal<T>(shared: () => Promise<T>, local: () => T | Promise<T>): Promise<T>;
+  /**
+   * Redis's answer when it gives one in time (merged with `local`'s by `opts.merge`), else
+   * `local`'s; an outage is logged once. A counter Redis holds but that is not a number (or a key
+   * of the wrong type) is neither: it gives `opts.unreadable()`, blocked.
+   */
+  orLocal<T>(shared: () => Promise<T>, local: () => T | Promise<T>, opts?: RunOptions<T>): Promise<T>;
   /** A Lua script run atomically on one key (loaded once, then called by its hash). */
   script<T>(name: string, lua: string): (key: string, ...args: (string | number)[]) => Promise<T>;
   /** Whether Redis answers a PING now (for /readyz). */
@@ -27,6 +31,16 @@ declare module 'fastify' {
     /** null without REDIS_URL: every limit counts in this process. */
     redis: SharedRedis | null;
   }
+}
+
+/**
+ * Redis answered, with an error about the value a key holds: a key of another type (WRONGTYPE),
+ * or a value INCR, HINCRBY or a script's arithmetic cannot read as a number. Connection errors,
+ * timeouts and every other reply error are outages instead.
+ */
+export function isUnreadableReply(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return false;
+  return /WRONGTYPE|not an integer|not a valid float|overflow|attempt to (compare|perform arithmetic)/i.test(error.message);
 }
 
 /** A request waits at most this long for Redis before it is answered from this instance's counts. */
@@ -63,6 +77,9 @@ export const redisPlugin = fp(
     const guard = new SharedOrLocal({
       onDown: (reason) => app.log.warn(`Redis cannot be reached (${reason}); limits count per instance until it answers again.`),
       onUp: (ms) => app.log.info(`Redis answers again after ${Math.round(ms / 1000)} s; limits are shared across instances again.`),
+      isUnreadable: isUnreadableReply,
+      onUnreadable: (reason) =>
+        app.log.error(`Redis holds a limit counter that is not a number (${reason}); what it limits is refused until the key expires or is deleted.`),
     });
     // Without a listener ioredis prints every failed reconnection with its stack.
     client.on('error', (error: unknown) => {
@@ -93,7 +110,7 @@ export const redisPlugin = fp(
     const defined = new Set<string>();
     const shared: SharedRedis = {
       client,
-      orLocal: (sharedOp, local) => guard.run(sharedOp, local),
+      orLocal: (sharedOp, local, opts) => guard.run(sharedOp, local, opts),
       script<T>(name: string, lua: string) {
         if (!defined.has(name)) {
           client.defineCommand(name, { numberOfKeys: 1, lua });

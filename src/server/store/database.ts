@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -96,7 +96,15 @@ export interface OpenOptions {
    * whose statements may rightly take minutes; the serving store keeps the limit.
    */
   longStatements?: boolean;
+  /**
+   * SQLite only: false refuses to create a missing file (throws MissingStoreError), for commands
+   * that must act on an existing store rather than quietly start an empty one beside it.
+   */
+  create?: boolean;
 }
+
+/** The store named does not exist, and was not to be created. */
+export class MissingStoreError extends Error {}
 
 /**
  * PostgreSQL out of reach must cost a request seconds, not minutes (docs/decisions/0020-faults.md):
@@ -135,6 +143,13 @@ function endOnReadTimeout(client: pg.PoolClient): void {
 export async function openStore(url: string | undefined, opts: OpenOptions = {}): Promise<Store> {
   const { dialect, target } = parseDatabaseUrl(url);
   if (dialect === 'sqlite') {
+    if (opts.create === false && target !== ':memory:' && !existsSync(target)) {
+      throw new MissingStoreError(`There is no database at sqlite:${target} (${path.resolve(target)}). Check DATABASE_URL.`);
+    }
+    // An empty file is not a database either (SQLite would quietly make it one).
+    if (opts.create === false && target !== ':memory:' && statSync(target).size === 0) {
+      throw new MissingStoreError(`The file at sqlite:${target} (${path.resolve(target)}) is empty, not a database. Check DATABASE_URL.`);
+    }
     if (target !== ':memory:') ownerOnly(target);
     const sqlite = new SqliteDatabase(target);
     // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before

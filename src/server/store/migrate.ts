@@ -9,6 +9,7 @@ import { outboxClaimIndexMigration } from './migrations/0007-outbox-claim-index.
 import { operatorRolesMigration } from './migrations/0008-operator-roles.ts';
 import { secretsAtRestMigration } from './migrations/0009-secrets-at-rest.ts';
 import { erasureLedgerMigration } from './migrations/0010-erasure-ledger.ts';
+import { auditChainMigration } from './migrations/0011-audit-chain.ts';
 import { broadcastApprovalsMigration } from './migrations/0012-broadcast-approvals.ts';
 import { personalDataReadsMigration } from './migrations/0013-personal-data-reads.ts';
 import { passkeysMigration } from './migrations/0014-passkeys.ts';
@@ -29,6 +30,7 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0008-operator-roles': operatorRolesMigration,
   '0009-secrets-at-rest': secretsAtRestMigration(secrets),
   '0010-erasure-ledger': erasureLedgerMigration,
+  '0011-audit-chain': auditChainMigration,
   '0012-broadcast-approvals': broadcastApprovalsMigration,
   '0013-personal-data-reads': personalDataReadsMigration,
   '0014-passkeys': passkeysMigration,

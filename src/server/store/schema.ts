@@ -212,8 +212,17 @@ export interface OperatorPasskeyChallengesTable {
   expires_at: IsoTime;
 }
 
-/** Append-only (a trigger refuses UPDATE and DELETE). */
+/**
+ * Append-only (triggers refuse UPDATE, DELETE and, on PostgreSQL, TRUNCATE), and a hash chain
+ * (migration 0011-audit-chain, src/server/admin/audit-chain.ts).
+ */
 export interface AuditLogTable {
+  /** 1, 2, 3, … in the order rows were appended; unique. */
+  seq: number;
+  /** The hash of the row with seq - 1 (64 zeros for the first). */
+  prev_hash: string;
+  /** SHA-256 hex of this row's fields and prev_hash (auditRowHash). */
+  hash: string;
   id: string;
   at: IsoTime;
   actor: string | null;
@@ -221,6 +230,13 @@ export interface AuditLogTable {
   action: string;
   subject: string | null;
   detail: string | null;
+}
+
+/** One row (id 1): the last row of the audit chain, so rows cut from its end show as missing. */
+export interface AuditChainHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
 }
 
 /** Sign-ups per UTC day, kept by a trigger on insert and never decremented (erasure keeps totals). */
@@ -252,6 +268,7 @@ export interface Database {
   operator_passkeys: OperatorPasskeysTable;
   operator_passkey_challenges: OperatorPasskeyChallengesTable;
   audit_log: AuditLogTable;
+  audit_chain_head: AuditChainHeadTable;
   visits: VisitsTable;
   daily_counts: DailyCountsTable;
   daily_visitors: DailyVisitorsTable;
