@@ -38,7 +38,7 @@ test.beforeEach(async () => {
   origin = `http://localhost:${port}`;
   outbox = mkdtempSync(path.join(os.tmpdir(), 'dh-e2e-passkeys-'));
   const { databaseUrl } = e2eTarget();
-  const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, OUTBOX_DIR: outbox, TRUST_PROXY: 'true', PUBLIC_URL: origin });
+  const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, OUTBOX_DIR: outbox, TRUST_PROXY: 'true', PUBLIC_URL: origin, DATA_KEY: process.env.E2E_DATA_KEY });
   store = await openStore(databaseUrl);
   geo = await createGeoLookup();
   app = await buildApp({ env, build: await loadSiteBuild(path.resolve(import.meta.dirname, '../dist')), store, geo });
@@ -48,7 +48,7 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await context?.close();
   context = undefined;
-  await app.close();
+  await app?.close();
   geo.close();
   await store.close();
   rmSync(outbox, { recursive: true, force: true });
