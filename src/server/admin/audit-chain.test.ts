@@ -10,7 +10,7 @@ import { signupsMigration } from '../store/migrations/0001-signups.ts';
 import { analyticsMigration } from '../store/migrations/0002-analytics.ts';
 import { linkKeysMigration } from '../store/migrations/0003-link-keys.ts';
 import { operatorsMigration } from '../store/migrations/0004-operators.ts';
-import { serverDatabaseUrl, dialectCases, openTestStore, type TestStore, testSecrets } from '../test/test-store.ts';
+import { serverDatabaseUrl, dialectCases, openTestStore, type TestStore, testSecrets, untilNoSchemaVanishes } from '../test/test-store.ts';
 import { verifyAuditChain } from './audit-chain.ts';
 import { recordAudit } from './audit.ts';
 
@@ -237,7 +237,7 @@ for (const { dialect, skip, label } of dialectCases) {
           }), },
         ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
       });
-      expect((await before.migrateToLatest()).error).toBeUndefined();
+      expect((await untilNoSchemaVanishes(store.pgSchema, () => before.migrateToLatest())).error).toBeUndefined();
       for (const [id, at] of [['b', '2026-11-20T10:00:00.000Z'], ['a', '2026-11-20T10:00:00.000Z'], ['c', '2026-11-19T09:00:00.000Z']]) {
         await sql`INSERT INTO audit_log (id, at, actor, via, action) VALUES (${id}, ${at}, NULL, 'command-line', 'operator.added')`.execute(store.db);
       }

@@ -16,6 +16,33 @@ export const testSecrets = (): SecretBox => secretBoxFromEnv(loadEnv({ NODE_ENV:
 // is set (CI always sets it) a throwaway schema on that PostgreSQL server.
 export const testPostgresUrl = process.env.TEST_POSTGRES_URL || undefined;
 
+/**
+ * Runs a migration again when it failed only because another test run's schema vanished under it.
+ * Kysely's migrator introspects every schema's tables; two checkouts may test against one server
+ * at once, and each drops its own run's schemas when it ends, so a catalogue lookup here can meet
+ * a schema that was there a moment ago ("schema t_… does not exist", 3F000). Never our own
+ * schema's absence: that is a real failure.
+ */
+export async function untilNoSchemaVanishes<T>(ours: string | undefined, run: () => Promise<T>): Promise<T> {
+  const vanished = (error: unknown): boolean => {
+    const text = error instanceof Error ? error.message : '';
+    const name = /schema "([^"]+)" does not exist/.exec(text)?.[1];
+    return name !== undefined && name !== ours && name.startsWith(TEST_SCHEMA_PREFIX);
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await run();
+      // A Migrator's own answer carries its error instead of throwing it.
+      const carried = (result as { error?: unknown } | undefined)?.error;
+      if (attempt < 5 && vanished(carried)) continue;
+      return result;
+    } catch (error) {
+      if (attempt < 5 && vanished(error)) continue;
+      throw error;
+    }
+  }
+}
+
 /** Every throwaway PostgreSQL schema is named this, the test run's tag (see global-setup.ts) and 12 hex digits. */
 export const TEST_SCHEMA_PREFIX = 't_';
 
@@ -57,7 +84,8 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
     cleanup = async () => undefined;
   }
   if (opts.migrate !== false) {
-    await migrateToLatest(store.db, { ...(pgSchema ? { pgSchema } : {}), secrets: testSecrets() });
+    const schema = pgSchema;
+    await untilNoSchemaVanishes(schema, () => migrateToLatest(store.db, { ...(schema ? { pgSchema: schema } : {}), secrets: testSecrets() }));
   }
   return {
     ...store,

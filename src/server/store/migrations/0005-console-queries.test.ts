@@ -1,7 +1,7 @@
 import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertSubscriber } from '../../test/fixtures.ts';
-import { dialectCases, openTestStore, testSecrets, type TestStore } from '../../test/test-store.ts';
+import { dialectCases, openTestStore, testSecrets, type TestStore, untilNoSchemaVanishes } from '../../test/test-store.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { signupsMigration } from './0001-signups.ts';
 import { analyticsMigration } from './0002-analytics.ts';
@@ -20,7 +20,7 @@ for (const { dialect, skip, label } of dialectCases) {
         provider: { getMigrations: async () => ({ '0001-signups': signupsMigration, '0002-analytics': analyticsMigration }) },
         ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
       });
-      expect((await before.migrateToLatest()).error).toBeUndefined();
+      expect((await untilNoSchemaVanishes(store.pgSchema, () => before.migrateToLatest())).error).toBeUndefined();
       await insertSubscriber(store.db, 'early@example.com', { now: new Date('2026-11-20T10:00:00Z') });
       await insertSubscriber(store.db, 'second@example.com', { now: new Date('2026-11-20T11:00:00Z') });
 
