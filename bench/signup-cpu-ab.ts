@@ -1,5 +1,5 @@
 // `tsx bench/signup-cpu-ab.ts <before-dist> [<after-dist>]`: server CPU per sign-up of two builds,
-// measured in turns (A B A B …) on the same machine, so a busy machine weighs on both alike. On a
+// measured in turns (A B, then B A, …) on the same machine, so a busy machine weighs on both alike. On a
 // machine shared with others, req/s says little; CPU per request, in turns, is what a change can
 // be judged by. Builds are copies of dist/ (`cp -r dist .bench/dist-before` before a change);
 // the second defaults to dist/. BENCH_AB_STORE=postgres measures on a scratch PostgreSQL database.
