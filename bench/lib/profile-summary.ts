@@ -59,8 +59,12 @@ export interface ProfileSummary {
   byGroup: Share[];
 }
 
-/** `under`: only the samples whose stack holds a function whose name (as printed) contains it. */
-export function summariseProfile(raw: unknown, under?: string): ProfileSummary {
+/**
+ * `under`: only the samples whose stack holds a function whose name (as printed) contains it.
+ * `window`: only the samples taken between these seconds after the profile's start (e.g. one
+ * load run of several).
+ */
+export function summariseProfile(raw: unknown, under?: string, window?: { fromS: number; toS: number }): ProfileSummary {
   const profile = profileSchema.parse(raw);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -76,7 +80,10 @@ export function summariseProfile(raw: unknown, under?: string): ProfileSummary {
     return frames;
   };
   const sampleMs = new Map<number, number>();
+  let atUs = 0;
   profile.samples.forEach((id, i) => {
+    atUs += profile.timeDeltas[i] ?? 0;
+    if (window && (atUs < window.fromS * 1e6 || atUs > window.toS * 1e6)) return;
     const us = profile.timeDeltas[i + 1] ?? 0;
     sampleMs.set(id, (sampleMs.get(id) ?? 0) + us / 1000);
   });
@@ -124,15 +131,20 @@ if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
   const [file, topArg, under] = process.argv.slice(2);
   const top = Number(topArg ?? 25);
   if (!file) {
-    console.error('usage: tsx bench/lib/profile-summary.ts <file.cpuprofile> [top] [only stacks through this function]');
+    console.error('usage: [PROFILE_WINDOW=from-to] tsx bench/lib/profile-summary.ts <file.cpuprofile> [top] [only stacks through this function]');
     process.exit(2);
   }
-  const summary = summariseProfile(JSON.parse(readFileSync(file, 'utf8')), under);
-  const whole = under === undefined ? summary : summariseProfile(JSON.parse(readFileSync(file, 'utf8')));
+  // PROFILE_WINDOW=from-to (seconds after the profile's start) looks at one part of a run.
+  const [fromS, toS] = (process.env.PROFILE_WINDOW ?? '').split('-').map(Number);
+  const window = fromS !== undefined && toS !== undefined && Number.isFinite(fromS) && Number.isFinite(toS) ? { fromS, toS } : undefined;
+  const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  const summary = summariseProfile(raw, under || undefined, window);
+  const whole = under ? summariseProfile(raw, undefined, window) : summary;
   const busyMs = whole.totalMs - whole.idleMs;
   console.log(
     `${path.basename(file)}: ${(whole.totalMs / 1000).toFixed(1)} s sampled, ${(busyMs / 1000).toFixed(1)} s busy ` +
-      `(shares below are of the whole busy time${under === undefined ? '' : `; only stacks through "${under}"`})`,
+      `(shares below are of the whole busy time${under ? `; only stacks through "${under}"` : ''}` +
+      `${window ? `; only ${window.fromS}-${window.toS} s after the start` : ''})`,
   );
   const notIdle = (s: Share) => s.name !== '((idle))' && !s.name.startsWith('(idle) ');
   print('By self time, per package/file', summary.byGroup.filter(notIdle), 'selfMs', busyMs, top);

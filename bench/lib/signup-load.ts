@@ -104,6 +104,8 @@ export interface OpenLoopRow {
   result: OpenLoopResult;
   /** Server CPU per answer over this run (µs); null where unknown. */
   serverCpuUsPerRequest: number | null;
+  /** The bare server's run: the machine's floor, shown beside the targets but not judged. */
+  floor?: boolean;
 }
 
 /** The shares of capacity the open-loop runs offer: light, the target's, and near the knee. */
@@ -119,6 +121,7 @@ export async function openLoopSignups(
   visitor: Visitor,
   capacity: number,
   label: string,
+  shares: readonly number[] = OPEN_LOOP_SHARES,
 ): Promise<OpenLoopRow[]> {
   const rows: OpenLoopRow[] = [];
   const pids = server.pid === undefined ? [] : [server.pid].flat();
@@ -126,7 +129,7 @@ export async function openLoopSignups(
     const each = pids.map(cpuSeconds);
     return each.every((c) => c !== null) ? each.reduce<number>((a, c) => a + (c ?? 0), 0) : null;
   };
-  for (const share of OPEN_LOOP_SHARES) {
+  for (const share of shares) {
     const rate = Math.max(1, Math.round(capacity * share));
     progress(`open loop: ${label}, ${rate} sign-ups/s (${Math.round(share * 100)}% of ${Math.round(capacity)}) for ${OPEN_LOOP.durationSec} s`);
     const before = cpu();
