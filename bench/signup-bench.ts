@@ -18,10 +18,24 @@ import { answerCounts, cpuProfileArgs, sqliteCounts, withSqliteDir } from './lib
 import { createScratchDatabase, postgresBaseUrl, redactUrl, type ScratchDatabase } from './lib/postgres.ts';
 import { startBareServer, startBuiltServer, tempDir, withServer } from './lib/processes.ts';
 import { loadTitle, progress, runBench } from './lib/run.ts';
-import { headersFor, loadSignups, nextBody, probe, SIGNUP_ENV, SIGNUP_PATH, type Visitor, visitorOf } from './lib/signup-load.ts';
+import { printOpenLoopRows } from './lib/open-loop-report.ts';
+import {
+  headersFor,
+  loadSignups,
+  nextBody,
+  openLoopSignups,
+  type OpenLoopRow,
+  probe,
+  SIGNUP_ENV,
+  SIGNUP_PATH,
+  type Visitor,
+  visitorOf,
+} from './lib/signup-load.ts';
 import { int, printTable, verdict } from './lib/table.ts';
 
-const TARGETS = { sqliteRatio: 0.15, postgresRatio: 0.08, p99Ms: 25 };
+// p99 ≤ 25 ms is judged twice: in the closed loop (as before), and in the open loop at half the
+// capacity the closed loop measured (issue 22), where queueing is not hidden.
+const TARGETS = { sqliteRatio: 0.15, postgresRatio: 0.08, p99Ms: 25, openLoopShare: 0.5 };
 const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
 
 // ---------------------------------------------------------------------------------------------
@@ -47,6 +61,8 @@ interface Run {
   stored: Stored;
   response: RawResponse;
   visitor: Visitor;
+  /** Constant-arrival-rate runs after the closed loop, at shares of its rate (same server). */
+  openLoop: OpenLoopRow[];
 }
 
 const countEml = (dir: string): number => {
@@ -66,18 +82,22 @@ async function measureProduction(opts: {
 }): Promise<Run> {
   const label = `production, ${opts.store}`;
   progress(`starting the production server on ${opts.store}`);
-  const { load, response, visitor } = await withServer(
+  const { load, response, visitor, openLoop } = await withServer(
     () => startBuiltServer({ ...SIGNUP_ENV, ...opts.env, OUTBOX_DIR: opts.outboxDir }, cpuProfileArgs()),
     async (server) => {
       const visitor = await visitorOf(server);
       const first = await probe(server, visitor);
       const measured = await loadSignups(server, LOAD, label, visitor, opts.sidePids);
+      const open = await openLoopSignups(server, visitor, measured.reqPerSec, label);
       progress('stopping the server (SIGTERM: it finishes its commits first)');
-      return { load: measured, response: first, visitor };
+      return { load: measured, response: first, visitor, openLoop: open };
     },
   );
   const stored = { ...(await opts.count()), emlFiles: countEml(opts.outboxDir) };
-  const { answered2xx, failed } = answerCounts(load);
+  const closed = answerCounts(load);
+  // The open loop waits for every answer before it ends, so only its errors may be stored unacknowledged.
+  const answered2xx = closed.answered2xx + openLoop.reduce((n, r) => n + r.result.status2xx, 0);
+  const failed = closed.failed + openLoop.reduce((n, r) => n + r.result.non2xx + r.result.errors, 0);
   return {
     row: {
       label,
@@ -92,6 +112,7 @@ async function measureProduction(opts: {
     stored,
     response,
     visitor,
+    openLoop,
   };
 }
 
@@ -133,7 +154,7 @@ async function measurePostgres(scratch: ScratchDatabase): Promise<Run> {
   }
 }
 
-async function measureBare(template: RawResponse, visitor: Visitor): Promise<LoadRow> {
+async function measureBare(template: RawResponse, visitor: Visitor, sqliteCapacity: number): Promise<{ row: LoadRow; floor: OpenLoopRow[] }> {
   progress('starting a bare node:http server answering the same JSON');
   const contentType = String(template.headers['content-type'] ?? 'application/json; charset=utf-8');
   return withServer(
@@ -149,7 +170,12 @@ async function measureBare(template: RawResponse, visitor: Visitor): Promise<Loa
       }
       // The same stream of requests (cookies, token, a new address each), so only the server differs.
       const load = await loadSignups(server, LOAD, 'bare node:http', visitor);
-      return { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + ${check.body.length}` };
+      // The floor: the bare server in the open loop at the rate the SQLite row is judged at. A
+      // p99 miss that the bare server shares is the machine's (neighbours, the generator), not ours.
+      const floor = (await openLoopSignups(server, visitor, sqliteCapacity, 'bare node:http (floor)', [TARGETS.openLoopShare])).map(
+        (r) => ({ ...r, floor: true }),
+      );
+      return { row: { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + ${check.body.length}` }, floor };
     },
   );
 }
@@ -160,7 +186,7 @@ async function measureBare(template: RawResponse, visitor: Visitor): Promise<Loa
 function printDurability(runs: Run[]): void {
   const maxInFlight = LOAD.connections * 2;
   printTable(
-    'Durability: sign-ups stored vs acknowledged (probe + warm-up + measured run)',
+    'Durability: sign-ups stored vs acknowledged (probe + warm-up + measured run + open-loop runs)',
     [
       'Store',
       '2xx answers',
@@ -225,7 +251,7 @@ async function main(): Promise<void> {
   const first = runs[0];
   if (!first) throw new Error('No production run to compare with.');
   // The bare server reads no cookie; the SQLite run's are sent so that the request bytes match.
-  const bare = await measureBare(first.response, first.visitor);
+  const { row: bare, floor } = await measureBare(first.response, first.visitor, first.row.load.reqPerSec);
 
   printLoadRows({
     summary: 'Sign-ups',
@@ -240,6 +266,12 @@ async function main(): Promise<void> {
         'server CPU; the WAL writer and checkpointer are not included.)',
     );
   }
+  printOpenLoopRows({
+    title: 'Open-loop sign-ups: constant arrival rate at shares of the capacity above, latency from the intended send time',
+    rows: [...runs.flatMap((r) => r.openLoop), ...floor],
+    target: { share: TARGETS.openLoopShare, p99Ms: TARGETS.p99Ms },
+    summary: 'Sign-ups',
+  });
   busyWarning(loadBefore);
   printDurability(runs);
 }

@@ -3,7 +3,9 @@
 import type autocannon from 'autocannon';
 import { cookiesFrom, httpGet, httpRequest, type RawResponse } from './http.ts';
 import type { LoadSummary } from './load.ts';
-import { loadRun, type LoadShape } from './run.ts';
+import { type OpenLoopResult, runOpenLoop } from './open-loop.ts';
+import { cpuSeconds } from './processes.ts';
+import { loadRun, type LoadShape, progress } from './run.ts';
 
 export const SIGNUP_PATH = '/signup';
 
@@ -93,3 +95,58 @@ export async function probeSignup(server: SignupTarget, visitor: Visitor, body: 
 
 /** One sign-up by hand before the load, with the next address of the sequence. */
 export const probe = (server: SignupTarget, visitor: Visitor): Promise<RawResponse> => probeSignup(server, visitor, nextBody());
+
+/** One open-loop run at a share of the capacity a closed loop measured on the same server. */
+export interface OpenLoopRow {
+  label: string;
+  /** The share of the measured capacity this run offered. */
+  share: number;
+  result: OpenLoopResult;
+  /** Server CPU per answer over this run (µs); null where unknown. */
+  serverCpuUsPerRequest: number | null;
+  /** The bare server's run: the machine's floor, shown beside the targets but not judged. */
+  floor?: boolean;
+}
+
+/** The shares of capacity the open-loop runs offer: light, the target's, and near the knee. */
+export const OPEN_LOOP_SHARES = [0.25, 0.5, 0.8] as const;
+export const OPEN_LOOP = { durationSec: 5, connections: 256 };
+
+/**
+ * Sign-ups at a constant arrival rate, at each share of `capacity` (sign-ups/s), one after
+ * another on the same server, each timed from its intended send time (open-loop.ts).
+ */
+export async function openLoopSignups(
+  server: SignupTarget,
+  visitor: Visitor,
+  capacity: number,
+  label: string,
+  shares: readonly number[] = OPEN_LOOP_SHARES,
+): Promise<OpenLoopRow[]> {
+  const rows: OpenLoopRow[] = [];
+  const pids = server.pid === undefined ? [] : [server.pid].flat();
+  const cpu = () => {
+    const each = pids.map(cpuSeconds);
+    return each.every((c) => c !== null) ? each.reduce<number>((a, c) => a + (c ?? 0), 0) : null;
+  };
+  for (const share of shares) {
+    const rate = Math.max(1, Math.round(capacity * share));
+    progress(`open loop: ${label}, ${rate} sign-ups/s (${Math.round(share * 100)}% of ${Math.round(capacity)}) for ${OPEN_LOOP.durationSec} s`);
+    const before = cpu();
+    const result = await runOpenLoop({
+      url: `${server.origin}${SIGNUP_PATH}`,
+      rate,
+      ...OPEN_LOOP,
+      next: () => ({ method: 'POST', headers: headersFor(visitor), body: nextBody() }),
+    });
+    const after = cpu();
+    const answers = result.status2xx + result.non2xx;
+    rows.push({
+      label,
+      share,
+      result,
+      serverCpuUsPerRequest: before !== null && after !== null && answers > 0 ? ((after - before) * 1e6) / answers : null,
+    });
+  }
+  return rows;
+}

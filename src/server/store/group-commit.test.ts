@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { openTestStore, type TestStore } from '../test/test-store.ts';
 import { GroupCommitter, type Job } from './group-commit.ts';
@@ -79,5 +79,46 @@ describe('group commit when the store fails', () => {
     const results = await Promise.allSettled([committer.run(mark('a')), committer.run(mark('a')), committer.run(mark('b'))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await marks()).toEqual(['a', 'b']);
+  });
+
+  it('gives each caller its own deadline, counted from when it queued, with one timer for all of them', async () => {
+    const committer = new GroupCommitter(store.db, 200, 200);
+    let answer!: () => void;
+    const stuck = new Promise<void>((resolve) => (answer = resolve));
+    let started!: () => void;
+    const begun = new Promise<void>((resolve) => (started = resolve));
+    const t0 = performance.now();
+    const settledAt = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ ok: true, at: performance.now() - t0 }),
+        (error: unknown) => ({ ok: error instanceof StoreUnavailableError ? false : error, at: performance.now() - t0 }),
+      );
+    const first = settledAt(
+      committer.run(async (trx) => {
+        started();
+        await stuck;
+        return mark('first')(trx);
+      }),
+    );
+    await begun;
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    // Fifty callers queued behind the hung batch cost one deadline timer, not fifty.
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const later = Array.from({ length: 50 }, (_, i) => settledAt(committer.run(mark(`later-${i}`))));
+    const armedForLater = timers.mock.calls.filter(([, ms]) => typeof ms === 'number' && ms >= 100).length;
+    timers.mockRestore();
+    expect(armedForLater).toBe(0);
+
+    const firstOutcome = await first;
+    expect(firstOutcome.ok).toBe(false);
+    expect(firstOutcome.at).toBeGreaterThanOrEqual(195);
+    const laterOutcomes = await Promise.all(later);
+    // Not at the first caller's deadline: 200 ms after each queued (at 120 ms or after).
+    for (const o of laterOutcomes) {
+      expect(o.ok).toBe(false);
+      expect(o.at).toBeGreaterThanOrEqual(315);
+    }
+    answer();
+    await committer.idle();
   });
 });
