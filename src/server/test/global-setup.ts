@@ -50,7 +50,9 @@ const builtFiles = ['dist/client/.vite/manifest.json', 'dist/ssr/entry-server.js
 function buildWhenMissing(): void {
   if (builtFiles.every((f) => existsSync(path.join(root, f)))) return;
   console.log('No build in dist/: building it for the tests of the built site and server (npm run build).');
-  const run = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  // Without Vitest's NODE_ENV=test, which would make Vite bundle React's development build.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV'));
+  const run = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env });
   if (run.status !== 0) throw new Error('`npm run build` failed; the tests of the built site and server need it.');
 }
 
