@@ -107,6 +107,18 @@ for (const { dialect, skip, label } of dialectCases) {
       expect((await report()).countries).not.toEqual(cold.countries);
     });
 
+    it('keeps the sums in the app: its report answers from them until the app closes, then reads the store', async () => {
+      await seed();
+      const afternoon = await coldReports();
+      await t.app.jobs.runOnce('audience-sums');
+      await dropTopListRowsThrough('2026-11-21');
+      expect(await reports()).toEqual(afternoon);
+      await t.close();
+      // The closed app's sums are gone with it: a report now reads what the store holds.
+      expect((await reports())['90d']).not.toEqual(afternoon['90d']);
+      t = await buildTestApp({ store, clock });
+    });
+
     it('without the job, a report reads the closed days (the check above can fail)', async () => {
       await seed();
       const afternoon = await coldReports();
