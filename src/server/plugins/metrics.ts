@@ -6,9 +6,10 @@ import { apiError } from '../../shared/api-error.ts';
 import { metricsPath } from '../../shared/paths.ts';
 import { errorText } from '../lib/log-safe.ts';
 
-// Label values are only ever taken from these fixed sets, from route patterns, or from names our
-// own code chose (email kinds): never from what a visitor sent, so no label can carry an address,
-// a token or an id, and the number of series stays small whatever the traffic.
+// Label values are only ever taken from fixed sets (each feature's, in its own …-metrics.ts), from
+// route patterns, or from names our own code chose (email kinds): never from what a visitor sent,
+// so no label can carry an address, a token or an id, and the number of series stays small
+// whatever the traffic.
 
 /** The outbox's pending rows of one kind of email, and when the oldest of them was queued. */
 export interface OutboxBacklog {
