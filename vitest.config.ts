@@ -14,9 +14,9 @@ export default defineConfig({
     // stores and registries are made per test.
     isolate: false,
     testTimeout: 20_000,
-    // A test app's set-up migrates a fresh database (and, first in a worker, opens the geo databases
-    // and renders the page from source): seconds on a
-    // quiet machine, more when the two cores are shared.
+    // A test app's set-up migrates a fresh database (and, first in a worker, opens the geo
+    // databases and renders the page from source): seconds on a quiet machine, more when the two
+    // cores are shared.
     hookTimeout: 30_000,
   },
 });
