@@ -35,6 +35,26 @@ export default tseslint.config(
     files: ['src/server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/client/**'] }] },
   },
+  // Every API and console path is named once, in src/shared/paths.ts (decision 0009): a string
+  // starting with /api/ or /admin anywhere else is a path written a second time. Tests, browser
+  // tests and benches may spell addresses out (they check what the outside world sees).
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['src/shared/paths.ts', '**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\x2F(api\\x2F|admin)/]',
+          message: 'Paths live in src/shared/paths.ts (decision 0009): import the name, do not write the path.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/^\\x2F(api\\x2F|admin)/]',
+          message: 'Paths live in src/shared/paths.ts (decision 0009): build it from a name there.',
+        },
+      ],
+    },
+  },
   // Server features (docs/architecture.md) never reach into each other's files: each exposes one
   // public module, and infrastructure (plugins, store, geo, lib) imports no feature at all.
   ...serverFeatureBoundaries(),

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { pagePaths } from './src/shared/paths.ts';
 
 // The operators' console is a build of its own (docs/decisions/0013-operators-and-sign-in.md):
 // the public page's build merges every stylesheet into the one it inlines (cssCodeSplit off), so a
@@ -7,7 +8,7 @@ import { defineConfig } from 'vite';
 // own module graph, output folder and manifest; the public bundle cannot contain any of it.
 export default defineConfig({
   plugins: [react()],
-  base: '/admin/',
+  base: `${pagePaths.admin}/`,
   build: {
     outDir: 'dist/admin',
     emptyOutDir: true,

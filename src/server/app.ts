@@ -42,7 +42,8 @@ export interface AppDeps {
   /** Where the log goes (stdout by default); tests read it back. */
   logStream?: NodeJS.WritableStream;
   /**
-   * Start the background jobs (outbox, visit flush, retention, salt purge) when the app is ready.
+   * Start the background jobs (outbox, visit flush, retention, audience sums, salt purge, console
+   * session purge) when the app is ready.
    * main.ts always does; tests build without them and run a job with `app.jobs.runOnce(name)`.
    */
   runJobs?: boolean;
@@ -103,12 +104,15 @@ const trustProxyOption = (v: Env['TRUST_PROXY']) =>
  * first (each named, each declaring what it needs), then one plugin per feature. `app.printPlugins()`
  * draws the result; the README keeps a copy as the map of the server.
  *
- * Where new things go:
- * - a route: in its feature's plugin (admin: a new `admin/` feature under apiPaths.admin);
+ * Where new things go (docs/architecture.md, "Where a new thing goes", says it in full):
+ * - a route: in its feature's plugin; an admin route is no new plugin but a `register…Routes(api)`
+ *   call inside `consoleApi` in admin/admin-plugin.ts, under adminApiPaths, with `requireRole`;
  * - a kind of email: `app.outbox.registerKind(kind, composer)` in the feature that owns it, plus a
  *   migration if it needs columns;
  * - a background job: `app.jobs.add(...)` in the feature that owns it; started when the app is
- *   ready, stopped in reverse order at close.
+ *   ready, stopped in reverse order at close;
+ * - a metric: `app.metrics.counter(...)` in the feature's own `…-metrics.ts`, provided under its
+ *   key (decision 0034).
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, build } = deps;

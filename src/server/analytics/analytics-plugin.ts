@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import { dayOf } from '../lib/days.ts';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob, scheduledJob } from '../plugins/jobs.ts';
-import type { BeaconDropReason } from '../plugins/metrics.ts';
-import { keepClosedSums, nextPresetChange } from './audience-overview.ts';
+import { type BeaconDropReason, provideBeaconMetrics } from './beacon-metrics.ts';
+import { AudienceSums, nextPresetChange, offerAudienceSums } from './audience-sums.ts';
 import type { DropReason } from './drop-counts.ts';
 import { purgeAnalytics } from './retention.ts';
 import { MemoryVisitBudget, SharedOrLocalVisitBudget } from './visit-budget.ts';
@@ -33,6 +33,7 @@ const beaconDropOf: Record<DropReason, BeaconDropReason | null> = {
 export const analyticsFeature = fp(
   async (app: FastifyInstance, opts: { publicUrl: string; retentionDays: number; visitsPerMinute: number }) => {
     const warn = (what: string) => (error: unknown) => app.log.warn({ err: errorText(error) }, what);
+    provideBeaconMetrics(app.metrics);
     const recorder = new VisitRecorder(app.store.db, {
       onError: warn('visit counts not written'),
       onWritten: (n) => app.metrics.beacons.counted(n),
@@ -42,6 +43,11 @@ export const analyticsFeature = fp(
       },
     });
     const salts = new DailySalts(app.store.db);
+    // The Audience report's kept sums are this app's: made here, filled by the job below, and let
+    // go at close (the console's report finds them by the store; audience-sums.ts).
+    const audienceSums = new AudienceSums(app.store.db);
+    const withdraw = offerAudienceSums(app.store.db, audienceSums);
+    app.addHook('onClose', async () => withdraw());
     const budget = app.redis ? new SharedOrLocalVisitBudget(app.redis, opts.visitsPerMinute) : new MemoryVisitBudget(opts.visitsPerMinute);
     const verdicts = new BotVerdicts({ onEvict: () => recorder.drops.add('bot-cache-evicted', dayOf(app.clock())) });
 
@@ -70,7 +76,7 @@ export const analyticsFeature = fp(
       scheduledJob(
         'audience-sums',
         { next: () => nextPresetChange(app.clock()).getTime() - app.clock().getTime() + SECOND, maxWaitMs: HOUR },
-        () => keepClosedSums(app.store.db, app.clock()),
+        () => audienceSums.keepClosed(app.clock()),
         warn('audience sums not kept'),
       ),
     );

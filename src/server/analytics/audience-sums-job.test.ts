@@ -3,7 +3,8 @@ import { type AudienceReport, audienceQuerySchema } from '../../shared/admin/aud
 import { addDays } from '../lib/days.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { audienceOverview, forgetKeptSums, nextPresetChange } from './audience-overview.ts';
+import { audienceOverview } from './audience-overview.ts';
+import { audienceSumsOf, nextPresetChange } from './audience-sums.ts';
 
 const PRESETS = ['today', '7d', '30d', '90d'] as const;
 
@@ -55,9 +56,9 @@ for (const { dialect, skip, label } of dialectCases) {
       return out;
     };
     const coldReports = async () => {
-      forgetKeptSums(store.db);
+      audienceSumsOf(store.db).forget();
       const r = await reports();
-      forgetKeptSums(store.db);
+      audienceSumsOf(store.db).forget();
       return r;
     };
     // Deleting the top lists' rows of closed days: a report can then only be right if it reads
@@ -93,17 +94,29 @@ for (const { dialect, skip, label } of dialectCases) {
       // Thursday 13 August to Tuesday 20 October: four edge days, nine whole weeks, two edge days.
       const custom = audienceQuerySchema.parse({ period: 'custom', from: '2026-08-13', to: '2026-10-20' });
       const report = () => audienceOverview(store.db, custom, clock());
-      forgetKeptSums(store.db);
+      audienceSumsOf(store.db).forget();
       const cold = await report();
-      forgetKeptSums(store.db);
+      audienceSumsOf(store.db).forget();
 
       await t.app.jobs.runOnce('audience-sums');
       await store.db.deleteFrom('daily_counts').where('dimension', '!=', 'total').where('day', '>=', '2026-08-17').where('day', '<=', '2026-10-18').execute();
       expect(await report()).toEqual(cold);
 
       // What the weeks alone could not give: without them, the same report is short.
-      forgetKeptSums(store.db);
+      audienceSumsOf(store.db).forget();
       expect((await report()).countries).not.toEqual(cold.countries);
+    });
+
+    it('keeps the sums in the app: its report answers from them until the app closes, then reads the store', async () => {
+      await seed();
+      const afternoon = await coldReports();
+      await t.app.jobs.runOnce('audience-sums');
+      await dropTopListRowsThrough('2026-11-21');
+      expect(await reports()).toEqual(afternoon);
+      await t.close();
+      // The closed app's sums are gone with it: a report now reads what the store holds.
+      expect((await reports())['90d']).not.toEqual(afternoon['90d']);
+      t = await buildTestApp({ store, clock });
     });
 
     it('without the job, a report reads the closed days (the check above can fail)', async () => {

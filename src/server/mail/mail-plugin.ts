@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { fileMailer, smtpMailer, type Mailer } from './mailer.ts';
 import type { Composer, Outbox } from './outbox.ts';
+import { provideMailMetrics } from './mail-metrics.ts';
 import { outboxBacklog } from './outbox-backlog.ts';
 import { OutboxWorker } from './outbox-worker.ts';
 import { SharedOrLocalPace } from './broadcast-pace.ts';
@@ -34,6 +35,7 @@ export const mailPlugin = fp(
     const mailer =
       opts.mailer ??
       (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
+    provideMailMetrics(app.metrics);
     const kinds = new Map<string, Composer>();
     const worker = new OutboxWorker({
       db: app.store.db,

@@ -31,6 +31,17 @@ describe('/metrics without METRICS_TOKEN', () => {
   });
 });
 
+describe('a feature\'s metrics', () => {
+  it('are its own counters on the app\'s registry, provided once under its key', async () => {
+    t = await buildTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    const counter = t.app.metrics.counter({ name: 'dh_test_feature_total', help: 'A feature of this test.', labelNames: ['step'] });
+    counter.inc({ step: 'one' }, 2);
+    expect(sampleOf((await scrape(t.app)).body, 'dh_test_feature_total', { step: 'one' })).toBe(2);
+    // The features registered theirs with the app; a second one under a taken key is refused.
+    expect(() => t?.app.metrics.provide('signups', { accepted: () => undefined, trapped: () => undefined })).toThrow(/provided already/);
+  });
+});
+
 describe('/metrics with METRICS_TOKEN', () => {
   it('answers 401 in the one error shape without the token, with a wrong one, or with a part of it', async () => {
     t = await buildTestApp({ env: { METRICS_TOKEN: TOKEN } });

@@ -6,21 +6,10 @@ import { apiError } from '../../shared/api-error.ts';
 import { metricsPath } from '../../shared/paths.ts';
 import { errorText } from '../lib/log-safe.ts';
 
-// Label values are only ever taken from these fixed sets, from route patterns, or from names our
-// own code chose (email kinds): never from what a visitor sent, so no label can carry an address,
-// a token or an id, and the number of series stays small whatever the traffic.
-
-/** How an accepted sign-up landed: a new person, someone already on the list, or someone back. */
-export type SignupOutcome = 'created' | 'updated' | 'resubscribed';
-/** A sign-up answered as a success but not stored: a bot caught by a trap. */
-export type SignupTrap = 'honeypot' | 'too-fast';
-/**
- * Why a beacon was answered (always 204) but not counted: over the client's budget, the write
- * buffer full, its flush failed, unreadable or from another site, or skipped on purpose (bots,
- * Do Not Track, Global Privacy Control, prefetches).
- */
-export const beaconDropReasons = ['over-budget', 'buffer-full', 'write-failed', 'invalid', 'bot', 'dnt', 'gpc', 'prefetch'] as const;
-export type BeaconDropReason = (typeof beaconDropReasons)[number];
+// Label values are only ever taken from fixed sets (each feature's, in its own …-metrics.ts), from
+// route patterns, or from names our own code chose (email kinds): never from what a visitor sent,
+// so no label can carry an address, a token or an id, and the number of series stays small
+// whatever the traffic.
 
 /** The outbox's pending rows of one kind of email, and when the oldest of them was queued. */
 export interface OutboxBacklog {
@@ -31,30 +20,36 @@ export interface OutboxBacklog {
 }
 
 /**
- * What features count, without knowing prom-client: each method is one increment of one series.
- * The HTTP counts and the process's own figures are taken here, not by features.
+ * What each feature counts, under its own key (`app.metrics.signups`, `app.metrics.mail`, …):
+ * every feature declares its key here from its own module (TypeScript merges the declarations)
+ * and provides it with `app.metrics.provide(key, value)` when its plugin registers, before any
+ * of its routes or jobs can count. Kept out of this file so that a feature's counters, and the
+ * words they take, live with the feature.
  */
-export interface AppMetrics {
-  signups: {
-    accepted(outcome: SignupOutcome): void;
-    trapped(trap: SignupTrap): void;
-  };
-  mail: {
-    /** `kind` is the outbox kind (confirmation, broadcast, …): a name from our code. */
-    sent(kind: string): void;
-    /** One failed attempt (it is retried later unless the server refused for good). */
-    failed(kind: string): void;
-  };
-  beacons: {
-    /** Visits written to the store. */
-    counted(n: number): void;
-    dropped(reason: BeaconDropReason, n?: number): void;
-  };
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface FeatureMetrics {}
+
+/** A counter of this app's registry, as a feature sees it. */
+export interface FeatureCounter<L extends string> {
+  inc(labels: Partial<Record<L, string>>, value?: number): void;
+  inc(value?: number): void;
+}
+
+/**
+ * What features count with, without knowing prom-client: counters on the app's own registry,
+ * and the outbox backlog read at scrape time. The HTTP counts and the process's own figures are
+ * taken here, not by features.
+ */
+export type AppMetrics = FeatureMetrics & {
+  /** A counter on this app's registry; `labels` are names our code chose, never visitors' words. */
+  counter<L extends string = never>(options: { name: string; help: string; labelNames?: readonly L[] }): FeatureCounter<L>;
+  /** Makes a feature's metrics reachable as `app.metrics[key]`; once per key. */
+  provide<K extends keyof FeatureMetrics>(key: K, metrics: FeatureMetrics[K]): void;
   outbox: {
     /** How to read the backlog; called at scrape time only (the mail plugin owns the query). */
     measureWith(read: () => Promise<OutboxBacklog[]>): void;
   };
-}
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,37 +101,6 @@ export const metricsPlugin = fp(
       duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
       done();
     });
-
-    const signups = new Counter({
-      name: 'dh_signups_total',
-      help: 'Sign-ups accepted and stored: created (a new person), updated (already on the list), resubscribed.',
-      labelNames: ['outcome'] as const,
-      registers,
-    });
-    const trapped = new Counter({
-      name: 'dh_signups_trapped_total',
-      help: 'Sign-ups answered as a success but not stored, caught by a bot trap.',
-      labelNames: ['trap'] as const,
-      registers,
-    });
-    const mailSent = new Counter({ name: 'dh_mail_sent_total', help: 'Emails accepted by the mail server, by kind.', labelNames: ['kind'] as const, registers });
-    const mailFailed = new Counter({
-      name: 'dh_mail_failed_total',
-      help: 'Attempts to send an email that failed, by kind (most are retried later).',
-      labelNames: ['kind'] as const,
-      registers,
-    });
-    const beaconsCounted = new Counter({ name: 'dh_beacons_counted_total', help: 'Visits written to the store.', registers });
-    const beaconsDropped = new Counter({
-      name: 'dh_beacons_dropped_total',
-      help: 'Beacons answered but not counted, by reason.',
-      labelNames: ['reason'] as const,
-      registers,
-    });
-    // Every series of a fixed set exists from the start at 0, so a rate() sees the first one.
-    for (const outcome of ['created', 'updated', 'resubscribed'] as const) signups.inc({ outcome }, 0);
-    for (const trap of ['honeypot', 'too-fast'] as const) trapped.inc({ trap }, 0);
-    for (const reason of beaconDropReasons) beaconsDropped.inc({ reason }, 0);
 
     // The backlog is read once per scrape even though two gauges show it: both collect() calls
     // start in the same gathering and share the one query in flight (so do concurrent scrapes).
@@ -201,25 +165,21 @@ export const metricsPlugin = fp(
       },
     });
 
-    app.decorate('metrics', {
-      signups: {
-        accepted: (outcome) => signups.inc({ outcome }),
-        trapped: (trap) => trapped.inc({ trap }),
-      },
-      mail: {
-        sent: (kind) => mailSent.inc({ kind }),
-        failed: (kind) => mailFailed.inc({ kind }),
-      },
-      beacons: {
-        counted: (n) => beaconsCounted.inc(n),
-        dropped: (reason, n = 1) => beaconsDropped.inc({ reason }, n),
+    // Cast: the features' keys are not here yet; each feature provides its own as it registers,
+    // before anything of it can count.
+    const own: Omit<AppMetrics, keyof FeatureMetrics> = {
+      counter: ({ name, help, labelNames = [] }) => new Counter({ name, help, labelNames, registers }),
+      provide(key, value) {
+        if (key in own) throw new Error(`The metrics ${key} are provided already.`);
+        Object.assign(own, { [key]: value });
       },
       outbox: {
         measureWith(read) {
           readBacklog = read;
         },
       },
-    } satisfies AppMetrics);
+    };
+    app.decorate('metrics', own as AppMetrics);
 
     const token = opts.token;
     if (!token) return;

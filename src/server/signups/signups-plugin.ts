@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { confirmationComposer } from './confirmation-composer.ts';
 import { registerLinkRoutes } from './link-routes.ts';
+import { provideSignupMetrics } from './signup-metrics.ts';
 import { registerSignupRoutes, type SignupRouteOptions } from './signup-routes.ts';
 import { CONFIRMATION_KIND, recordConsentWording } from './signup-store.ts';
 
@@ -12,6 +13,7 @@ import { CONFIRMATION_KIND, recordConsentWording } from './signup-store.ts';
  */
 export const signupsFeature = fp(
   async (app: FastifyInstance, opts: SignupRouteOptions & { content: SiteContent }) => {
+    provideSignupMetrics(app.metrics);
     // Sign-ups reference the wording they agreed to, so it is on record before the first one.
     await recordConsentWording(app.store.db, app.clock());
     app.outbox.registerKind(

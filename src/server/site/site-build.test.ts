@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testSiteBuild } from '../test/built-app.ts';
+import { realSiteBuild } from '../test/built-app.ts';
 
 // What the client build puts where (docs/decisions/0010-page-islands.md): the loader that runs
 // before a visitor acts carries no React, no zod and no HTTP helper, and imports nothing at load;
 // zod/mini and the helper arrive only with the form's island.
 let scripts: Map<string, string>;
 beforeAll(async () => {
-  const build = await testSiteBuild();
+  const build = await realSiteBuild();
   const assets = path.join(build.clientDir, 'assets');
   scripts = new Map(
     readdirSync(assets)

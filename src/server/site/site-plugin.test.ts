@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
+import { buildTestApp, realSiteBuild, type TestApp } from '../test/built-app.ts';
 import { testClock } from '../test/test-store.ts';
 
 let t: TestApp;
@@ -109,7 +109,17 @@ describe('GET /', () => {
   });
 });
 
+// The files the build writes (hashed bundles, their precompressed copies, the images): served
+// from dist/, so these run on the real build (global-setup.ts makes one when there is none).
 describe('assets and site files', () => {
+  let app: FastifyInstance;
+  let built: TestApp;
+  beforeAll(async () => {
+    built = await buildTestApp({ build: await realSiteBuild() });
+    app = built.app;
+  });
+  afterAll(() => built.close());
+
   it('caches hashed assets for a year and serves the precompressed copy', async () => {
     const html = (await app.inject({ url: '/' })).body;
     const script = /"(\/assets\/entry-client-[^"]+\.js)"/.exec(html)?.[1];

@@ -8,24 +8,35 @@ import { loadEnv } from '../env.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { hasSiteBuild, loadSiteBuild, type SiteBuild } from '../site/site-build.ts';
 import type { Store } from '../store/database.ts';
+import { sourceSiteBuild } from './source-build.ts';
 import { openTestStore, testClock, type TestStore } from './test-store.ts';
 
-// Server tests build the real app on the real production build (npm test builds first) and a
-// real throwaway database.
+// Server tests build the real app on the page rendered from source (source-build.ts: no build
+// needed, and an edited section shows at once) and a real throwaway database. The few tests about
+// the built files themselves use realSiteBuild(); global-setup.ts builds dist/ when it is missing.
 const distDir = path.resolve(import.meta.dirname, '../../../dist');
-let cached: Promise<SiteBuild> | undefined;
+let fromSource: Promise<SiteBuild> | undefined;
+let built: Promise<SiteBuild> | undefined;
 
-// The real shipped geo databases, opened once per test file (about half a second).
+// The real shipped geo databases (about half a second to open), opened once per worker: test
+// files share this module (vitest.config.ts, isolate: false).
 let geoDbs: Promise<GeoDatabases> | undefined;
 export function testGeo(options: Parameters<typeof geoLookupFrom>[1] = {}) {
   const dbs = (geoDbs ??= openGeoDatabases());
   return dbs.then((opened) => geoLookupFrom(opened, options));
 }
 
+/** The page as the source renders it now, with stand-ins for the browser's bundles. */
 export function testSiteBuild(): Promise<SiteBuild> {
-  if (!hasSiteBuild(distDir)) throw new Error('No build in dist/: run `npm run build` before the server tests.');
-  cached ??= loadSiteBuild(distDir);
-  return cached;
+  fromSource ??= sourceSiteBuild();
+  return fromSource;
+}
+
+/** `npm run build`'s output in dist/, for the tests about the built files themselves. */
+export function realSiteBuild(): Promise<SiteBuild> {
+  if (!hasSiteBuild(distDir)) throw new Error('No build in dist/: run `npm run build` before the tests of the built site.');
+  built ??= loadSiteBuild(distDir);
+  return built;
 }
 
 /** A mailer that keeps what it was asked to send, and can be told to fail. */
@@ -64,6 +75,8 @@ export async function buildTestApp(
     logStream?: NodeJS.WritableStream;
     /** Sees every route as it is added (the authorisation sweep walks the route table with it). */
     onRoute?: AppDeps['onRoute'];
+    /** The page from source by default; realSiteBuild() for tests of the built files. */
+    build?: SiteBuild;
   } = {},
 ): Promise<TestApp> {
   const store = opts.store ?? (await openTestStore('sqlite'));
@@ -77,7 +90,7 @@ export async function buildTestApp(
       ERASURE_LEDGER: path.join(mkdtempSync(path.join(os.tmpdir(), 'dh-ledger-')), 'erasure-ledger'),
       ...opts.env,
     }),
-    build: await testSiteBuild(),
+    build: opts.build ?? (await testSiteBuild()),
     store,
     geo: await testGeo(),
     ...(opts.mailer === 'from-env' ? {} : { mailer: opts.mailer ?? memoryMailer() }),

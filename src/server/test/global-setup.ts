@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { TEST_SCHEMA_PREFIX } from './test-store.ts';
@@ -37,8 +40,25 @@ async function dropTestSchemas(url: string, which: (startedAt: number, run: stri
   }
 }
 
+// Most server tests render the page from source (source-build.ts) and need no build. A few are
+// about the built files or run the built server as `npm start` does (site-build, console-page,
+// main, broadcast-restart, the shared limits, deploy/, faults/): on a clean clone the build is made
+// here, once, before any of them; an existing dist/ is used as it is (`npm test` builds first).
+const root = path.resolve(import.meta.dirname, '../../..');
+const builtFiles = ['dist/client/.vite/manifest.json', 'dist/ssr/entry-server.js', 'dist/admin/.vite/manifest.json', 'dist/server/main.js'];
+
+function buildWhenMissing(): void {
+  if (builtFiles.every((f) => existsSync(path.join(root, f)))) return;
+  console.log('No build in dist/: building it for the tests of the built site and server (npm run build).');
+  // Without Vitest's NODE_ENV=test, which would make Vite bundle React's development build.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV'));
+  const run = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env });
+  if (run.status !== 0) throw new Error('`npm run build` failed; the tests of the built site and server need it.');
+}
+
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   project.provide('pgSchemaRun', runTag);
+  buildWhenMissing();
   console.log(
     process.env.TEST_REDIS_URL
       ? 'Shared-limit (Redis) tests run against TEST_REDIS_URL, each under a key prefix of its own.'
