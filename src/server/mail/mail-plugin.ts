@@ -6,10 +6,13 @@ import type { Composer, Outbox } from './outbox.ts';
 import { outboxBacklog } from './outbox-backlog.ts';
 import { OutboxWorker } from './outbox-worker.ts';
 import { SharedOrLocalPace } from './broadcast-pace.ts';
+import { Suppressions } from './suppression.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     mailer: Mailer;
+    /** The suppression list (suppression.ts): addresses never mailed again. */
+    suppressions: Suppressions;
   }
 }
 
@@ -35,7 +38,9 @@ export const mailPlugin = fp(
       opts.mailer ??
       (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
     const kinds = new Map<string, Composer>();
+    const suppressions = new Suppressions(app.keys.secrets);
     const worker = new OutboxWorker({
+      suppressions,
       db: app.store.db,
       dialect: app.store.dialect,
       mailer,
@@ -58,6 +63,7 @@ export const mailPlugin = fp(
     app.metrics.outbox.measureWith(() => outboxBacklog(app.store.db));
 
     app.decorate('mailer', mailer);
+    app.decorate('suppressions', suppressions);
     app.decorate('outbox', {
       registerKind(kind, composer) {
         if (kinds.has(kind)) throw new Error(`The outbox kind ${kind} is registered already.`);
@@ -83,7 +89,7 @@ export const mailPlugin = fp(
   {
     name: 'dh-mail',
     fastify: '5.x',
-    dependencies: ['dh-store', 'dh-clock', 'dh-redis', 'dh-jobs', 'dh-metrics'],
-    decorators: { fastify: ['store', 'committer', 'clock', 'redis', 'jobs', 'metrics'] },
+    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-redis', 'dh-jobs', 'dh-metrics'],
+    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'redis', 'jobs', 'metrics'] },
   },
 );
