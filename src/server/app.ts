@@ -156,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     outboxDir: env.OUTBOX_DIR,
     broadcastRatePerSec: env.MAIL_RATE_PER_SEC,
     concurrency: env.MAIL_CONCURRENCY,
+    bounceDomain: env.BOUNCE_DOMAIN,
   });
 
   // Features.

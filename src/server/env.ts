@@ -60,6 +60,13 @@ const envSchema = z
       .default('dh:'),
     MAIL_FROM: z.string().trim().min(3, 'must be an address such as "Diamond Hand <hello@example.com>"').optional(),
     OUTBOX_DIR: z.string().trim().default('data/outbox'),
+    // Where bounces come back (the VERP envelope sender bounces+<signed id>@…); unset: MAIL_FROM's domain.
+    BOUNCE_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as bounces.example.com')
+      .optional(),
     // Broadcast emails each instance sends per second at most. 5 stays under the common limits of
     // shared SMTP relays and new sending domains (about 10/s at the large providers, less while a
     // domain builds its reputation), and still sends 18,000 an hour.

@@ -7,12 +7,16 @@ import { outboxBacklog } from './outbox-backlog.ts';
 import { OutboxWorker } from './outbox-worker.ts';
 import { SharedOrLocalPace } from './broadcast-pace.ts';
 import { Suppressions } from './suppression.ts';
+import { BounceIntake } from './bounces.ts';
+import { domainOf, Verp } from './verp.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     mailer: Mailer;
     /** The suppression list (suppression.ts): addresses never mailed again. */
     suppressions: Suppressions;
+    /** Where bounces and complaints are handed in (bounces.ts). */
+    bounces: BounceIntake;
   }
 }
 
@@ -26,6 +30,8 @@ export interface MailOptions {
   broadcastRatePerSec?: number;
   /** MAIL_CONCURRENCY: emails in their SMTP exchange at once (and pooled connections). */
   concurrency?: number;
+  /** BOUNCE_DOMAIN: the domain of the VERP envelope senders; unset, the domain of `from`. */
+  bounceDomain?: string | undefined;
 }
 
 /**
@@ -39,8 +45,13 @@ export const mailPlugin = fp(
       (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
     const kinds = new Map<string, Composer>();
     const suppressions = new Suppressions(app.keys.secrets);
+    const bounceDomain = opts.bounceDomain ?? domainOf(opts.from);
+    if (!bounceDomain) throw new Error('MAIL_FROM must be an address with a domain (or set BOUNCE_DOMAIN): bounces come back to it.');
+    const verp = new Verp(app.keys.secrets, bounceDomain);
+    const bounces = new BounceIntake(app.store.db, suppressions, verp, (msg, fields) => app.log.warn(fields, msg));
     const worker = new OutboxWorker({
       suppressions,
+      verp,
       db: app.store.db,
       dialect: app.store.dialect,
       mailer,
@@ -64,6 +75,7 @@ export const mailPlugin = fp(
 
     app.decorate('mailer', mailer);
     app.decorate('suppressions', suppressions);
+    app.decorate('bounces', bounces);
     app.decorate('outbox', {
       registerKind(kind, composer) {
         if (kinds.has(kind)) throw new Error(`The outbox kind ${kind} is registered already.`);

@@ -8,6 +8,7 @@ import { type BroadcastPace, LocalPace } from './broadcast-pace.ts';
 import type { Composer, OutboxRow } from './outbox.ts';
 import { errorText } from '../lib/log-safe.ts';
 import type { Suppressions } from './suppression.ts';
+import type { Verp } from './verp.ts';
 
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_MS = 16 * 60_000;
@@ -57,6 +58,8 @@ export interface OutboxWorkerOptions {
    * row is given up: a soft one).
    */
   suppressions?: Suppressions;
+  /** Gives each email a VERP envelope sender naming its row, so a later bounce finds it. */
+  verp?: Verp;
 }
 
 /** An SMTP answer in the 5xx range: the server refused for good; retrying will not change it. */
@@ -334,7 +337,9 @@ export class OutboxWorker {
         );
         return;
       }
-      if (message !== 'cancel') await this.opts.mailer.send(message);
+      if (message !== 'cancel') {
+        await this.opts.mailer.send(this.opts.verp ? { ...message, envelopeFrom: this.opts.verp.address(row.id) } : message);
+      }
       exchanged();
     } catch (error) {
       exchanged();
