@@ -8,6 +8,7 @@ import type { Env } from './env.ts';
 import { geoPlugin } from './geo/geo-plugin.ts';
 import type { GeoLookup } from './geo/geo-lookup.ts';
 import { mailPlugin } from './mail/mail-plugin.ts';
+import { sendgridKey } from './mail/webhooks.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -157,6 +158,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     broadcastRatePerSec: env.MAIL_RATE_PER_SEC,
     concurrency: env.MAIL_CONCURRENCY,
     bounceDomain: env.BOUNCE_DOMAIN,
+    webhooks: {
+      postmark:
+        env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD
+          ? { user: env.POSTMARK_WEBHOOK_USER, password: env.POSTMARK_WEBHOOK_PASSWORD }
+          : undefined,
+      mailgunSigningKey: env.MAILGUN_WEBHOOK_SIGNING_KEY,
+      sendgridKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY) : undefined,
+    },
   });
 
   // Features.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sendgridKey } from './mail/webhooks.ts';
 
 /**
  * A 32-byte key written as 64 hex digits or as base64 / base64url (43 characters, `=` optional),
@@ -66,6 +67,22 @@ const envSchema = z
       .trim()
       .toLowerCase()
       .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as bounces.example.com')
+      .optional(),
+    // Providers' bounce and complaint webhooks (docs/decisions/0035); each unset: its route answers 404.
+    POSTMARK_WEBHOOK_USER: z.string().trim().min(1).regex(/^[^:]+$/, 'must not contain ":"').optional(),
+    POSTMARK_WEBHOOK_PASSWORD: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -base64 24`)').optional(),
+    MAILGUN_WEBHOOK_SIGNING_KEY: z.string().trim().min(16, 'must be the HTTP webhook signing key Mailgun shows').optional(),
+    SENDGRID_WEBHOOK_PUBLIC_KEY: z
+      .string()
+      .trim()
+      .refine((v) => {
+        try {
+          sendgridKey(v);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be the verification key SendGrid shows (an ECDSA P-256 public key, base64)')
       .optional(),
     // Broadcast emails each instance sends per second at most. 5 stays under the common limits of
     // shared SMTP relays and new sending domains (about 10/s at the large providers, less while a
@@ -195,6 +212,11 @@ const envSchema = z
     // The address the world uses: canonical links, sitemap, share image.
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   }))
+  .superRefine((e, ctx) => {
+    if ((e.POSTMARK_WEBHOOK_USER === undefined) !== (e.POSTMARK_WEBHOOK_PASSWORD === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['POSTMARK_WEBHOOK_PASSWORD'], message: 'must be set together with POSTMARK_WEBHOOK_USER (both or neither)' });
+    }
+  })
   .transform((e) => ({
     ...e,
     MAIL_FROM: e.MAIL_FROM ?? `Diamond Hand <no-reply@${new URL(e.PUBLIC_URL).hostname}>`,

@@ -25,6 +25,14 @@ export const apiPaths = {
   visit: '/api/visit',
   /** Reserved: every operators' console endpoint lives below this prefix. */
   admin: '/api/admin',
+  /**
+   * Mail providers' bounce and complaint webhooks, each checked by the provider's own signature
+   * (docs/decisions/0035); a provider's answers 404 while it is not configured.
+   */
+  postmarkWebhook: '/api/webhooks/postmark',
+  mailgunWebhook: '/api/webhooks/mailgun',
+  sendgridWebhook: '/api/webhooks/sendgrid',
+  sesWebhook: '/api/webhooks/ses',
 } as const;
 
 /** For load balancers and orchestrators: is the process alive, and can it serve (store reachable)? */

@@ -9,6 +9,7 @@ import { SharedOrLocalPace } from './broadcast-pace.ts';
 import { Suppressions } from './suppression.ts';
 import { BounceIntake } from './bounces.ts';
 import { domainOf, Verp } from './verp.ts';
+import { webhookRoutes, type WebhookOptions } from './webhook-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +33,8 @@ export interface MailOptions {
   concurrency?: number;
   /** BOUNCE_DOMAIN: the domain of the VERP envelope senders; unset, the domain of `from`. */
   bounceDomain?: string | undefined;
+  /** Providers' bounce webhooks, each unset: its route answers 404 (webhook-routes.ts). */
+  webhooks?: Omit<WebhookOptions, 'suppressions'>;
 }
 
 /**
@@ -76,6 +79,7 @@ export const mailPlugin = fp(
     app.decorate('mailer', mailer);
     app.decorate('suppressions', suppressions);
     app.decorate('bounces', bounces);
+    await app.register(webhookRoutes, { ...opts.webhooks, suppressions });
     app.decorate('outbox', {
       registerKind(kind, composer) {
         if (kinds.has(kind)) throw new Error(`The outbox kind ${kind} is registered already.`);

@@ -14,6 +14,7 @@ import { broadcastApprovalsMigration } from './migrations/0012-broadcast-approva
 import { personalDataReadsMigration } from './migrations/0013-personal-data-reads.ts';
 import { passkeysMigration } from './migrations/0014-passkeys.ts';
 import { suppressionsMigration } from './migrations/0015-suppressions.ts';
+import { webhookNoncesMigration } from './migrations/0016-webhook-nonces.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -36,6 +37,7 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0013-personal-data-reads': personalDataReadsMigration,
   '0014-passkeys': passkeysMigration,
   '0015-suppressions': suppressionsMigration,
+  '0016-webhook-nonces': webhookNoncesMigration,
 });
 
 /**

@@ -289,6 +289,13 @@ export interface BounceEventsTable {
   created_at: IsoTime;
 }
 
+/** One-time values of signed webhook deliveries, to refuse replays (migration 0016). */
+export interface WebhookNoncesTable {
+  provider: string;
+  nonce: string;
+  received_at: IsoTime;
+}
+
 export interface Database {
   personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
@@ -314,4 +321,5 @@ export interface Database {
   erasure_ledger: ErasureLedgerTable;
   suppressions: SuppressionsTable;
   bounce_events: BounceEventsTable;
+  webhook_nonces: WebhookNoncesTable;
 }
