@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sendgridKey } from './mail/webhooks.ts';
+import { regionOfTopic } from './mail/sns.ts';
 
 /**
  * A 32-byte key written as 64 hex digits or as base64 / base64url (43 characters, `=` optional),
@@ -83,6 +84,11 @@ const envSchema = z
           return false;
         }
       }, 'must be the verification key SendGrid shows (an ECDSA P-256 public key, base64)')
+      .optional(),
+    SES_SNS_TOPIC_ARN: z
+      .string()
+      .trim()
+      .refine((v) => regionOfTopic(v) !== null, 'must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:ses-bounces')
       .optional(),
     // Broadcast emails each instance sends per second at most. 5 stays under the common limits of
     // shared SMTP relays and new sending domains (about 10/s at the large providers, less while a

@@ -5,6 +5,7 @@ import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import { webhookReplySchema } from '../../shared/mail-webhooks.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import type { Suppressions } from './suppression.ts';
+import { sesEvents, type SnsVerifier } from './sns.ts';
 import {
   checkMailgunSignature,
   checkPostmarkAuth,
@@ -26,12 +27,15 @@ export interface WebhookOptions {
   postmark?: { user: string; password: string } | undefined;
   mailgunSigningKey?: string | undefined;
   sendgridKey?: KeyObject | undefined;
+  /** Amazon SES through SNS: the configured topic's verifier. */
+  ses?: SnsVerifier | undefined;
 }
 
 /** How long a nonce is kept: far past the freshness window, after which a replay is refused as stale. */
 const NONCE_KEEP_MS = 24 * 60 * 60_000;
 
 type Replayed = 'replayed';
+type Checked = { nonce: string | null; events: ProviderEvent[] };
 
 export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions): Promise<void> {
   // The raw text, as sent: SendGrid signs the exact bytes, and SNS posts JSON as text/plain.
@@ -80,12 +84,12 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions):
     provider: string,
     request: FastifyRequest,
     reply: FastifyReply,
-    check: (raw: string, body: () => unknown) => { nonce: string | null; events: ProviderEvent[] } | null,
+    check: (raw: string, body: () => unknown) => Checked | null | Promise<Checked | null>,
   ) => {
-    let checked: { nonce: string | null; events: ProviderEvent[] } | null;
+    let checked: Checked | null;
     try {
       const raw = typeof request.body === 'string' ? request.body : '';
-      checked = check(raw, () => parse(raw));
+      checked = await check(raw, () => parse(raw));
     } catch (error) {
       if (error instanceof ForgedWebhook) {
         request.log.warn({ provider }, 'webhook refused: not the provider');
@@ -139,6 +143,22 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions):
         app.clock(),
       );
       return { nonce, events: sendgridEvents(body()) };
+    }),
+  );
+
+  routes.post(apiPaths.sesWebhook, { schema }, (request, reply) =>
+    handle('ses', request, reply, async (_raw, body) => {
+      const sns = opts.ses;
+      if (!sns) return null;
+      const m = await sns.verify(body(), app.clock());
+      if (m.Type === 'SubscriptionConfirmation' || m.Type === 'UnsubscribeConfirmation') {
+        // Never confirmed by us: a URL from a request body is fetched by no one unattended. The
+        // operator confirms it in the AWS console (or opens the link, logged only when it is SNS's own).
+        const link = m.SubscribeURL && sns.pinned(m.SubscribeURL) ? m.SubscribeURL : undefined;
+        request.log.warn({ provider: 'ses', type: m.Type, ...(link ? { subscribeUrl: link } : {}) }, 'SNS subscription message: confirm it by hand in the AWS console');
+        return { nonce: m.MessageId, events: [] };
+      }
+      return { nonce: m.MessageId, events: m.Type === 'Notification' ? sesEvents(m.Message) : [] };
     }),
   );
 }

@@ -64,6 +64,7 @@ export async function buildTestApp(
     logStream?: NodeJS.WritableStream;
     /** Sees every route as it is added (the authorisation sweep walks the route table with it). */
     onRoute?: AppDeps['onRoute'];
+    sns?: AppDeps['sns'];
   } = {},
 ): Promise<TestApp> {
   const store = opts.store ?? (await openTestStore('sqlite'));
@@ -84,6 +85,7 @@ export async function buildTestApp(
     clock,
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
     ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
+    ...(opts.sns ? { sns: opts.sns } : {}),
   });
   return {
     app,
