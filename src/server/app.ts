@@ -161,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     broadcastRatePerSec: env.MAIL_RATE_PER_SEC,
     concurrency: env.MAIL_CONCURRENCY,
     bounceDomain: env.BOUNCE_DOMAIN,
+    bounceImapUrl: env.BOUNCE_IMAP_URL,
     webhooks: {
       postmark:
         env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD

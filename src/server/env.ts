@@ -69,6 +69,12 @@ const envSchema = z
       .toLowerCase()
       .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as bounces.example.com')
       .optional(),
+    // The mailbox the VERP addresses deliver to, read every minute for DSNs and feedback reports.
+    BOUNCE_IMAP_URL: z
+      .string()
+      .trim()
+      .regex(/^imaps?:\/\/[^@/]+@[^/]+/, 'must be imaps://user:password@host:993/INBOX (or imap:// for a mailbox on this machine)')
+      .optional(),
     // Providers' bounce and complaint webhooks (docs/decisions/0035); each unset: its route answers 404.
     POSTMARK_WEBHOOK_USER: z.string().trim().min(1).regex(/^[^:]+$/, 'must not contain ":"').optional(),
     POSTMARK_WEBHOOK_PASSWORD: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -base64 24`)').optional(),

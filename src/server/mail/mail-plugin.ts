@@ -10,6 +10,8 @@ import { Suppressions } from './suppression.ts';
 import { BounceIntake } from './bounces.ts';
 import { domainOf, Verp } from './verp.ts';
 import { webhookRoutes, type WebhookOptions } from './webhook-routes.ts';
+import { readBounceMailbox } from './bounce-mailbox.ts';
+import { intervalJob } from '../plugins/jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +37,8 @@ export interface MailOptions {
   bounceDomain?: string | undefined;
   /** Providers' bounce webhooks, each unset: its route answers 404 (webhook-routes.ts). */
   webhooks?: Omit<WebhookOptions, 'suppressions'>;
+  /** BOUNCE_IMAP_URL: the mailbox the VERP addresses deliver to, read every minute; unset: not read. */
+  bounceImapUrl?: string | undefined;
 }
 
 /**
@@ -80,6 +84,20 @@ export const mailPlugin = fp(
     app.decorate('suppressions', suppressions);
     app.decorate('bounces', bounces);
     await app.register(webhookRoutes, { ...opts.webhooks, suppressions });
+    const imapUrl = opts.bounceImapUrl;
+    if (imapUrl) {
+      app.jobs.add(
+        intervalJob(
+          'bounce-mailbox',
+          60_000,
+          async () => {
+            await readBounceMailbox({ url: imapUrl, intake: bounces, now: app.clock, log: (msg, fields) => app.log.info(fields, msg) });
+          },
+          // The error only: the URL holds the mailbox's password.
+          (error) => app.log.warn({ err: errorText(error) }, 'bounce mailbox not read; will retry'),
+        ),
+      );
+    }
     app.decorate('outbox', {
       registerKind(kind, composer) {
         if (kinds.has(kind)) throw new Error(`The outbox kind ${kind} is registered already.`);
