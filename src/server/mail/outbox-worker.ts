@@ -84,6 +84,19 @@ function smtpStatus(error: unknown): string | null {
 }
 
 /**
+ * The VERP envelope sender, plus the headers mailbox providers group reports by: Feedback-ID
+ * (Gmail's feedback loop: campaign:kind:sender, here broadcast id or "-", the outbox kind and our
+ * domain) and, for a broadcast, an RFC 2919 List-Id of its own, so complaints per broadcast can be
+ * told apart.
+ */
+function withBounceHeaders(message: MailMessage, row: OutboxRow, verp: Verp): MailMessage {
+  const campaign = row.broadcast_id ? row.broadcast_id.replace(/-/g, '') : '-';
+  const headers: Record<string, string> = { ...message.headers, 'Feedback-ID': `${campaign}:${row.kind}:diamond-hand:${verp.domain}` };
+  if (row.broadcast_id) headers['List-Id'] = `Broadcast <b${campaign}.${verp.domain}>`;
+  return { ...message, headers, envelopeFrom: verp.address(row.id) };
+}
+
+/**
  * Sends the outbox. Rows are claimed with a lease (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite
  * serialises writers), so instances sharing a database never hold the same row at once, and a row
  * is marked sent only by the instance holding its lease.
@@ -338,7 +351,7 @@ export class OutboxWorker {
         return;
       }
       if (message !== 'cancel') {
-        await this.opts.mailer.send(this.opts.verp ? { ...message, envelopeFrom: this.opts.verp.address(row.id) } : message);
+        await this.opts.mailer.send(this.opts.verp ? withBounceHeaders(message, row, this.opts.verp) : message);
       }
       exchanged();
     } catch (error) {

@@ -73,9 +73,9 @@ for (const { dialect, skip, label } of dialectCases) {
       await store.destroy();
     });
 
-    const sendOne = async (email: string) => {
+    const sendOne = async (email: string, broadcastId: string | null = null) => {
       const id = await insertSubscriber(store.db, email, { now: clock() });
-      const row = newOutboxRow('note', id, clock());
+      const row = newOutboxRow('note', id, clock(), broadcastId);
       await store.db.insertInto('outbox').values(row).execute();
       const mailer = smtpMailer(sink.url, 'Diamond Hand <hello@dh.example>');
       const worker = new OutboxWorker({ db: store.db, dialect, mailer, clock, kinds: new Map([['note', note]]), suppressions, verp });
@@ -93,12 +93,25 @@ for (const { dialect, skip, label } of dialectCases) {
       // The visible From stays the site's.
       expect(sink.messages[0]?.from?.value[0]?.address).toBe('hello@dh.example');
       expect(verp.outboxIdOf(sender)).toBe(rowId);
+      // Grouped for providers' feedback loops: no campaign, the kind, the sender's domain; no List-Id.
+      expect(sink.messages[0]?.headers.get('feedback-id')).toBe('-:note:diamond-hand:bounces.dh.example');
+      expect(sink.messages[0]?.headerLines.some((h) => h.key === 'list-id')).toBe(false);
 
       const heard = { kind: 'hard' as const, source: 'dsn', eventId: '<dsn-1@mx.example>', detail: '5.1.1', now: clock() };
       expect(await intake.byEnvelope(sender, heard)).toBe('suppressed');
       expect(await suppressions.isSuppressed(store.db, 'DEAD@example.com')).toBe(true);
       // The same DSN read again counts once.
       expect(await intake.byEnvelope(sender, heard)).toBe('duplicate');
+    });
+
+    it('gives a broadcast’s emails a List-Id and a Feedback-ID of their own', async () => {
+      const broadcastId = randomUUID();
+      // outbox.broadcast_id has no foreign key: the row alone makes a broadcast email here.
+      await sendOne('reader@example.com', broadcastId);
+      await sink.waitFor(1);
+      const hex = broadcastId.replace(/-/g, '');
+      expect(sink.messages[0]?.headers.get('feedback-id')).toBe(`${hex}:note:diamond-hand:bounces.dh.example`);
+      expect(sink.messages[0]?.headerLines.find((h) => h.key === 'list-id')?.line.toLowerCase()).toBe(`list-id: broadcast <b${hex}.bounces.dh.example>`);
     });
 
     it('ignores, and logs without the address, a forged signature and a row never sent', async () => {
