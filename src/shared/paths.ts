@@ -139,6 +139,9 @@ export const adminApiPaths = {
   subscriberErase: '/api/admin/subscribers/:id/erase',
   audience: '/api/admin/audience',
   audienceLive: '/api/admin/audience/live',
+  /** The suppression list (decision 0035): GET to read; POST …/lift (owner, fresh proof) to lift one. */
+  suppressions: '/api/admin/suppressions',
+  suppressionLift: '/api/admin/suppressions/:id/lift',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */
