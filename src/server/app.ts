@@ -8,6 +8,8 @@ import type { Env } from './env.ts';
 import { geoPlugin } from './geo/geo-plugin.ts';
 import type { GeoLookup } from './geo/geo-lookup.ts';
 import { mailPlugin } from './mail/mail-plugin.ts';
+import { sendgridKey } from './mail/webhooks.ts';
+import { SnsVerifier, type SnsOptions } from './mail/sns.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -49,6 +51,8 @@ export interface AppDeps {
   runJobs?: boolean;
   /** Called for every route as it is added (tests walk the whole route table with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** How SNS signing certificates are fetched and trusted (tests bring their own CA); see mail/sns.ts. */
+  sns?: Pick<SnsOptions, 'fetchCert' | 'trustAnchors'>;
 }
 
 // The request log never holds a client address or a query string (which may carry tokens):
@@ -160,6 +164,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     outboxDir: env.OUTBOX_DIR,
     broadcastRatePerSec: env.MAIL_RATE_PER_SEC,
     concurrency: env.MAIL_CONCURRENCY,
+    bounceDomain: env.BOUNCE_DOMAIN,
+    bounceImapUrl: env.BOUNCE_IMAP_URL,
+    webhooks: {
+      postmark:
+        env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD
+          ? { user: env.POSTMARK_WEBHOOK_USER, password: env.POSTMARK_WEBHOOK_PASSWORD }
+          : undefined,
+      mailgunSigningKey: env.MAILGUN_WEBHOOK_SIGNING_KEY,
+      sendgridKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY) : undefined,
+      ses: env.SES_SNS_TOPIC_ARN ? new SnsVerifier({ topicArn: env.SES_SNS_TOPIC_ARN, ...deps.sns }) : undefined,
+    },
   });
 
   // Features.

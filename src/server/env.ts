@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { sendgridKey } from './mail/webhooks.ts';
+import { regionOfTopic } from './mail/sns.ts';
 
 /**
  * A 32-byte key written as 64 hex digits or as base64 / base64url (43 characters, `=` optional),
@@ -60,6 +62,40 @@ const envSchema = z
       .default('dh:'),
     MAIL_FROM: z.string().trim().min(3, 'must be an address such as "Diamond Hand <hello@example.com>"').optional(),
     OUTBOX_DIR: z.string().trim().default('data/outbox'),
+    // Where bounces come back (the VERP envelope sender bounces+<signed id>@…); unset: MAIL_FROM's domain.
+    BOUNCE_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as bounces.example.com')
+      .optional(),
+    // The mailbox the VERP addresses deliver to, read every minute for DSNs and feedback reports.
+    BOUNCE_IMAP_URL: z
+      .string()
+      .trim()
+      .regex(/^imaps?:\/\/[^@/]+@[^/]+/, 'must be imaps://user:password@host:993/INBOX (or imap:// for a mailbox on this machine)')
+      .optional(),
+    // Providers' bounce and complaint webhooks (docs/decisions/0035); each unset: its route answers 404.
+    POSTMARK_WEBHOOK_USER: z.string().trim().min(1).regex(/^[^:]+$/, 'must not contain ":"').optional(),
+    POSTMARK_WEBHOOK_PASSWORD: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -base64 24`)').optional(),
+    MAILGUN_WEBHOOK_SIGNING_KEY: z.string().trim().min(16, 'must be the HTTP webhook signing key Mailgun shows').optional(),
+    SENDGRID_WEBHOOK_PUBLIC_KEY: z
+      .string()
+      .trim()
+      .refine((v) => {
+        try {
+          sendgridKey(v);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be the verification key SendGrid shows (an ECDSA P-256 public key, base64)')
+      .optional(),
+    SES_SNS_TOPIC_ARN: z
+      .string()
+      .trim()
+      .refine((v) => regionOfTopic(v) !== null, 'must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:ses-bounces')
+      .optional(),
     // Broadcast emails each instance sends per second at most. 5 stays under the common limits of
     // shared SMTP relays and new sending domains (about 10/s at the large providers, less while a
     // domain builds its reputation), and still sends 18,000 an hour.
@@ -188,6 +224,11 @@ const envSchema = z
     // The address the world uses: canonical links, sitemap, share image.
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   }))
+  .superRefine((e, ctx) => {
+    if ((e.POSTMARK_WEBHOOK_USER === undefined) !== (e.POSTMARK_WEBHOOK_PASSWORD === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['POSTMARK_WEBHOOK_PASSWORD'], message: 'must be set together with POSTMARK_WEBHOOK_USER (both or neither)' });
+    }
+  })
   .transform((e) => ({
     ...e,
     MAIL_FROM: e.MAIL_FROM ?? `Diamond Hand <no-reply@${new URL(e.PUBLIC_URL).hostname}>`,

@@ -25,6 +25,14 @@ export const apiPaths = {
   visit: '/api/visit',
   /** Reserved: every operators' console endpoint lives below this prefix. */
   admin: '/api/admin',
+  /**
+   * Mail providers' bounce and complaint webhooks, each checked by the provider's own signature
+   * (docs/decisions/0035); a provider's answers 404 while it is not configured.
+   */
+  postmarkWebhook: '/api/webhooks/postmark',
+  mailgunWebhook: '/api/webhooks/mailgun',
+  sendgridWebhook: '/api/webhooks/sendgrid',
+  sesWebhook: '/api/webhooks/ses',
 } as const;
 
 /** For load balancers and orchestrators: is the process alive, and can it serve (store reachable)? */
@@ -131,6 +139,9 @@ export const adminApiPaths = {
   subscriberErase: '/api/admin/subscribers/:id/erase',
   audience: '/api/admin/audience',
   audienceLive: '/api/admin/audience/live',
+  /** The suppression list (decision 0035): GET to read; POST …/lift (owner, fresh proof) to lift one. */
+  suppressions: '/api/admin/suppressions',
+  suppressionLift: '/api/admin/suppressions/:id/lift',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */

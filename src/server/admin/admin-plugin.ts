@@ -4,6 +4,7 @@ import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
 import type { BroadcastApprovals } from '../../shared/admin/broadcast-schema.ts';
 import { registerAudienceRoutes } from './audience-routes.ts';
+import { registerSuppressionRoutes } from './suppression-routes.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { broadcastComposer } from './broadcast-composer.ts';
 import type { BroadcastPolicy } from './broadcast-guard.ts';
@@ -75,6 +76,7 @@ export const adminFeature = fp(
       });
       registerSubscriberRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance, erasureLedger: opts.erasureLedger });
       registerAudienceRoutes(api);
+      registerSuppressionRoutes(api);
     });
 
     app.jobs.add(

@@ -50,6 +50,9 @@ const LEAST: Record<string, OperatorRole | 'public'> = {
   [`POST ${p.subscriberResend}`]: 'sender',
   [`POST ${p.subscriberExport}`]: 'sender',
   [`POST ${p.subscriberErase}`]: 'sender',
+  // The suppression list (decision 0035): read by senders; lifting one is the owner's, with fresh proof.
+  [`GET ${p.suppressions}`]: 'sender',
+  [`POST ${p.suppressionLift}`]: 'owner',
 };
 
 let t: TestApp;

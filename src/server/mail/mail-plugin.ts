@@ -7,10 +7,20 @@ import { provideMailMetrics } from './mail-metrics.ts';
 import { outboxBacklog } from './outbox-backlog.ts';
 import { OutboxWorker } from './outbox-worker.ts';
 import { SharedOrLocalPace } from './broadcast-pace.ts';
+import { Suppressions } from './suppression.ts';
+import { BounceIntake } from './bounces.ts';
+import { domainOf, Verp } from './verp.ts';
+import { webhookRoutes, type WebhookOptions } from './webhook-routes.ts';
+import { readBounceMailbox } from './bounce-mailbox.ts';
+import { intervalJob } from '../plugins/jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     mailer: Mailer;
+    /** The suppression list (suppression.ts): addresses never mailed again. */
+    suppressions: Suppressions;
+    /** Where bounces and complaints are handed in (bounces.ts). */
+    bounces: BounceIntake;
   }
 }
 
@@ -24,6 +34,12 @@ export interface MailOptions {
   broadcastRatePerSec?: number;
   /** MAIL_CONCURRENCY: emails in their SMTP exchange at once (and pooled connections). */
   concurrency?: number;
+  /** BOUNCE_DOMAIN: the domain of the VERP envelope senders; unset, the domain of `from`. */
+  bounceDomain?: string | undefined;
+  /** Providers' bounce webhooks, each unset: its route answers 404 (webhook-routes.ts). */
+  webhooks?: Omit<WebhookOptions, 'suppressions'>;
+  /** BOUNCE_IMAP_URL: the mailbox the VERP addresses deliver to, read every minute; unset: not read. */
+  bounceImapUrl?: string | undefined;
 }
 
 /**
@@ -37,7 +53,14 @@ export const mailPlugin = fp(
       (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
     provideMailMetrics(app.metrics);
     const kinds = new Map<string, Composer>();
+    const suppressions = new Suppressions(app.keys.secrets);
+    const bounceDomain = opts.bounceDomain ?? domainOf(opts.from);
+    if (!bounceDomain) throw new Error('MAIL_FROM must be an address with a domain (or set BOUNCE_DOMAIN): bounces come back to it.');
+    const verp = new Verp(app.keys.secrets, bounceDomain);
+    const bounces = new BounceIntake(app.store.db, suppressions, verp, (msg, fields) => app.log.warn(fields, msg));
     const worker = new OutboxWorker({
+      suppressions,
+      verp,
       db: app.store.db,
       dialect: app.store.dialect,
       mailer,
@@ -60,6 +83,23 @@ export const mailPlugin = fp(
     app.metrics.outbox.measureWith(() => outboxBacklog(app.store.db));
 
     app.decorate('mailer', mailer);
+    app.decorate('suppressions', suppressions);
+    app.decorate('bounces', bounces);
+    await app.register(webhookRoutes, { ...opts.webhooks, suppressions });
+    const imapUrl = opts.bounceImapUrl;
+    if (imapUrl) {
+      app.jobs.add(
+        intervalJob(
+          'bounce-mailbox',
+          60_000,
+          async () => {
+            await readBounceMailbox({ url: imapUrl, intake: bounces, now: app.clock, log: (msg, fields) => app.log.info(fields, msg) });
+          },
+          // The error only: the URL holds the mailbox's password.
+          (error) => app.log.warn({ err: errorText(error) }, 'bounce mailbox not read; will retry'),
+        ),
+      );
+    }
     app.decorate('outbox', {
       registerKind(kind, composer) {
         if (kinds.has(kind)) throw new Error(`The outbox kind ${kind} is registered already.`);
@@ -85,7 +125,7 @@ export const mailPlugin = fp(
   {
     name: 'dh-mail',
     fastify: '5.x',
-    dependencies: ['dh-store', 'dh-clock', 'dh-redis', 'dh-jobs', 'dh-metrics'],
-    decorators: { fastify: ['store', 'committer', 'clock', 'redis', 'jobs', 'metrics'] },
+    dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-redis', 'dh-jobs', 'dh-metrics'],
+    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'redis', 'jobs', 'metrics'] },
   },
 );

@@ -8,6 +8,8 @@ export interface MailMessage {
   text: string;
   html: string;
   headers?: Record<string, string>;
+  /** The envelope sender (SMTP MAIL FROM), where bounces go: a VERP address (verp.ts). */
+  envelopeFrom?: string;
 }
 
 export interface Mailer {
@@ -46,7 +48,15 @@ export function smtpMailer(smtpUrl: string, from: string, connections = 1): Mail
   return {
     description: `${u.protocol}//${u.host}`,
     async send(m) {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers ?? {} });
+      await transport.sendMail({
+        from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        headers: m.headers ?? {},
+        ...(m.envelopeFrom ? { envelope: { from: m.envelopeFrom, to: m.to } } : {}),
+      });
     },
     close: () => transport.close(),
   };

@@ -7,6 +7,8 @@ import type { Mailer, MailMessage } from './mailer.ts';
 import { type BroadcastPace, LocalPace } from './broadcast-pace.ts';
 import type { Composer, OutboxRow } from './outbox.ts';
 import { errorText } from '../lib/log-safe.ts';
+import type { Suppressions } from './suppression.ts';
+import type { Verp } from './verp.ts';
 
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_MS = 16 * 60_000;
@@ -50,6 +52,14 @@ export interface OutboxWorkerOptions {
    * and with the sign-ups being written, instead of one commit each. Without it, each is its own.
    */
   committer?: GroupCommitter;
+  /**
+   * The suppression list: an address on it is never mailed (the row is cancelled just before its
+   * SMTP exchange), and the mail server's last word feeds it (5xx: a hard bounce; 4xx until the
+   * row is given up: a soft one).
+   */
+  suppressions?: Suppressions;
+  /** Gives each email a VERP envelope sender naming its row, so a later bounce finds it. */
+  verp?: Verp;
 }
 
 /** An SMTP answer in the 5xx range: the server refused for good; retrying will not change it. */
@@ -57,6 +67,34 @@ export const isPermanentSmtpFailure = (error: unknown): boolean => {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
 };
+
+/** A given-up row's bounce: 5xx hard, 4xx (retried until given up) soft; no answer at all is neither. */
+function smtpBounceKind(error: unknown): 'hard' | 'soft' | null {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  if (typeof code !== 'number') return null;
+  if (code >= 500 && code < 600) return 'hard';
+  return code >= 400 && code < 500 ? 'soft' : null;
+}
+
+/** The enhanced status (RFC 3463, e.g. "5.1.1") or the reply code; the reply text may hold the address. */
+function smtpStatus(error: unknown): string | null {
+  const e = error as { responseCode?: unknown; response?: unknown } | null;
+  const enhanced = typeof e?.response === 'string' ? /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(e.response)?.[1] : undefined;
+  return enhanced ?? (typeof e?.responseCode === 'number' ? String(e.responseCode) : null);
+}
+
+/**
+ * The VERP envelope sender, plus the headers mailbox providers group reports by: Feedback-ID
+ * (Gmail's feedback loop: campaign:kind:sender, here broadcast id or "-", the outbox kind and our
+ * domain) and, for a broadcast, an RFC 2919 List-Id of its own, so complaints per broadcast can be
+ * told apart.
+ */
+function withBounceHeaders(message: MailMessage, row: OutboxRow, verp: Verp): MailMessage {
+  const campaign = row.broadcast_id ? row.broadcast_id.replace(/-/g, '') : '-';
+  const headers: Record<string, string> = { ...message.headers, 'Feedback-ID': `${campaign}:${row.kind}:diamond-hand:${verp.domain}` };
+  if (row.broadcast_id) headers['List-Id'] = `Broadcast <b${campaign}.${verp.domain}>`;
+  return { ...message, headers, envelopeFrom: verp.address(row.id) };
+}
 
 /**
  * Sends the outbox. Rows are claimed with a lease (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite
@@ -296,14 +334,25 @@ export class OutboxWorker {
   /** Composes, sends and marks one row; `exchanged` is called once the SMTP server has answered. */
   private async deliver(row: OutboxRow, exchanged: () => void = () => undefined): Promise<void> {
     const mine = (db: Kysely<Database>) => db.updateTable('outbox').where('id', '=', row.id).where('locked_by', '=', this.id);
-    let message: MailMessage | 'cancel';
+    let message: MailMessage | 'cancel' | undefined;
     try {
       const compose = this.opts.kinds.get(row.kind);
       // During a rolling deploy an older instance may claim a kind it does not know yet: the
       // row is retried with back-off, so an instance that knows it sends it.
       if (!compose) throw new Error(`no composer for outbox kind "${row.kind}" on this instance`);
       message = await compose(row, this.clock());
-      if (message !== 'cancel') await this.opts.mailer.send(message);
+      if (message !== 'cancel' && (await this.opts.suppressions?.isSuppressed(this.opts.db, message.to))) {
+        exchanged();
+        await this.write((db) =>
+          mine(db)
+            .set({ status: 'cancelled', last_error: 'suppressed: this address is on the suppression list', locked_by: null, locked_until: null })
+            .execute(),
+        );
+        return;
+      }
+      if (message !== 'cancel') {
+        await this.opts.mailer.send(this.opts.verp ? withBounceHeaders(message, row, this.opts.verp) : message);
+      }
       exchanged();
     } catch (error) {
       exchanged();
@@ -311,9 +360,24 @@ export class OutboxWorker {
       const now = this.clock();
       const failures = row.attempts + 1;
       // 4xx (and a dropped connection) is worth another try later; 5xx is the server's last word.
-      const giveUp = isPermanentSmtpFailure(error) || now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
-      await this.write((db) =>
-        mine(db)
+      const permanent = isPermanentSmtpFailure(error);
+      const giveUp = permanent || now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
+      const address = message && message !== 'cancel' ? message.to : null;
+      const bounce = giveUp && address && this.opts.suppressions ? smtpBounceKind(error) : null;
+      await this.write(async (db) => {
+        // The SMTP answer is a bounce heard at once: the row id is its event id, so it counts once.
+        if (bounce && address) {
+          await this.opts.suppressions?.record(db, {
+            source: 'smtp',
+            eventId: row.id,
+            kind: bounce,
+            address,
+            outboxId: row.id,
+            detail: smtpStatus(error),
+            now,
+          });
+        }
+        return mine(db)
           .set({
             status: giveUp ? 'failed' : 'pending',
             attempts: failures,
@@ -322,8 +386,8 @@ export class OutboxWorker {
             locked_by: null,
             locked_until: null,
           })
-          .execute(),
-      );
+          .execute();
+      });
       return;
     }
     await this.write((db) =>

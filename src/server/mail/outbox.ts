@@ -7,6 +7,9 @@ import type { MailMessage } from './mailer.ts';
 import type { OutboxTable } from '../store/schema.ts';
 
 export type { MailMessage } from './mailer.ts';
+// The suppression list: a feature that queues mail checks it first (a sign-up of a suppressed
+// address queues nothing).
+export { Suppressions } from './suppression.ts';
 
 export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at' | 'next_attempt_at' | 'broadcast_id'> & { attempts: number };
 

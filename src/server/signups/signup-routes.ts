@@ -16,7 +16,7 @@ import { FORM_MEDIA_TYPE, mediaTypeOf } from '../lib/media-type.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';
 import { errorBody } from '../plugins/http-contract.ts';
 import { STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
-import { countAbuseJob, signupBatch } from './signup-store.ts';
+import { countAbuseJob, signupBatchWith } from './signup-store.ts';
 
 export interface SignupRouteOptions {
   publicUrl: string;
@@ -63,6 +63,8 @@ const signupPage = z.string();
 /** POST /signup (the form, both ways) and GET /api/csrf (its cookies). */
 export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOptions): void {
   const { protection, committer, clock } = app;
+  // One batch kind for the app's life: the group committer batches sign-ups of the same kind.
+  const signupBatch = signupBatchWith(app.suppressions);
 
   /** The answer in the asker's language: JSON for the hydrated form, the page for a plain post. */
   function answer(

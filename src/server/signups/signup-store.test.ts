@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommitter } from '../store/group-commit.ts';
-import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { confirmSubscriber, countAbuseJob, recordConsentWording, signupBatch, signupJob, unsubscribeSubscriber } from './signup-store.ts';
+import { dataKey, SecretBox } from '../store/secret-box.ts';
+import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
+import { confirmSubscriber, countAbuseJob, recordConsentWording, signupBatch, signupBatchWith, signupJob, unsubscribeSubscriber } from './signup-store.ts';
+import { Suppressions } from '../mail/outbox.ts';
 import { newLinkToken } from './tokens.ts';
 
 const input = { name: 'Ada', email: 'Ada@example.com', comment: '' };
@@ -140,6 +143,26 @@ for (const { dialect, skip, label } of dialectCases) {
         ['honeypot', 2],
         ['too-fast', 1],
       ]);
+    });
+
+    it('a new sign-up of a suppressed address is stored and answered alike, but gets no email, across a data key rotation', async () => {
+      await new Suppressions(testSecrets()).suppress(store.db, { address: 'blocked@example.com', reason: 'manual', source: 'console', now: clock() });
+      // The data key is rotated: the old one only verifies now, and still matches.
+      const rotated = new Suppressions(new SecretBox(dataKey(randomBytes(32)), testSecrets().keys));
+      const batch = signupBatchWith(rotated);
+      const meta = { now: clock(), page: '/' };
+      const blocked = await committer.runIn(batch, { input: { name: 'B', email: 'Blocked@Example.com', comment: '' }, meta });
+      const fine = await committer.runIn(batch, { input: { name: 'F', email: 'fine@example.com', comment: '' }, meta });
+      expect(blocked).toMatchObject({ outcome: 'created', emailQueued: false });
+      expect(fine).toMatchObject({ outcome: 'created', emailQueued: true });
+      const queued = await store.db.selectFrom('outbox').select('subscriber_id').execute();
+      expect(queued).toEqual([{ subscriber_id: fine.subscriberId }]);
+      // Signing up again later (past the cooldown) still queues nothing.
+      clock.advance(24 * 60 * 60_000);
+      const again = await committer.runIn(batch, { input: { name: 'B', email: 'blocked@example.com', comment: '' }, meta: { now: clock(), page: '/' } });
+      expect(again).toMatchObject({ emailQueued: false });
+      expect(await store.db.selectFrom('outbox').selectAll().execute()).toHaveLength(1);
+      await committer.idle();
     });
   });
 }

@@ -5,6 +5,7 @@ import type { BatchKind, Job } from '../store/group-commit.ts';
 import type { Database, SubscribersTable, SubscriberStatus } from '../store/schema.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
 import { hashToken } from './tokens.ts';
+import type { Suppressions } from '../mail/outbox.ts';
 
 /** The outbox kind of the confirmation email (its composer: confirmation-composer.ts). */
 export const CONFIRMATION_KIND = 'confirmation';
@@ -60,9 +61,12 @@ const CHUNK = 200;
  * enumeration) that is not yet confirmed has its name and comment updated and gets another
  * confirmation email once the cooldown has passed; a confirmed one is left exactly as it is.
  */
-export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, SignupResult> = {
+export const signupBatchWith = (suppressions?: Suppressions): BatchKind<{ input: SignupInput; meta: SignupMeta }, SignupResult> => ({
   async run(trx, items) {
     const keys = [...new Set(items.map((i) => i.input.email.toLowerCase()))];
+    // A suppressed address is stored as any sign-up and answered alike (no enumeration), but is
+    // never mailed: its confirmation is not queued.
+    const suppressed = suppressions ? await suppressions.suppressedAmong(trx, keys) : new Set<string>();
     const known = new Map<string, Known>();
     for (let i = 0; i < keys.length; i += CHUNK) {
       const rows = await trx
@@ -103,10 +107,12 @@ export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, Si
           region: meta.location?.region ?? null,
           city: meta.location?.city ?? null,
         };
+        const mail = !suppressed.has(key);
+        if (!mail) insert.last_confirmation_at = null;
         inserts.push(insert);
-        emails.push(outboxRow(id, meta.now));
-        known.set(key, { id, status: 'pending', last_confirmation_at: now, pendingInsert: insert });
-        results.push({ outcome: 'created', subscriberId: id, emailQueued: true });
+        if (mail) emails.push(outboxRow(id, meta.now));
+        known.set(key, { id, status: 'pending', last_confirmation_at: insert.last_confirmation_at ?? null, pendingInsert: insert });
+        results.push({ outcome: 'created', subscriberId: id, emailQueued: mail });
         continue;
       }
       if (row.pendingInsert) {
@@ -127,7 +133,7 @@ export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, Si
         row.last_confirmation_at === null ||
         meta.now.getTime() - Date.parse(row.last_confirmation_at) >= CONFIRMATION_COOLDOWN_MS;
       const wasUnsubscribed = row.status === 'unsubscribed';
-      const sendAgain = cooledDown;
+      const sendAgain = cooledDown && !suppressed.has(key);
       const status: SubscriberStatus = wasUnsubscribed ? 'pending' : row.status;
       updates.set(row.id, {
         ...updates.get(row.id),
@@ -159,7 +165,10 @@ export const signupBatch: BatchKind<{ input: SignupInput; meta: SignupMeta }, Si
     }
     return results;
   },
-};
+});
+
+/** Sign-ups without a suppression list (tests, scripts); the server's carries app.suppressions. */
+export const signupBatch = signupBatchWith();
 
 /** One sign-up on its own (tests, scripts); the server queues them through signupBatch. */
 export function signupJob(input: SignupInput, meta: SignupMeta): Job<SignupResult> {

@@ -28,6 +28,6 @@ export const signupsFeature = fp(
     fastify: '5.x',
     encapsulate: true,
     dependencies: ['dh-store', 'dh-keys', 'dh-pages', 'dh-write-protection', 'dh-rate-limit', 'dh-geo', 'dh-mail', 'dh-metrics'],
-    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'pages', 'protection', 'geo', 'outbox', 'metrics'] },
+    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'pages', 'protection', 'geo', 'outbox', 'suppressions', 'metrics'] },
   },
 );

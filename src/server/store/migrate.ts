@@ -13,6 +13,8 @@ import { auditChainMigration } from './migrations/0011-audit-chain.ts';
 import { broadcastApprovalsMigration } from './migrations/0012-broadcast-approvals.ts';
 import { personalDataReadsMigration } from './migrations/0013-personal-data-reads.ts';
 import { passkeysMigration } from './migrations/0014-passkeys.ts';
+import { suppressionsMigration } from './migrations/0015-suppressions.ts';
+import { webhookNoncesMigration } from './migrations/0016-webhook-nonces.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -34,6 +36,8 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0012-broadcast-approvals': broadcastApprovalsMigration,
   '0013-personal-data-reads': personalDataReadsMigration,
   '0014-passkeys': passkeysMigration,
+  '0015-suppressions': suppressionsMigration,
+  '0016-webhook-nonces': webhookNoncesMigration,
 });
 
 /**

@@ -259,6 +259,43 @@ export interface ErasureLedgerTable {
   erased_at: IsoTime;
 }
 
+export type SuppressionReason = 'hard-bounce' | 'complaint' | 'soft-bounce-limit' | 'manual';
+
+/** Addresses never mailed again, as keyed hashes (migration 0015; suppression.ts). */
+export interface SuppressionsTable {
+  id: string;
+  /** The data key whose derived key made address_hash. */
+  key_id: string;
+  address_hash: string;
+  subscriber_id: string | null;
+  reason: SuppressionReason;
+  source: string;
+  detail: string | null;
+  created_at: IsoTime;
+  lifted_at: IsoTime | null;
+  lifted_by: string | null;
+}
+
+export type BounceKind = 'hard' | 'soft' | 'complaint';
+
+/** Every bounce or complaint heard, once per (source, event_id) (migration 0015). */
+export interface BounceEventsTable {
+  source: string;
+  event_id: string;
+  kind: BounceKind;
+  key_id: string;
+  address_hash: string;
+  outbox_id: string | null;
+  created_at: IsoTime;
+}
+
+/** One-time values of signed webhook deliveries, to refuse replays (migration 0016). */
+export interface WebhookNoncesTable {
+  provider: string;
+  nonce: string;
+  received_at: IsoTime;
+}
+
 export interface Database {
   personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
@@ -282,4 +319,7 @@ export interface Database {
   link_keys: LinkKeysTable;
   abuse_counters: AbuseCountersTable;
   erasure_ledger: ErasureLedgerTable;
+  suppressions: SuppressionsTable;
+  bounce_events: BounceEventsTable;
+  webhook_nonces: WebhookNoncesTable;
 }

@@ -77,6 +77,7 @@ export async function buildTestApp(
     onRoute?: AppDeps['onRoute'];
     /** The page from source by default; realSiteBuild() for tests of the built files. */
     build?: SiteBuild;
+    sns?: AppDeps['sns'];
   } = {},
 ): Promise<TestApp> {
   const store = opts.store ?? (await openTestStore('sqlite'));
@@ -97,6 +98,7 @@ export async function buildTestApp(
     clock,
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
     ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
+    ...(opts.sns ? { sns: opts.sns } : {}),
   });
   return {
     app,

@@ -7,6 +7,8 @@ export interface SmtpSink {
   url: string;
   port: number;
   messages: ParsedMail[];
+  /** Each kept message's envelope sender (SMTP MAIL FROM), in the same order. */
+  senders: string[];
   /** SMTP connections opened to it so far (a pooled sender opens few). */
   connections(): number;
   /** Resolves when at least n messages have arrived (or rejects after timeoutMs). */
@@ -31,6 +33,7 @@ export interface SinkHooks {
 
 export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHooks = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
+  const senders: string[] = [];
   const waiters: (() => void)[] = [];
   let connections = 0;
   const server = new SMTPServer({
@@ -53,7 +56,10 @@ export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHo
       const recipients = session.envelope.rcptTo.map((r) => r.address);
       const accept = async (mail: ParsedMail | null) => {
         await hooks.beforeAccept?.(recipients);
-        if (mail) messages.push(mail);
+        if (mail) {
+          senders.push(session.envelope.mailFrom ? session.envelope.mailFrom.address : '');
+          messages.push(mail);
+        }
         hooks.onAccepted?.(recipients);
         for (const w of waiters.splice(0)) w();
       };
@@ -82,6 +88,7 @@ export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHo
     url: `smtp://127.0.0.1:${actual}`,
     port: actual,
     messages,
+    senders,
     connections: () => connections,
     waitFor(n, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

@@ -46,6 +46,8 @@ export const auditActions = {
   'subscriber.viewed': 'Person’s details viewed',
   'subscribers.export-counted': 'Subscribers export finished (rows counted)',
   'sign-in.alert': 'Many failed sign-ins for one address',
+  // Suppression list: the subject is the entry's id, the detail its reason.
+  'suppression.lifted': 'Suppression lifted',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as AuditAction[];

@@ -1,0 +1,179 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { BounceKind, Database, SuppressionReason } from '../store/schema.ts';
+import { deriveKey, type DataKey, type SecretBox } from '../store/secret-box.ts';
+
+// The suppression list (docs/decisions/0035-bounces-complaints-and-suppression.md): addresses
+// never mailed again. Kept as keyed hashes of the normalised address (HMAC-SHA256 under a key
+// derived from the data key, as the erasure ledger does), naming the data key, so a future
+// sign-up of the same address is matched under every key in the ring, and the list itself holds
+// no address.
+
+/** Soft bounces of one address within SOFT_WINDOW_MS that suppress it. */
+export const SOFT_BOUNCE_LIMIT = 3;
+export const SOFT_WINDOW_MS = 7 * 24 * 60 * 60_000;
+
+const PURPOSE = 'suppression/v1';
+
+/** Lower-cased, trimmed, angle brackets and display name dropped: as subscribers.email_key. */
+export function normaliseAddress(address: string): string {
+  const bracketed = /<([^<>]+)>\s*$/.exec(address);
+  return (bracketed?.[1] ?? address).trim().toLowerCase();
+}
+
+export interface BounceEvent {
+  /** smtp, dsn, arf, postmark, mailgun, sendgrid, ses. */
+  source: string;
+  /** Unique within its source: the same event heard twice counts once. */
+  eventId: string;
+  kind: BounceKind;
+  address: string;
+  outboxId?: string | null;
+  /** A mail server's status ("5.1.1") or a provider's bounce type; never an address. */
+  detail?: string | null;
+  now: Date;
+}
+
+export type BounceOutcome = 'duplicate' | 'counted' | 'suppressed';
+
+type Db = Kysely<Database>;
+
+export class Suppressions {
+  private readonly derived = new WeakMap<DataKey, Buffer>();
+
+  constructor(private readonly secrets: SecretBox) {}
+
+  private hashUnder(key: DataKey, address: string): string {
+    let k = this.derived.get(key);
+    if (!k) this.derived.set(key, (k = deriveKey(key.key, PURPOSE)));
+    return createHmac('sha256', k).update(normaliseAddress(address)).digest('base64url');
+  }
+
+  /** The address's hash under the current data key (what new rows store). */
+  current(address: string): { keyId: string; hash: string } {
+    return { keyId: this.secrets.current.id, hash: this.hashUnder(this.secrets.current, address) };
+  }
+
+  /** Its hash under every key in the ring, for lookups that must match rows made before a rotation. */
+  private all(address: string): string[] {
+    return this.secrets.keys.map((k) => this.hashUnder(k, address));
+  }
+
+  async isSuppressed(db: Db, address: string): Promise<boolean> {
+    return (await this.suppressedAmong(db, [address])).size > 0;
+  }
+
+  /** Of these addresses, the normalised ones with a standing suppression. */
+  async suppressedAmong(db: Db, addresses: readonly string[]): Promise<Set<string>> {
+    const byHash = new Map<string, string>();
+    for (const a of addresses) for (const h of this.all(a)) byHash.set(h, normaliseAddress(a));
+    const found = new Set<string>();
+    const hashes = [...byHash.keys()];
+    for (let i = 0; i < hashes.length; i += 500) {
+      const rows = await db
+        .selectFrom('suppressions')
+        .select('address_hash')
+        .where('address_hash', 'in', hashes.slice(i, i + 500))
+        .where('lifted_at', 'is', null)
+        .execute();
+      for (const r of rows) found.add(byHash.get(r.address_hash) ?? '');
+    }
+    found.delete('');
+    return found;
+  }
+
+  /**
+   * Suppresses an address now (unless it already is). Its subscriber, when known, has every
+   * pending email cancelled in the same transaction.
+   */
+  async suppress(
+    db: Db,
+    s: { address: string; reason: SuppressionReason; source: string; detail?: string | null; now: Date },
+  ): Promise<boolean> {
+    const write = async (trx: Db) => {
+      const already = await this.isSuppressed(trx, s.address);
+      const { keyId, hash } = this.current(s.address);
+      const subscriber = await trx
+        .selectFrom('subscribers')
+        .select('id')
+        .where('email_key', '=', normaliseAddress(s.address))
+        .executeTakeFirst();
+      if (!already) await trx
+        .insertInto('suppressions')
+        .values({
+          id: randomUUID(),
+          key_id: keyId,
+          address_hash: hash,
+          subscriber_id: subscriber?.id ?? null,
+          reason: s.reason,
+          source: s.source,
+          detail: s.detail?.slice(0, 200) ?? null,
+          created_at: s.now.toISOString(),
+          lifted_at: null,
+          lifted_by: null,
+        })
+        .execute();
+      if (subscriber) {
+        await trx
+          .updateTable('outbox')
+          .set({ status: 'cancelled', last_error: `suppressed (${s.reason})` })
+          .where('subscriber_id', '=', subscriber.id)
+          .where('status', '=', 'pending')
+          .execute();
+        if (s.reason === 'complaint') {
+          // A complaint is the plainest "stop": the person is unsubscribed, not merely not mailed.
+          const at = s.now.toISOString();
+          await trx
+            .updateTable('subscribers')
+            .set({ status: 'unsubscribed', unsubscribed_at: at, updated_at: at })
+            .where('id', '=', subscriber.id)
+            .where('status', '!=', 'unsubscribed')
+            .execute();
+        }
+      }
+      return !already;
+    };
+    return db.isTransaction ? write(db) : db.transaction().execute(write);
+  }
+
+  /**
+   * Records a bounce or complaint once (by source and event id) and suppresses as it calls for: a
+   * hard bounce or a complaint at once, soft bounces at the third within seven days.
+   */
+  async record(db: Db, e: BounceEvent): Promise<BounceOutcome> {
+    const write = async (trx: Db): Promise<BounceOutcome> => {
+      const { keyId, hash } = this.current(e.address);
+      const inserted = await trx
+        .insertInto('bounce_events')
+        .values({
+          source: e.source,
+          event_id: e.eventId.slice(0, 300),
+          kind: e.kind,
+          key_id: keyId,
+          address_hash: hash,
+          outbox_id: e.outboxId ?? null,
+          created_at: e.now.toISOString(),
+        })
+        .onConflict((oc) => oc.columns(['source', 'event_id']).doNothing())
+        .returning('event_id')
+        .executeTakeFirst();
+      if (!inserted) return 'duplicate';
+      let reason: SuppressionReason | null = e.kind === 'hard' ? 'hard-bounce' : e.kind === 'complaint' ? 'complaint' : null;
+      if (!reason) {
+        const since = new Date(e.now.getTime() - SOFT_WINDOW_MS).toISOString();
+        const soft = await trx
+          .selectFrom('bounce_events')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('address_hash', 'in', this.all(e.address))
+          .where('kind', '=', 'soft')
+          .where('created_at', '>', since)
+          .executeTakeFirstOrThrow();
+        if (Number(soft.n) >= SOFT_BOUNCE_LIMIT) reason = 'soft-bounce-limit';
+      }
+      if (!reason) return 'counted';
+      await this.suppress(trx, { address: e.address, reason, source: e.source, detail: e.detail ?? null, now: e.now });
+      return 'suppressed';
+    };
+    return db.isTransaction ? write(db) : db.transaction().execute(write);
+  }
+}
