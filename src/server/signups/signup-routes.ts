@@ -5,10 +5,11 @@ import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import { apiPaths, pagePaths } from '../../shared/paths.ts';
 import {
   signupFieldErrors,
+  signupFields,
   signupInvalidMessage,
-  signupReplySchema,
-  signupSchema,
+  signupContract,
   signupSuccessMessage,
+  type SignupField,
   type SignupFieldErrors,
   type SignupView,
 } from '../../shared/signup-schema.ts';
@@ -29,10 +30,11 @@ export interface SignupRouteOptions {
 const wantsJson = (request: FastifyRequest): boolean =>
   mediaTypeOf(request) === 'application/json' || (request.headers.accept ?? '').toLowerCase().startsWith('application/json');
 
-const asValues = (body: unknown) => {
+/** What was typed, to fill the form again (the body may be anything: it failed validation). */
+const asValues = (body: unknown): Record<SignupField, string> => {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 2000) : '');
-  return { name: str(b.name), email: str(b.email), comment: str(b.comment) };
+  return Object.fromEntries(signupFields.map((f) => [f, str(b[f])])) as Record<SignupField, string>;
 };
 
 const html = 'text/html; charset=utf-8';
@@ -102,11 +104,11 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
   }
 
   app.withTypeProvider<ZodTypeProvider>().post(
-    pagePaths.signup,
+    signupContract.path,
     {
       schema: {
-        body: signupSchema,
-        response: { 200: z.union([signupReplySchema, signupPage]), '4xx': z.union([apiErrorSchema, signupPage]), '5xx': z.union([apiErrorSchema, signupPage]) },
+        body: signupContract.body,
+        response: { 200: z.union([signupContract.reply, signupPage]), '4xx': z.union([apiErrorSchema, signupPage]), '5xx': z.union([apiErrorSchema, signupPage]) },
       },
       config: {
         rateLimit: {

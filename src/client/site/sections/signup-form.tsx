@@ -5,13 +5,14 @@ import {
   signupFields,
   signupInvalidMessage,
   signupLimits,
-  signupReplySchema,
+  signupContract,
   type SignupField,
   type SignupFieldErrors,
   type SignupView,
 } from '../../../shared/signup-schema.ts';
 import { pagePaths } from '../../../shared/paths.ts';
-import { apiSend, ensureXsrfCookie } from '../../lib/http.ts';
+import { callContract } from '../../lib/call-contract.ts';
+import { ensureXsrfCookie } from '../../lib/http.ts';
 
 type Status = 'idle' | 'sending' | 'success' | 'error';
 
@@ -59,7 +60,7 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
     setErrors({});
     setStatus('sending');
     setMessage('Sending…');
-    const res = await apiSend('POST', pagePaths.signup, data, signupReplySchema);
+    const res = await callContract(signupContract, { body: checked.data });
     if (res.ok) {
       setStatus('success');
       setMessage(res.data.message);
