@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { signupMessages } from '../../content/messages/en/signup.ts';
 import { messageReplySchema } from './api-error.ts';
 import { pagePaths } from './paths.ts';
 import { defineContract } from './route-contract.ts';
@@ -179,7 +180,7 @@ export const confirmFormSchema = z.object({ token: z.optional(z.string()) });
 /** The query of an unsubscribe link (`/unsubscribe?id=…&sig=…`), also the address its POST goes to. */
 export const unsubscribeQuerySchema = z.object({ id: z.optional(z.string()), sig: z.optional(z.string()) });
 
-export const signupInvalidMessage = 'Please correct the highlighted fields.';
+export const signupInvalidMessage = signupMessages.invalid;
 
 /** What the page shows about a sign-up: after a no-JavaScript post, or after the JSON answer. */
 export interface SignupView {
@@ -189,8 +190,7 @@ export interface SignupView {
   errors?: SignupFieldErrors;
 }
 
-export const signupSuccessMessage =
-  'Thank you! Check your inbox for an email from us and click the link in it to confirm your sign-up.';
+export const signupSuccessMessage = signupMessages.success;
 
 /** The consent wording shown beside the form; change the version whenever the text changes. */
 export const consentWording = {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
+import { signupMessages } from '../../../content/messages/en/signup.ts';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import { apiPaths, pagePaths } from '../../shared/paths.ts';
 import {
@@ -116,7 +117,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
           timeWindow: 60_000,
           errorResponseBuilder: (_req, ctx) => ({
             statusCode: 429,
-            message: `Too many sign-ups from your network. Please try again in ${Math.max(1, Math.ceil(ctx.ttl / 1000))} seconds.`,
+            message: signupMessages.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
           }),
         },
       },
@@ -151,7 +152,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         protection.issueVisitorCookies(request, reply, new Date(now.getTime() - opts.minFillMs));
         return answer(request, reply, 428, {
           code: 'precondition_required',
-          message: 'Almost there: please press Submit once more to confirm you are a person.',
+          message: signupMessages.oneMorePress,
         });
       }
       if (age === null || age < opts.minFillMs) {

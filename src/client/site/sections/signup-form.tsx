@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { signupMessages as words } from '../../../../content/messages/en/signup.ts';
 import {
   consentWording,
   parseSignup,
@@ -59,7 +60,7 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
     }
     setErrors({});
     setStatus('sending');
-    setMessage('Sending…');
+    setMessage(words.sending);
     const res = await callContract(signupContract, { body: checked.data });
     if (res.ok) {
       setStatus('success');
@@ -100,12 +101,12 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       aria-busy={status === 'sending'}
     >
       <div className="field">
-        <label htmlFor="signup-name">Name</label>
+        <label htmlFor="signup-name">{words.labels.name}</label>
         <input {...fieldProps('name')} type="text" autoComplete="name" required maxLength={signupLimits.name} />
         {errorText('name')}
       </div>
       <div className="field">
-        <label htmlFor="signup-email">Email</label>
+        <label htmlFor="signup-email">{words.labels.email}</label>
         <input
           {...fieldProps('email')}
           type="email"
@@ -118,21 +119,21 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       </div>
       <div className="field">
         <label htmlFor="signup-comment">
-          Comment <span className="optional">(optional)</span>
+          {words.labels.comment} <span className="optional">{words.optional}</span>
         </label>
         <textarea {...fieldProps('comment')} rows={5} maxLength={signupLimits.comment} />
         {errorText('comment')}
       </div>
       {/* Honeypot: off-screen and out of the tab order; people never fill it, bots do. */}
       <div className="hp" aria-hidden="true">
-        <label htmlFor="signup-website">Website</label>
+        <label htmlFor="signup-website">{words.labels.website}</label>
         <input id="signup-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <p className="consent">
-        {consentWording.text} <a href={pagePaths.privacy}>Privacy notice</a>
+        {consentWording.text} <a href={pagePaths.privacy}>{words.privacyLink}</a>
       </p>
       <button className="button button-primary" type="submit" disabled={status === 'sending'}>
-        {status === 'sending' ? 'Sending…' : 'Submit'}
+        {status === 'sending' ? words.sending : words.submit}
       </button>
       <p className={`form-status form-status-${status}`} role="status">
         {errors.form ? `${message} ${errors.form}` : message}
