@@ -18,8 +18,21 @@ export const signupMessages = {
   sending: 'Sending…',
   success: 'Thank you! Check your inbox for an email from us and click the link in it to confirm your sign-up.',
   invalid: 'Please correct the highlighted fields.',
+};
+
+/** The server's answers to a sign-up it could not take (yet): never in the form's script. */
+export const signupRefusals = {
   oneMorePress: 'Almost there: please press Submit once more to confirm you are a person.',
   tooMany: ({ seconds }: { seconds: number }): string => `Too many sign-ups from your network. Please try again in ${seconds} seconds.`,
+  // Where the form's own words say more than the general ones (http-contract.ts), by status.
+  unreadable: 'We could not read that form. Please try again.',
+  tooLarge: 'That was more than this form takes (16 KB at most). Please shorten your comment.',
+  wrongType: 'Please send the form as a normal web form or as JSON.',
+  notSaved: 'Something went wrong on our side and your sign-up was not saved. Please try again in a minute.',
+  // The database is out of reach or out of room (store-errors.ts).
+  storeDown: ({ seconds }: { seconds: number }): string =>
+    `Our database is not answering just now, so your sign-up could not be saved. Please try again in ${seconds} seconds.`,
 };
 
 export type SignupMessages = typeof signupMessages;
+export type SignupRefusals = typeof signupRefusals;

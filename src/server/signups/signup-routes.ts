@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import { signupMessages } from '../../../content/messages/en/signup.ts';
+import { signupRefusals } from '../../../content/messages/en/signup.ts';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import { apiPaths, pagePaths } from '../../shared/paths.ts';
 import {
@@ -52,12 +52,11 @@ function formPage(request: FastifyRequest, publicUrl: string): string {
 
 // Where the form's own words say more than the general ones (http-contract.ts).
 const formWords: Record<number, string> = {
-  400: 'We could not read that form. Please try again.',
-  413: 'That was more than this form takes (16 KB at most). Please shorten your comment.',
-  415: 'Please send the form as a normal web form or as JSON.',
-  500: 'Something went wrong on our side and your sign-up was not saved. Please try again in a minute.',
-  // The database is out of reach or out of room (store-errors.ts).
-  503: `Our database is not answering just now, so your sign-up could not be saved. Please try again in ${STORE_RETRY_AFTER_S} seconds.`,
+  400: signupRefusals.unreadable,
+  413: signupRefusals.tooLarge,
+  415: signupRefusals.wrongType,
+  500: signupRefusals.notSaved,
+  503: signupRefusals.storeDown({ seconds: STORE_RETRY_AFTER_S }),
 };
 
 // The no-JavaScript answer is the home page itself (a string sent as HTML, never serialised).
@@ -117,7 +116,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
           timeWindow: 60_000,
           errorResponseBuilder: (_req, ctx) => ({
             statusCode: 429,
-            message: signupMessages.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
+            message: signupRefusals.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
           }),
         },
       },
@@ -152,7 +151,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         protection.issueVisitorCookies(request, reply, new Date(now.getTime() - opts.minFillMs));
         return answer(request, reply, 428, {
           code: 'precondition_required',
-          message: signupMessages.oneMorePress,
+          message: signupRefusals.oneMorePress,
         });
       }
       if (age === null || age < opts.minFillMs) {
