@@ -70,10 +70,11 @@ export const countedPagePaths: readonly string[] = [
 /**
  * The operators' console (docs/decisions/0013-operators-and-sign-in.md). Its documents live below
  * pagePaths.admin (one HTML shell; the React app picks the view from the path), its files below
- * `assets`, and every endpoint below apiPaths.admin. A new view or endpoint is named here.
+ * `assets`, and every endpoint below apiPaths.admin. A new view or endpoint is named here (a view is then listed in src/shared/admin/console-views.ts).
  */
 export const adminPaths = {
   home: '/admin',
+  // The views, listed (in order, with label and role) in src/shared/admin/console-views.ts.
   subscribers: '/admin/subscribers',
   audience: '/admin/audience',
   broadcast: '/admin/broadcast',

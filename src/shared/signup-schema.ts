@@ -1,13 +1,14 @@
 import { z } from 'zod/mini';
+import { signupMessages } from '../../content/messages/en/signup.ts';
 import { messageReplySchema } from './api-error.ts';
+import { pagePaths } from './paths.ts';
+import { defineContract } from './route-contract.ts';
 
 // One schema for the sign-up message: the form validates with it before sending, the server
 // parses every request with it. zod/mini keeps the browser's share small.
 
 export const signupLimits = { name: 100, email: 254, emailLocalPart: 64, comment: 1000 } as const;
 
-export const signupFields = ['name', 'email', 'comment'] as const;
-export type SignupField = (typeof signupFields)[number];
 
 /**
  * Trims, and writes the domain in its one ASCII form: lower-cased, and an internationalised domain
@@ -114,6 +115,13 @@ export const signupSchema = z.strictObject({
 });
 
 export type SignupInput = z.output<typeof signupSchema>;
+
+/** The honeypot's name: a field of the schema that people never see (never stored, never shown). */
+const honeypot = 'website';
+/** The form's fields, in order, read from the schema: a field added there is one here. */
+export type SignupField = Exclude<keyof typeof signupSchema.shape, typeof honeypot>;
+export const signupFields = Object.keys(signupSchema.shape).filter((k): k is SignupField => k !== honeypot);
+const isSignupField = (key: unknown): key is SignupField => typeof key === 'string' && (signupFields as string[]).includes(key);
 export type SignupFieldErrors = Partial<Record<SignupField | 'form', string>>;
 
 export type SignupParse = { ok: true; data: SignupInput } | { ok: false; errors: SignupFieldErrors };
@@ -136,7 +144,7 @@ export function signupFieldErrors(issues: readonly SignupIssue[]): SignupFieldEr
       continue;
     }
     const field = issue.path[0];
-    if (field === 'name' || field === 'email' || field === 'comment') errors[field] ??= issue.message;
+    if (isSignupField(field)) errors[field] ??= issue.message;
     else errors.form ??= 'Please send a name, an email address and, if you like, a comment.';
   }
   return errors;
@@ -153,6 +161,18 @@ export function parseSignup(input: unknown): SignupParse {
 export const signupReplySchema = messageReplySchema;
 export type SignupReply = z.output<typeof signupReplySchema>;
 
+/**
+ * The hydrated form's JSON sign-up. The same address takes the no-JavaScript form post, which the
+ * server answers with the page (src/server/signups/signup-routes.ts adds that to the reply).
+ */
+export const signupContract = defineContract({
+  method: 'POST',
+  path: pagePaths.signup,
+  body: signupSchema,
+  reply: signupReplySchema,
+  errors: ['bad_request', 'invalid_fields', 'csrf', 'forbidden', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal', 'unavailable'],
+});
+
 /** The query of a confirmation link (`/confirm?token=…`). */
 export const confirmQuerySchema = z.object({ token: z.optional(z.string()) });
 /** The form a confirmation page posts when its button is pressed (the token travels in the body). */
@@ -160,18 +180,17 @@ export const confirmFormSchema = z.object({ token: z.optional(z.string()) });
 /** The query of an unsubscribe link (`/unsubscribe?id=…&sig=…`), also the address its POST goes to. */
 export const unsubscribeQuerySchema = z.object({ id: z.optional(z.string()), sig: z.optional(z.string()) });
 
-export const signupInvalidMessage = 'Please correct the highlighted fields.';
+export const signupInvalidMessage = signupMessages.invalid;
 
 /** What the page shows about a sign-up: after a no-JavaScript post, or after the JSON answer. */
 export interface SignupView {
   status: 'success' | 'error';
   message: string;
-  values?: { name: string; email: string; comment: string };
+  values?: Record<SignupField, string>;
   errors?: SignupFieldErrors;
 }
 
-export const signupSuccessMessage =
-  'Thank you! Check your inbox for an email from us and click the link in it to confirm your sign-up.';
+export const signupSuccessMessage = signupMessages.success;
 
 /** The consent wording shown beside the form; change the version whenever the text changes. */
 export const consentWording = {

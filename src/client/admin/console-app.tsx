@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { operatorSessionSchema, type OperatorSession } from '../../shared/admin/sign-in-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { apiGet } from '../lib/http.ts';
+import type { OperatorSession } from '../../shared/admin/sign-in-schema.ts';
 import { ConsoleShell } from './console-shell.tsx';
 import { SecondStepScreen, SignInScreen } from './sign-in-screen.tsx';
+import { sessionContract } from '../../shared/admin/contracts.ts';
+import { callContract } from '../lib/call-contract.ts';
 
 /** Marks the console's root; the public page's build is checked never to contain it. */
 export const CONSOLE_MARKER = 'dh-operators-console';
@@ -43,7 +43,7 @@ export function ConsoleApp() {
   }, []);
 
   useEffect(() => {
-    void apiGet(adminApiPaths.session, operatorSessionSchema).then((result) => {
+    void callContract(sessionContract, {}).then((result) => {
       if (result.ok) signedIn(result.data);
       else if (result.status === 401) setStage({ kind: 'signed-out', notice: null });
       else setStage({ kind: 'unreachable', message: result.error.message });

@@ -1,12 +1,13 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
-import { messageReplySchema } from '../../shared/api-error.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
-import { adminApiPaths, adminPaths } from '../../shared/paths.ts';
-import { apiSend, type ApiResult } from '../lib/http.ts';
+import { adminPaths } from '../../shared/paths.ts';
+import type { ApiResult } from '../lib/http.ts';
 import { ConsoleContext, type ConsoleContextValue } from './console-context.tsx';
 import { consoleViews, homeViewFor, viewsFor } from './console-views.tsx';
 import { FreshProofPrompt } from './fresh-proof.tsx';
+import { signOutContract } from '../../shared/admin/contracts.ts';
+import { callContract } from '../lib/call-contract.ts';
 
 /** The signed-in console: header (who, sign out), navigation, the current view, the fresh-proof prompt. */
 export function ConsoleShell({
@@ -62,7 +63,7 @@ export function ConsoleShell({
 
   async function signOut() {
     signingOut.current = true;
-    const result = await apiSend('POST', adminApiPaths.signOut, {}, messageReplySchema);
+    const result = await callContract(signOutContract, { body: {} });
     onSignedOut(result.ok ? result.data.message : 'You are signed out.');
   }
 

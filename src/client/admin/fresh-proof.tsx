@@ -1,10 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { passkeysReplySchema } from '../../shared/admin/passkey-schema.ts';
-import { freshProofReplySchema, freshProofSchema } from '../../shared/admin/sign-in-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { apiGet, apiSend } from '../lib/http.ts';
+import { freshProofSchema } from '../../shared/admin/sign-in-schema.ts';
 import { Field, Notice } from './field.tsx';
 import { answerWithPasskey } from './passkeys.tsx';
+import {
+  freshProofContract,
+  freshProofPasskeyContract,
+  freshProofPasskeyOptionsContract,
+  passkeysContract,
+} from '../../shared/admin/contracts.ts';
+import { callContract } from '../lib/call-contract.ts';
 
 /**
  * Asks for a code from the authenticator app (or a passkey, when the operator has one) before an action the server guards with fresh proof
@@ -28,7 +32,7 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
       dialog.showModal();
       codeRef.current?.focus();
       // Offered only to an operator who has one; the server decides either way.
-      void apiGet(adminApiPaths.passkeys, passkeysReplySchema).then((r) => setHasPasskey(r.ok && r.data.passkeys.length > 0));
+      void callContract(passkeysContract, {}).then((r) => setHasPasskey(r.ok && r.data.passkeys.length > 0));
     } else if (!open && dialog.open) dialog.close();
   }, [open]);
 
@@ -37,8 +41,8 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
     setBusy(true);
     setError(undefined);
     setRefusal(null);
-    const answer = await answerWithPasskey(adminApiPaths.freshProofPasskeyOptions);
-    const result = answer.ok ? await apiSend('POST', adminApiPaths.freshProofPasskey, { response: answer.response }, freshProofReplySchema) : answer.result;
+    const answer = await answerWithPasskey(freshProofPasskeyOptionsContract);
+    const result = answer.ok ? await callContract(freshProofPasskeyContract, { body: { response: answer.response } }) : answer.result;
     setBusy(false);
     if (result?.ok) return onDone(true);
     if (result?.status === 401) return onDone(false, result.error.message);
@@ -53,7 +57,7 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
     const checked = freshProofSchema.safeParse({ code: typeof code === 'string' ? code : '' });
     if (!checked.success) return setError(checked.error.issues[0]?.message);
     setBusy(true);
-    const result = await apiSend('POST', adminApiPaths.freshProof, checked.data, freshProofReplySchema);
+    const result = await callContract(freshProofContract, { body: checked.data });
     setBusy(false);
     if (result.ok) {
       form.reset();

@@ -1,23 +1,26 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { messageReplySchema } from '../../shared/api-error.ts';
 import {
-  authenticationOptionsSchema,
   passkeyNameSchema,
-  passkeyReplySchema,
-  passkeysReplySchema,
-  registrationOptionsSchema,
   type AddPasskeyRequest,
   type AuthenticationOptions,
   type AuthenticationResponse,
   type PasskeyEntry,
   type PasskeysReply,
 } from '../../shared/admin/passkey-schema.ts';
-import { adminApiPaths, withId } from '../../shared/paths.ts';
-import { apiGet, apiSend, type ApiResult } from '../lib/http.ts';
+import type { ApiResult } from '../lib/http.ts';
 import { useApiData, useConsole } from './console-context.tsx';
 import { Field, Notice } from './field.tsx';
 import { formatTime } from './views/format.ts';
+import type { freshProofPasskeyOptionsContract, signInPasskeyOptionsContract } from '../../shared/admin/contracts.ts';
+import {
+  addPasskeyContract,
+  passkeyRegistrationOptionsContract,
+  passkeysContract,
+  removePasskeyContract,
+  renamePasskeyContract
+} from '../../shared/admin/contracts.ts';
+import { callContract } from '../lib/call-contract.ts';
 
 // Passkeys in the console (decision 0030): the ceremony in the browser is @simplewebauthn/browser's;
 // the server issues every challenge and decides every answer.
@@ -39,14 +42,16 @@ export type PasskeyAnswer =
   | { ok: false; result: Extract<ApiResult<unknown>, { ok: false }> | null; message: string };
 
 /**
- * Asks the server for a challenge at `optionsPath` (unless one is `ready`), then the browser for a
+ * Asks the server for a challenge from `optionsContract` (unless one is `ready`), then the browser for a
  * passkey's answer to it. The caller sends the answer where it belongs (the sign-in's second step,
  * or fresh proof).
  */
-export async function answerWithPasskey(optionsPath: string, ready: AuthenticationOptions | null = null): Promise<PasskeyAnswer> {
+export async function answerWithPasskey(
+  optionsContract: typeof signInPasskeyOptionsContract | typeof freshProofPasskeyOptionsContract,
+  ready: AuthenticationOptions | null = null): Promise<PasskeyAnswer> {
   let optionsJSON = ready;
   if (!optionsJSON) {
-    const options = await apiSend('POST', optionsPath, {}, authenticationOptionsSchema);
+    const options = await callContract(optionsContract, { body: {} });
     if (!options.ok) return { ok: false, result: options, message: options.error.message };
     optionsJSON = options.data;
   }
@@ -76,10 +81,10 @@ export function PasskeysSection() {
     },
     [read],
   );
-  const load = () => apiGet(adminApiPaths.passkeys, passkeysReplySchema).then(show);
+  const load = () => callContract(passkeysContract, {}).then(show);
 
   useEffect(() => {
-    void apiGet(adminApiPaths.passkeys, passkeysReplySchema).then(show);
+    void callContract(passkeysContract, {}).then(show);
   }, [show]);
 
   async function add(event: FormEvent<HTMLFormElement>) {
@@ -94,7 +99,7 @@ export function PasskeysSection() {
     setStatus(null);
     setBusy(true);
     try {
-      const options = await withFreshProof(() => apiSend('POST', adminApiPaths.passkeyRegistrationOptions, {}, registrationOptionsSchema));
+      const options = await withFreshProof(() => callContract(passkeyRegistrationOptionsContract, { body: {} }));
       if (!options.ok) {
         if (options.error.code !== 'fresh_proof_required') setError(read(options).error);
         return;
@@ -106,7 +111,7 @@ export function PasskeysSection() {
         return setError(passkeyPromptMessage(prompt));
       }
       const body: AddPasskeyRequest = { name: name.data, response };
-      const added = await withFreshProof(() => apiSend('POST', adminApiPaths.passkeys, body, passkeyReplySchema));
+      const added = await withFreshProof(() => callContract(addPasskeyContract, { body }));
       const { data, error: failed } = read(added);
       if (failed && !(added.ok === false && added.error.code === 'fresh_proof_required')) setError(failed);
       if (data) {
@@ -124,7 +129,7 @@ export function PasskeysSection() {
     const raw = new FormData(event.currentTarget).get('name');
     const checked = passkeyNameSchema.safeParse(typeof raw === 'string' ? raw : '');
     if (!checked.success) return setError(checked.error.issues[0]?.message ?? null);
-    const { data, error: failed } = read(await apiSend('POST', withId(adminApiPaths.passkey, passkey.id), { name: checked.data }, passkeyReplySchema));
+    const { data, error: failed } = read(await callContract(renamePasskeyContract, { params: { id: passkey.id }, body: { name: checked.data } }));
     setError(failed);
     if (data) {
       setRenaming(null);
@@ -136,7 +141,7 @@ export function PasskeysSection() {
   async function remove(passkey: PasskeyEntry) {
     setError(null);
     setStatus(null);
-    const result = await withFreshProof(() => apiSend('POST', withId(adminApiPaths.passkeyRemove, passkey.id), {}, messageReplySchema));
+    const result = await withFreshProof(() => callContract(removePasskeyContract, { params: { id: passkey.id }, body: {} }));
     if (result.ok) {
       setStatus(result.data.message);
       await load();

@@ -1,16 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  operatorSessionSchema,
-  secondFactorSchema,
-  signInReplySchema,
-  signInSchema,
-  type OperatorSession,
-} from '../../shared/admin/sign-in-schema.ts';
-import { authenticationOptionsSchema, type AuthenticationOptions } from '../../shared/admin/passkey-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { apiSend, type ApiResult } from '../lib/http.ts';
+import { secondFactorSchema, signInSchema, type OperatorSession } from '../../shared/admin/sign-in-schema.ts';
+import type { AuthenticationOptions } from '../../shared/admin/passkey-schema.ts';
+import type { ApiResult } from '../lib/http.ts';
 import { Field, Notice } from './field.tsx';
 import { answerWithPasskey } from './passkeys.tsx';
+import { secondFactorContract, signInContract, signInPasskeyOptionsContract } from '../../shared/admin/contracts.ts';
+import { callContract } from '../lib/call-contract.ts';
 
 // Signing in: email and password, then a code from the authenticator app, a recovery code, or a
 // passkey (offered when the operator has one).
@@ -57,7 +52,7 @@ export function SignInScreen({ notice, onPassword }: { notice: string | null; on
     }
     setErrors({});
     setBusy(true);
-    const result = await apiSend('POST', adminApiPaths.signIn, checked.data, signInReplySchema);
+    const result = await callContract(signInContract, { body: checked.data });
     setBusy(false);
     refusal.show(result);
     if (result.ok) onPassword();
@@ -96,7 +91,7 @@ export function SecondStepScreen({ onSignedIn, onRestart }: { onSignedIn: (s: Op
   useEffect(() => codeRef.current?.focus(), [method]);
 
   useEffect(() => {
-    void apiSend('POST', adminApiPaths.signInPasskeyOptions, {}, authenticationOptionsSchema).then((r) => {
+    void callContract(signInPasskeyOptionsContract, { body: {} }).then((r) => {
       firstOptions.current = r.ok ? r.data : null;
       setHasPasskey(r.ok);
     });
@@ -108,13 +103,13 @@ export function SecondStepScreen({ onSignedIn, onRestart }: { onSignedIn: (s: Op
     setFieldError(undefined);
     const ready = firstOptions.current;
     firstOptions.current = null;
-    const answer = await answerWithPasskey(adminApiPaths.signInPasskeyOptions, ready);
+    const answer = await answerWithPasskey(signInPasskeyOptionsContract, ready);
     if (!answer.ok) {
       setBusy(false);
       if (answer.result?.status === 401) return onRestart(answer.message);
       return refusal.show(answer.result ?? { ok: false, status: 0, error: { code: 'bad_request', message: answer.message }, retryAfter: null });
     }
-    const result = await apiSend('POST', adminApiPaths.secondFactor, { method: 'passkey', response: answer.response }, operatorSessionSchema);
+    const result = await callContract(secondFactorContract, { body: { method: 'passkey', response: answer.response } });
     setBusy(false);
     if (result.ok) return onSignedIn(result.data);
     if (result.status === 401) return onRestart(result.error.message);
@@ -131,7 +126,7 @@ export function SecondStepScreen({ onSignedIn, onRestart }: { onSignedIn: (s: Op
     }
     setFieldError(undefined);
     setBusy(true);
-    const result = await apiSend('POST', adminApiPaths.secondFactor, checked.data, operatorSessionSchema);
+    const result = await callContract(secondFactorContract, { body: checked.data });
     setBusy(false);
     if (result.ok) return onSignedIn(result.data);
     if (result.status === 401) return onRestart(result.error.message);

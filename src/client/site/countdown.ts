@@ -1,5 +1,8 @@
-// The presale countdown's arithmetic and words, shared by the server render (React, through the
-// SSR bundle) and the browser's ticking island, so the two can never disagree about what to say.
+import { countdownMessages } from '../../../content/messages/en/countdown.ts';
+
+// The presale countdown's arithmetic, and its words from the message file, shared by the server
+// render (React, through the SSR bundle) and the browser's ticking island, so the two can never
+// disagree about what to say.
 
 export interface Countdown {
   days: number;
@@ -23,9 +26,7 @@ export function countdownAt(opensAtMs: number, nowMs: number): Countdown | null 
   };
 }
 
-const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
-
-export const presaleOpenText = 'The presale is open';
+export const presaleOpenText = countdownMessages.open;
 
 /**
  * The sentence the page shows and screen readers hear, to the minute (rounded up: "1 minute"
@@ -35,16 +36,7 @@ export const presaleOpenText = 'The presale is open';
 export function countdownSentence(opensAtMs: number, nowMs: number): string {
   const left = Math.ceil((opensAtMs - nowMs) / 60_000);
   if (!(left > 0)) return presaleOpenText;
-  const days = Math.floor(left / 1440);
-  const hours = Math.floor((left % 1440) / 60);
-  const minutes = left % 60;
-  const parts = [
-    days > 0 ? plural(days, 'day') : '',
-    hours > 0 ? plural(hours, 'hour') : '',
-    minutes > 0 ? plural(minutes, 'minute') : '',
-  ].filter(Boolean);
-  const last = parts.pop() ?? '';
-  return `Presale opens in ${parts.length > 0 ? `${parts.join(', ')} and ${last}` : last}`;
+  return countdownMessages.opensIn({ days: Math.floor(left / 1440), hours: Math.floor((left % 1440) / 60), minutes: left % 60 });
 }
 
 /** Two digits for the clock face (days may have more). */

@@ -1,25 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../shared/api-error.ts';
-import { audienceQuerySchema, audienceReportSchema, liveVisitorsSchema } from '../../shared/admin/audience.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
+import { audienceContract, audienceLiveContract } from '../../shared/admin/contracts.ts';
 import { audienceOverview, liveVisitors } from '../analytics/queries.ts';
+import { registerContract } from '../lib/register-contract.ts';
 import { requireRole } from './guards.ts';
-
-const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 
 /** The Audience screen: the report for a period (beside the one before), and the last 30 minutes. */
 export function registerAudienceRoutes(api: FastifyInstance): void {
-  const app = api.withTypeProvider<ZodTypeProvider>();
-  app.get(
-    adminApiPaths.audience,
-    { onRequest: requireRole('viewer'), schema: { querystring: audienceQuerySchema, response: { 200: audienceReportSchema, ...errors } } },
-    async (request) => audienceOverview(api.store.db, request.query, api.clock()),
+  registerContract(api, audienceContract, { onRequest: requireRole('viewer') }, async (request) =>
+    audienceOverview(api.store.db, request.query, api.clock()),
   );
-  app.get(
-    adminApiPaths.audienceLive,
-    // Only ever polled by the Audience view: it never keeps a session alive (decision 0029).
-    { onRequest: requireRole('viewer'), config: { renewsSession: false }, schema: { response: { 200: liveVisitorsSchema, ...errors } } },
-    async () => liveVisitors(api.store.db, api.clock()),
+  // Only ever polled by the Audience view: it never keeps a session alive (decision 0029).
+  registerContract(api, audienceLiveContract, { onRequest: requireRole('viewer'), config: { renewsSession: false } }, async () =>
+    liveVisitors(api.store.db, api.clock()),
   );
 }

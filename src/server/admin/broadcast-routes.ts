@@ -1,19 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
+import { apiError } from '../../shared/api-error.ts';
 import {
-  broadcastApprovalSchema,
-  broadcastDraftSchema,
-  broadcastIdParamsSchema,
-  broadcastListSchema,
-  broadcastPreviewSchema,
-  broadcastSchema,
-  testSentSchema,
   type BroadcastApprovals,
   type BroadcastDraft,
 } from '../../shared/admin/broadcast-schema.ts';
-import { emptyBodySchema } from '../../shared/admin/sign-in-schema.ts';
-import { adminApiPaths, pagePaths } from '../../shared/paths.ts';
+import { pagePaths } from '../../shared/paths.ts';
 import { unsubscribeUrl } from '../signups/queries.ts';
 import type { BroadcastsTable } from '../store/schema.ts';
 import { audit } from './audit.ts';
@@ -21,8 +12,22 @@ import { broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
 import { broadcastEmail, renderBody } from './broadcast-render.ts';
 import * as store from './broadcast-store.ts';
 import { operatorOf, requireRole } from './guards.ts';
+import {
+  approveBroadcastContract,
+  broadcastContract,
+  broadcastPreviewContract,
+  broadcastsContract,
+  cancelBroadcastContract,
+  createBroadcastContract,
+  pauseBroadcastContract,
+  resumeBroadcastContract,
+  revokeBroadcastContract,
+  saveBroadcastContract,
+  sendBroadcastContract,
+  testBroadcastContract,
+} from '../../shared/admin/contracts.ts';
+import { registerContract } from '../lib/register-contract.ts';
 
-const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 const notFound = 'There is no such broadcast.';
 
 export interface BroadcastRouteOptions {
@@ -40,7 +45,6 @@ export interface BroadcastRouteOptions {
  * pause, resume, cancel a launch broadcast. Decisions 0015 and 0028.
  */
 export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRouteOptions): void {
-  const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
 
   // The one guard (broadcast-guard.ts, decision 0027): addresses however disguised, invisible
@@ -61,9 +65,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     res.code(422).send(apiError('invalid_fields', refusal, { body: refusal }));
   const conflict = (res: FastifyReply, message: string) => res.code(409).send(apiError('conflict', message));
 
-  app.get(
-    adminApiPaths.broadcasts,
-    { onRequest: requireRole('viewer'), schema: { response: { 200: broadcastListSchema, ...errors } } },
+  registerContract(
+    api,
+    broadcastsContract,
+    { onRequest: requireRole('viewer') },
     async () => {
       const rows = await store.listBroadcasts(db());
       const broadcasts = await Promise.all(
@@ -76,9 +81,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.post(
-    adminApiPaths.broadcasts,
-    { onRequest: requireRole('sender'), schema: { body: broadcastDraftSchema, response: { 200: broadcastSchema, ...errors } } },
+  registerContract(
+    api,
+    createBroadcastContract,
+    { onRequest: requireRole('sender') },
     async (request) => {
       const operator = operatorOf(request);
       const id = await store.createDraft(db(), request.body, operator.email, api.clock());
@@ -90,9 +96,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.get(
-    adminApiPaths.broadcast,
-    { onRequest: requireRole('viewer'), schema: { params: broadcastIdParamsSchema, response: { 200: broadcastSchema, ...errors } } },
+  registerContract(
+    api,
+    broadcastContract,
+    { onRequest: requireRole('viewer') },
     async (request, res) => {
       const b = await store.findBroadcast(db(), request.params.id);
       if (!b) return res.code(404).send(apiError('not_found', notFound));
@@ -100,11 +107,11 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.post(
-    adminApiPaths.broadcast,
+  registerContract(
+    api,
+    saveBroadcastContract,
     {
       onRequest: requireRole('sender'),
-      schema: { params: broadcastIdParamsSchema, body: broadcastDraftSchema, response: { 200: broadcastSchema, ...errors } },
     },
     async (request, res) => {
       // Anyone who may write may edit another's draft; the row and the audit log say who did.
@@ -115,12 +122,12 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.post(
-    adminApiPaths.broadcastApprove,
+  registerContract(
+    api,
+    approveBroadcastContract,
     {
       // An approval lets the list be written to: the approver proves it is them, as a sender does.
       onRequest: requireRole('sender', { freshProof: true }),
-      schema: { params: broadcastIdParamsSchema, body: broadcastApprovalSchema, response: { 200: broadcastSchema, ...errors } },
     },
     async (request, res) => {
       const operator = operatorOf(request);
@@ -143,9 +150,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.post(
-    adminApiPaths.broadcastRevoke,
-    { onRequest: requireRole('sender'), schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
+  registerContract(
+    api,
+    revokeBroadcastContract,
+    { onRequest: requireRole('sender') },
     async (request, res) => {
       const id = request.params.id;
       const revoked = await store.revokeApproval(db(), id, actorOf(request), api.clock());
@@ -156,9 +164,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.get(
-    adminApiPaths.broadcastPreview,
-    { onRequest: requireRole('viewer'), schema: { params: broadcastIdParamsSchema, response: { 200: broadcastPreviewSchema, ...errors } } },
+  registerContract(
+    api,
+    broadcastPreviewContract,
+    { onRequest: requireRole('viewer') },
     async (request, res) => {
       const b = await store.findBroadcast(db(), request.params.id);
       if (!b) return res.code(404).send(apiError('not_found', notFound));
@@ -173,9 +182,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.post(
-    adminApiPaths.broadcastTest,
-    { onRequest: requireRole('sender'), schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: testSentSchema, ...errors } } },
+  registerContract(
+    api,
+    testBroadcastContract,
+    { onRequest: requireRole('sender') },
     async (request, res) => {
       const operator = operatorOf(request);
       const b = await store.findBroadcast(db(), request.params.id);
@@ -205,9 +215,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
   );
 
-  app.post(
-    adminApiPaths.broadcastSend,
-    { onRequest: requireRole('sender', { freshProof: true }), schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
+  registerContract(
+    api,
+    sendBroadcastContract,
+    { onRequest: requireRole('sender', { freshProof: true }) },
     async (request, res) => {
       const id = request.params.id;
       // The guard and the approval are checked on the stored text inside the transaction that
@@ -233,15 +244,16 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   );
 
   const transition = (
-    path: string,
+    contract: typeof pauseBroadcastContract | typeof resumeBroadcastContract | typeof cancelBroadcastContract,
     change: (id: string) => Promise<boolean>,
     action: 'broadcast.paused' | 'broadcast.resumed' | 'broadcast.cancelled',
     refused: string,
     guard: ReturnType<typeof requireRole>,
   ) =>
-    app.post(
-      path,
-      { onRequest: guard, schema: { params: broadcastIdParamsSchema, body: emptyBodySchema, response: { 200: broadcastSchema, ...errors } } },
+    registerContract(
+      api,
+      contract,
+      { onRequest: guard },
       async (request, res) => {
         const id = request.params.id;
         if (!(await change(id))) {
@@ -254,12 +266,12 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
         return reply(b);
       },
     );
-  transition(adminApiPaths.broadcastPause, (id) => store.pause(db(), id, api.clock()), 'broadcast.paused', 'Only a broadcast that is sending can be paused.',
+  transition(pauseBroadcastContract, (id) => store.pause(db(), id, api.clock()), 'broadcast.paused', 'Only a broadcast that is sending can be paused.',
     // The emergency stop: one press for anyone signed in, whatever their role.
     requireRole('viewer'));
-  transition(adminApiPaths.broadcastResume, (id) => store.resume(db(), id, api.clock()), 'broadcast.resumed', 'Only a paused broadcast can be resumed.',
+  transition(resumeBroadcastContract, (id) => store.resume(db(), id, api.clock()), 'broadcast.resumed', 'Only a paused broadcast can be resumed.',
     // Sending again is sending: a stolen session alone must not undo someone's emergency stop.
     requireRole('sender', { freshProof: true }));
-  transition(adminApiPaths.broadcastCancel, (id) => store.cancel(db(), id, api.clock()), 'broadcast.cancelled', 'This broadcast has finished or was cancelled already.',
+  transition(cancelBroadcastContract, (id) => store.cancel(db(), id, api.clock()), 'broadcast.cancelled', 'This broadcast has finished or was cancelled already.',
     requireRole('sender'));
 }

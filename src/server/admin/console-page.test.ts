@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleViewPath } from '../../shared/admin/console-views.ts';
 import { adminPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 
@@ -41,7 +42,7 @@ describe('GET /admin', () => {
   afterAll(() => t.close());
 
   it('serves the shell for each view: never cached, not indexed, under the strict CSP', async () => {
-    for (const view of [adminPaths.home, adminPaths.sessions, adminPaths.audit, adminPaths.subscribers]) {
+    for (const view of [adminPaths.home, consoleViewPath('sessions'), consoleViewPath('audit'), consoleViewPath('subscribers')]) {
       const res = await t.app.inject({ method: 'GET', url: view });
       expect(res.statusCode, view).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);

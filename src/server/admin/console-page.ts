@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../shared/api-error.ts';
+import { consoleDocumentPaths } from '../../shared/admin/console-views.ts';
 import { adminPaths } from '../../shared/paths.ts';
 import { escapeHtml } from '../lib/escape-html.ts';
 
@@ -63,8 +64,7 @@ export function consoleShell(build: ConsoleBuild, siteName: string): string {
 export async function registerConsolePages(app: FastifyInstance, opts: { distDir: string; siteName: string }): Promise<void> {
   const build = loadConsoleBuild(opts.distDir);
   const html = build ? consoleShell(build, opts.siteName) : null;
-  const views = [adminPaths.home, adminPaths.subscribers, adminPaths.audience, adminPaths.broadcast, adminPaths.sessions, adminPaths.audit];
-  for (const view of views) {
+  for (const view of consoleDocumentPaths) {
     app.get(view, async (_request, reply) => {
       reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow');
       if (!html) return reply.code(503).send(apiError('unavailable', 'The console has not been built: run `npm run build`.'));

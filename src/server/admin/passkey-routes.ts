@@ -1,17 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod/mini';
-import { apiError, apiErrorSchema, messageReplySchema } from '../../shared/api-error.ts';
-import {
-  addPasskeySchema,
-  authenticationOptionsSchema,
-  passkeyReplySchema,
-  passkeysReplySchema,
-  registrationOptionsSchema,
-  renamePasskeySchema,
-} from '../../shared/admin/passkey-schema.ts';
-import { emptyBodySchema } from '../../shared/admin/sign-in-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
+import { apiError } from '../../shared/api-error.ts';
 import { audit } from './audit.ts';
 import { operatorOf, requireRole } from './guards.ts';
 import {
@@ -25,31 +13,40 @@ import {
   type RelyingParty,
 } from './passkeys.ts';
 import { cookieOptions, findChallenge, PENDING_COOKIE, tokenHash } from './sessions.ts';
+import {
+  addPasskeyContract,
+  freshProofPasskeyOptionsContract,
+  passkeyRegistrationOptionsContract,
+  passkeysContract,
+  removePasskeyContract,
+  renamePasskeyContract,
+  signInPasskeyOptionsContract,
+} from '../../shared/admin/contracts.ts';
+import { registerContract } from '../lib/register-contract.ts';
 
 // The console's passkey endpoints (decision 0030): list, add (fresh proof: a stolen session must
 // not add a passkey of its own), rename, remove (fresh proof), and the challenges for using one.
 // Checking a passkey's answer at sign-in and as fresh proof is in sign-in-routes.ts, beside the
 // codes, so all of it shares one back-off.
 
-const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
-const idParams = z.strictObject({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 const notYours = 'There is no such passkey among yours (it may have been removed already).';
 const noPasskeyYet = 'You have no passkey yet. Please use a code from your authenticator app.';
 
 export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty: RelyingParty | null }): void {
-  const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
   const { relyingParty: rp } = opts;
 
-  app.get(
-    adminApiPaths.passkeys,
-    { onRequest: requireRole('viewer'), schema: { response: { 200: passkeysReplySchema, ...errors } } },
+  registerContract(
+    api,
+    passkeysContract,
+    { onRequest: requireRole('viewer') },
     async (request) => ({ passkeys: await listPasskeys(db(), operatorOf(request).id) }),
   );
 
-  app.post(
-    adminApiPaths.passkeyRegistrationOptions,
-    { onRequest: requireRole('viewer', { freshProof: true }), schema: { body: emptyBodySchema, response: { 200: registrationOptionsSchema, ...errors } } },
+  registerContract(
+    api,
+    passkeyRegistrationOptionsContract,
+    { onRequest: requireRole('viewer', { freshProof: true }) },
     async (request, reply) => {
       if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
       const operator = operatorOf(request);
@@ -57,9 +54,10 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
     },
   );
 
-  app.post(
-    adminApiPaths.passkeys,
-    { onRequest: requireRole('viewer', { freshProof: true }), schema: { body: addPasskeySchema, response: { 200: passkeyReplySchema, ...errors } } },
+  registerContract(
+    api,
+    addPasskeyContract,
+    { onRequest: requireRole('viewer', { freshProof: true }) },
     async (request, reply) => {
       if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
       const operator = operatorOf(request);
@@ -70,9 +68,10 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
     },
   );
 
-  app.post(
-    adminApiPaths.passkey,
-    { onRequest: requireRole('viewer'), schema: { params: idParams, body: renamePasskeySchema, response: { 200: passkeyReplySchema, ...errors } } },
+  registerContract(
+    api,
+    renamePasskeyContract,
+    { onRequest: requireRole('viewer') },
     async (request, reply) => {
       const operator = operatorOf(request);
       const renamed = await renamePasskey(db(), operator.id, request.params.id, request.body.name);
@@ -82,9 +81,10 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
     },
   );
 
-  app.post(
-    adminApiPaths.passkeyRemove,
-    { onRequest: requireRole('viewer', { freshProof: true }), schema: { params: idParams, body: emptyBodySchema, response: { 200: messageReplySchema, ...errors } } },
+  registerContract(
+    api,
+    removePasskeyContract,
+    { onRequest: requireRole('viewer', { freshProof: true }) },
     async (request, reply) => {
       const operator = operatorOf(request);
       const name = await removePasskey(db(), operator.id, request.params.id);
@@ -96,9 +96,10 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
 
   // After the password step: a challenge for the pending sign-in, limited to its operator's
   // passkeys. Answered at adminApiPaths.secondFactor with { method: 'passkey', response }.
-  app.post(
-    adminApiPaths.signInPasskeyOptions,
-    { config: { adminPublic: true }, schema: { body: emptyBodySchema, response: { 200: authenticationOptionsSchema, ...errors } } },
+  registerContract(
+    api,
+    signInPasskeyOptionsContract,
+    { config: { adminPublic: true } },
     async (request, reply) => {
       const pending = request.cookies[PENDING_COOKIE];
       const challenge = pending ? await findChallenge(db(), pending, api.clock()) : null;
@@ -114,9 +115,10 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
   );
 
   // Fresh proof with a passkey: answered at adminApiPaths.freshProofPasskey.
-  app.post(
-    adminApiPaths.freshProofPasskeyOptions,
-    { onRequest: requireRole('viewer'), schema: { body: emptyBodySchema, response: { 200: authenticationOptionsSchema, ...errors } } },
+  registerContract(
+    api,
+    freshProofPasskeyOptionsContract,
+    { onRequest: requireRole('viewer') },
     async (request, reply) => {
       if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
       const operator = operatorOf(request);

@@ -1,23 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../shared/api-error.ts';
-import { emptyBodySchema } from '../../shared/admin/sign-in-schema.ts';
-import { endedReplySchema, endSessionSchema, sessionsReplySchema } from '../../shared/admin/sessions-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
+
 import { audit } from './audit.ts';
 import { operatorOf, requireRole } from './guards.ts';
 import { cookieOptions, endAllSessions, endSession, listSessions, SESSION_COOKIE } from './sessions.ts';
+import { endAllSessionsContract, endSessionContract, sessionsContract } from '../../shared/admin/contracts.ts';
+import { registerContract } from '../lib/register-contract.ts';
 
-const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 
 /** The operator's own sessions: list them, end one, end them all. */
 export function registerSessionRoutes(api: FastifyInstance): void {
-  const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
 
-  app.get(
-    adminApiPaths.sessions,
-    { onRequest: requireRole('viewer'), schema: { response: { 200: sessionsReplySchema, ...errors } } },
+  registerContract(
+    api,
+    sessionsContract,
+    { onRequest: requireRole('viewer') },
     async (request) => {
       const operator = operatorOf(request);
       const rows = await listSessions(db(), operator.id, api.clock());
@@ -33,9 +30,10 @@ export function registerSessionRoutes(api: FastifyInstance): void {
     },
   );
 
-  app.post(
-    adminApiPaths.endSession,
-    { onRequest: requireRole('viewer'), schema: { body: endSessionSchema, response: { 200: endedReplySchema, ...errors } } },
+  registerContract(
+    api,
+    endSessionContract,
+    { onRequest: requireRole('viewer') },
     async (request, reply) => {
       const operator = operatorOf(request);
       const ended = await endSession(db(), operator.id, request.body.id);
@@ -48,9 +46,10 @@ export function registerSessionRoutes(api: FastifyInstance): void {
 
   // Ending every session, this one included, asks for fresh proof: a stolen session cookie alone
   // must not be able to lock the real operator out.
-  app.post(
-    adminApiPaths.endAllSessions,
-    { onRequest: requireRole('viewer', { freshProof: true }), schema: { body: emptyBodySchema, response: { 200: endedReplySchema, ...errors } } },
+  registerContract(
+    api,
+    endAllSessionsContract,
+    { onRequest: requireRole('viewer', { freshProof: true }) },
     async (request, reply) => {
       const operator = operatorOf(request);
       const ended = await endAllSessions(db(), operator.id);

@@ -1,21 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiError, apiErrorSchema, messageReplySchema } from '../../shared/api-error.ts';
+import { apiError } from '../../shared/api-error.ts';
 import {
   codeFailedMessage,
-  emptyBodySchema,
-  freshProofReplySchema,
-  freshProofSchema,
-  operatorSessionSchema,
-  passkeyFreshProofSchema,
-  secondFactorSchema,
   sessionTimes,
   signInFailedMessage,
-  signInReplySchema,
-  signInSchema,
   type OperatorSession,
 } from '../../shared/admin/sign-in-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
 import { clientNetwork } from '../lib/client-network.ts';
 import { audit } from './audit.ts';
 import { freshProofUntil, operatorOf, requireRole } from './guards.ts';
@@ -38,8 +28,16 @@ import {
 import { totpStep } from './totp.ts';
 import { SecretBoxError } from '../store/secret-box.ts';
 import { browserSummary } from './user-agent.ts';
+import {
+  freshProofContract,
+  freshProofPasskeyContract,
+  secondFactorContract,
+  sessionContract,
+  signInContract,
+  signOutContract,
+} from '../../shared/admin/contracts.ts';
+import { registerContract } from '../lib/register-contract.ts';
 
-const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 
 /**
  * Session cookies are Secure (`__Host-`), which a browser keeps only from a secure origin: HTTPS,
@@ -59,7 +57,6 @@ export function registerSignInRoutes(
   /** `relyingParty`: where passkeys are bound (passkeys.ts); null when PUBLIC_URL is an IP address. */
   opts: { publicUrl: string; counters: SignInCounters; relyingParty: RelyingParty | null },
 ): void {
-  const app = api.withTypeProvider<ZodTypeProvider>();
   const { counters } = opts;
   const db = () => api.store.db;
 
@@ -145,9 +142,10 @@ export function registerSignInRoutes(
     }
   }
 
-  app.post(
-    adminApiPaths.signIn,
-    { config: { adminPublic: true }, schema: { body: signInSchema, response: { 200: signInReplySchema, ...errors } } },
+  registerContract(
+    api,
+    signInContract,
+    { config: { adminPublic: true } },
     async (request, reply) => {
       if (!secureEnough(request, opts.publicUrl)) return reply.code(400).send(apiError('bad_request', httpsMessage));
       const { email, password } = request.body;
@@ -169,9 +167,10 @@ export function registerSignInRoutes(
     },
   );
 
-  app.post(
-    adminApiPaths.secondFactor,
-    { config: { adminPublic: true }, schema: { body: secondFactorSchema, response: { 200: operatorSessionSchema, ...errors } } },
+  registerContract(
+    api,
+    secondFactorContract,
+    { config: { adminPublic: true } },
     async (request, reply) => {
       const pending = request.cookies[PENDING_COOKIE];
       const challenge = pending ? await findChallenge(db(), pending, api.clock()) : null;
@@ -255,9 +254,10 @@ export function registerSignInRoutes(
     },
   );
 
-  app.get(
-    adminApiPaths.session,
-    { onRequest: requireRole('viewer'), schema: { response: { 200: operatorSessionSchema, ...errors } } },
+  registerContract(
+    api,
+    sessionContract,
+    { onRequest: requireRole('viewer') },
     async (request) => {
       const operator = operatorOf(request);
       const until = freshProofUntil(operator.freshProofAt);
@@ -269,9 +269,10 @@ export function registerSignInRoutes(
     },
   );
 
-  app.post(
-    adminApiPaths.signOut,
-    { onRequest: requireRole('viewer'), schema: { body: emptyBodySchema, response: { 200: messageReplySchema, ...errors } } },
+  registerContract(
+    api,
+    signOutContract,
+    { onRequest: requireRole('viewer') },
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await endSessionByToken(db(), token);
@@ -281,9 +282,10 @@ export function registerSignInRoutes(
     },
   );
 
-  app.post(
-    adminApiPaths.freshProof,
-    { onRequest: requireRole('viewer'), schema: { body: freshProofSchema, response: { 200: freshProofReplySchema, ...errors } } },
+  registerContract(
+    api,
+    freshProofContract,
+    { onRequest: requireRole('viewer') },
     async (request, reply) => {
       const operator = operatorOf(request);
       if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network'))) return reply;
@@ -304,9 +306,10 @@ export function registerSignInRoutes(
     },
   );
 
-  app.post(
-    adminApiPaths.freshProofPasskey,
-    { onRequest: requireRole('viewer'), schema: { body: passkeyFreshProofSchema, response: { 200: freshProofReplySchema, ...errors } } },
+  registerContract(
+    api,
+    freshProofPasskeyContract,
+    { onRequest: requireRole('viewer') },
     async (request, reply) => {
       const operator = operatorOf(request);
       if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network'))) return reply;

@@ -1,14 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
+import { apiError } from '../../shared/api-error.ts';
 import {
-  eraseSubscriberSchema,
-  subscriberActionReplySchema,
-  subscriberDataExportSchema,
-  subscriberDetailSchema,
-  subscriberIdParamsSchema,
-  subscriberListQuerySchema,
-  subscriberListReplySchema,
   subscribersCsvRequestSchema,
 } from '../../shared/admin/subscribers.ts';
 import { adminApiPaths } from '../../shared/paths.ts';
@@ -29,8 +22,15 @@ import { finished } from 'node:stream';
 import { audit } from './audit.ts';
 import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from './guards.ts';
 import { countPersonalReads, readsNote, type PersonalReads } from './personal-data-allowance.ts';
+import {
+  subscriberDetailsContract,
+  subscriberEraseContract,
+  subscriberExportContract,
+  subscriberResendContract,
+  subscribersContract,
+} from '../../shared/admin/contracts.ts';
+import { registerContract } from '../lib/register-contract.ts';
 
-const errors = { '4xx': apiErrorSchema, '5xx': apiErrorSchema };
 const goneMessage = 'There is no such subscriber (they may have been erased).';
 
 /** What an erasure did, and what lies outside the app's reach, in words for the operator. */
@@ -76,9 +76,10 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
     return reads;
   }
 
-  app.get(
-    adminApiPaths.subscribers,
-    { onRequest: requireRole('sender'), schema: { querystring: subscriberListQuerySchema, response: { 200: subscriberListReplySchema, ...errors } } },
+  registerContract(
+    api,
+    subscribersContract,
+    { onRequest: requireRole('sender') },
     async (request, reply) => {
       // A search is a question about people (is this address on the list? whose address starts
       // with "ab"?), answered however the rows are masked: it counts as one record read. Paging the
@@ -95,9 +96,10 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
   );
 
   // A POST, not a GET: reading one person's details is an audited act (decision 0029).
-  app.post(
-    adminApiPaths.subscriberDetails,
-    { onRequest: requireRole('sender'), schema: { params: subscriberIdParamsSchema, response: { 200: subscriberDetailSchema, ...errors } } },
+  registerContract(
+    api,
+    subscriberDetailsContract,
+    { onRequest: requireRole('sender') },
     async (request, reply) => {
       const { id } = request.params;
       const person = await subscriberDetail(db(), id, api.clock());
@@ -109,9 +111,10 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
     },
   );
 
-  app.post(
-    adminApiPaths.subscriberResend,
-    { onRequest: requireRole('sender'), schema: { params: subscriberIdParamsSchema, response: { 200: subscriberActionReplySchema, ...errors } } },
+  registerContract(
+    api,
+    subscriberResendContract,
+    { onRequest: requireRole('sender') },
     async (request, reply) => {
       const { id } = request.params;
       const result = await resendConfirmation(db(), id, api.clock());
@@ -127,9 +130,10 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
   );
 
   // A POST, not a GET: handing out a person's data is an audited act.
-  app.post(
-    adminApiPaths.subscriberExport,
-    { onRequest: requireRole('sender', { freshProof: true }), schema: { params: subscriberIdParamsSchema, response: { 200: subscriberDataExportSchema, ...errors } } },
+  registerContract(
+    api,
+    subscriberExportContract,
+    { onRequest: requireRole('sender', { freshProof: true }) },
     async (request, reply) => {
       const { id } = request.params;
       const now = api.clock();
@@ -143,11 +147,11 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
     },
   );
 
-  app.post(
-    adminApiPaths.subscriberErase,
+  registerContract(
+    api,
+    subscriberEraseContract,
     {
       onRequest: requireRole('sender', { freshProof: true }),
-      schema: { params: subscriberIdParamsSchema, body: eraseSubscriberSchema, response: { 200: subscriberActionReplySchema, ...errors } },
     },
     async (request, reply) => {
       const { id } = request.params;

@@ -1,14 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
+import { signupRefusals } from '../../../content/messages/en/signup.ts';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import { apiPaths, pagePaths } from '../../shared/paths.ts';
 import {
   signupFieldErrors,
+  signupFields,
   signupInvalidMessage,
-  signupReplySchema,
-  signupSchema,
+  signupContract,
   signupSuccessMessage,
+  type SignupField,
   type SignupFieldErrors,
   type SignupView,
 } from '../../shared/signup-schema.ts';
@@ -29,10 +31,11 @@ export interface SignupRouteOptions {
 const wantsJson = (request: FastifyRequest): boolean =>
   mediaTypeOf(request) === 'application/json' || (request.headers.accept ?? '').toLowerCase().startsWith('application/json');
 
-const asValues = (body: unknown) => {
+/** What was typed, to fill the form again (the body may be anything: it failed validation). */
+const asValues = (body: unknown): Record<SignupField, string> => {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 2000) : '');
-  return { name: str(b.name), email: str(b.email), comment: str(b.comment) };
+  return Object.fromEntries(signupFields.map((f) => [f, str(b[f])])) as Record<SignupField, string>;
 };
 
 const html = 'text/html; charset=utf-8';
@@ -49,12 +52,11 @@ function formPage(request: FastifyRequest, publicUrl: string): string {
 
 // Where the form's own words say more than the general ones (http-contract.ts).
 const formWords: Record<number, string> = {
-  400: 'We could not read that form. Please try again.',
-  413: 'That was more than this form takes (16 KB at most). Please shorten your comment.',
-  415: 'Please send the form as a normal web form or as JSON.',
-  500: 'Something went wrong on our side and your sign-up was not saved. Please try again in a minute.',
-  // The database is out of reach or out of room (store-errors.ts).
-  503: `Our database is not answering just now, so your sign-up could not be saved. Please try again in ${STORE_RETRY_AFTER_S} seconds.`,
+  400: signupRefusals.unreadable,
+  413: signupRefusals.tooLarge,
+  415: signupRefusals.wrongType,
+  500: signupRefusals.notSaved,
+  503: signupRefusals.storeDown({ seconds: STORE_RETRY_AFTER_S }),
 };
 
 // The no-JavaScript answer is the home page itself (a string sent as HTML, never serialised).
@@ -104,11 +106,11 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
   }
 
   app.withTypeProvider<ZodTypeProvider>().post(
-    pagePaths.signup,
+    signupContract.path,
     {
       schema: {
-        body: signupSchema,
-        response: { 200: z.union([signupReplySchema, signupPage]), '4xx': z.union([apiErrorSchema, signupPage]), '5xx': z.union([apiErrorSchema, signupPage]) },
+        body: signupContract.body,
+        response: { 200: z.union([signupContract.reply, signupPage]), '4xx': z.union([apiErrorSchema, signupPage]), '5xx': z.union([apiErrorSchema, signupPage]) },
       },
       config: {
         rateLimit: {
@@ -116,7 +118,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
           timeWindow: 60_000,
           errorResponseBuilder: (_req, ctx) => ({
             statusCode: 429,
-            message: `Too many sign-ups from your network. Please try again in ${Math.max(1, Math.ceil(ctx.ttl / 1000))} seconds.`,
+            message: signupRefusals.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
           }),
         },
       },
@@ -151,7 +153,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         protection.issueVisitorCookies(request, reply, new Date(now.getTime() - opts.minFillMs));
         return answer(request, reply, 428, {
           code: 'precondition_required',
-          message: 'Almost there: please press Submit once more to confirm you are a person.',
+          message: signupRefusals.oneMorePress,
         });
       }
       if (age === null || age < opts.minFillMs) {

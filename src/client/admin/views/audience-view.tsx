@@ -1,19 +1,18 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import {
   audiencePresets,
-  audienceReportSchema,
-  liveVisitorsSchema,
   LIVE_WINDOW_MINUTES,
   MAX_PERIOD_DAYS,
   type AudiencePreset,
   type AudienceReport,
   type LiveVisitors,
 } from '../../../shared/admin/audience.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
-import { apiGet, type ApiResult } from '../../lib/http.ts';
+import type { ApiResult } from '../../lib/http.ts';
 import { useApiData } from '../console-context.tsx';
 import { Notice } from '../field.tsx';
 import { DailyChart } from './daily-chart.tsx';
+import { audienceContract, audienceLiveContract } from '../../../shared/admin/contracts.ts';
+import { callContract } from '../../lib/call-contract.ts';
 
 const presetLabel: Record<AudiencePreset, string> = { today: 'Today', '7d': '7 days', '30d': '30 days', '90d': '90 days', custom: 'Custom' };
 const LIVE_REFRESH_MS = 60_000;
@@ -43,7 +42,7 @@ export function AudienceView() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
 
   const fetchReport = (q: Period) =>
-    apiGet(adminApiPaths.audience, audienceReportSchema, q.period === 'custom' ? { ...q } : { period: q.period });
+    callContract(audienceContract, { query: q.period === 'custom' ? { ...q } : { period: q.period } });
   const apply = useCallback(
     (result: ApiResult<AudienceReport>) => {
       const { data, error: failed } = read(result);
@@ -61,7 +60,7 @@ export function AudienceView() {
 
   useEffect(() => {
     const refresh = async () => {
-      const { data } = read(await apiGet(adminApiPaths.audienceLive, liveVisitorsSchema));
+      const { data } = read(await callContract(audienceLiveContract, {}));
       if (data) setLive(data);
     };
     void refresh();

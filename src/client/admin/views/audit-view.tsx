@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { auditActions, auditPageSchema, type AuditPage } from '../../../shared/admin/audit-schema.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
-import { apiGet } from '../../lib/http.ts';
+import { auditActions, type AuditPage } from '../../../shared/admin/audit-schema.ts';
 import { LoadMore } from '../load-more.tsx';
 import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { Notice } from '../field.tsx';
 import { formatTime } from './format.ts';
+import { auditContract } from '../../../shared/admin/contracts.ts';
+import { callContract } from '../../lib/call-contract.ts';
 
 interface Filter {
   actor: string;
@@ -17,7 +17,7 @@ interface Filter {
 const noFilter: Filter = { actor: '', action: '', from: '', to: '' };
 const actionLabel = (action: string): string => (auditActions as Record<string, string>)[action] ?? action;
 const viaLabel = { console: '', 'command-line': ' (command line)', anonymous: '' } as const;
-const fetchAuditPage = (f: Filter, after: string | null) => apiGet(adminApiPaths.audit, auditPageSchema, { ...f, cursor: after ?? undefined });
+const fetchAuditPage = (f: Filter, after: string | null) => callContract(auditContract, { query: { ...f, cursor: after ?? undefined } });
 
 /** Who did what, and when: newest first, filtered by operator, action and days, a page at a time. */
 export function AuditView() {

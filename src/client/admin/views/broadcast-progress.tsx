@@ -1,6 +1,11 @@
 import { roleAllows } from '../../../shared/admin/roles.ts';
 import type { Broadcast } from '../../../shared/admin/broadcast-schema.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
+import {
+  cancelBroadcastContract,
+  pauseBroadcastContract,
+  resumeBroadcastContract,
+  type BroadcastChangeContract,
+} from '../../../shared/admin/contracts.ts';
 import { useConsole } from '../console-context.tsx';
 import { formatTime } from './format.ts';
 
@@ -15,7 +20,7 @@ const eta = (seconds: number | null): string => {
  * A broadcast on its way: where every recipient stands, and Pause (anyone signed in: the
  * emergency stop), Resume and Cancel (senders; the server refuses the rest anyway).
  */
-export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broadcast: Broadcast; onChange: (path: string) => void; onNew: () => void }) {
+export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broadcast: Broadcast; onChange: (contract: BroadcastChangeContract) => void; onNew: () => void }) {
   const { role } = useConsole();
   const sender = roleAllows(role, 'sender');
   const p = b.progress;
@@ -64,18 +69,18 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
       ) : null}
       <div className="cs-actions">
         {b.state === 'sending' ? (
-          <button type="button" className="cs-secondary" onClick={() => onChange(adminApiPaths.broadcastPause)}>
+          <button type="button" className="cs-secondary" onClick={() => onChange(pauseBroadcastContract)}>
             Pause
           </button>
         ) : null}
         {b.state === 'paused' && sender ? (
-          <button type="button" onClick={() => onChange(adminApiPaths.broadcastResume)}>
+          <button type="button" onClick={() => onChange(resumeBroadcastContract)}>
             Resume
           </button>
         ) : null}
         {b.state === 'sending' || b.state === 'paused' ? (
           sender ? (
-            <button type="button" className="cs-danger" onClick={() => onChange(adminApiPaths.broadcastCancel)}>
+            <button type="button" className="cs-danger" onClick={() => onChange(cancelBroadcastContract)}>
               Cancel the rest
             </button>
           ) : null

@@ -1,22 +1,24 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  broadcastDraftSchema,
-  broadcastListSchema,
-  broadcastPreviewSchema,
-  broadcastSchema,
-  testSentSchema,
-  type Broadcast,
-  type BroadcastList,
-  type BroadcastPreview,
-} from '../../../shared/admin/broadcast-schema.ts';
+import { broadcastDraftSchema, type Broadcast, type BroadcastList, type BroadcastPreview } from '../../../shared/admin/broadcast-schema.ts';
 import { roleAllows } from '../../../shared/admin/roles.ts';
-import { adminApiPaths, withId } from '../../../shared/paths.ts';
 import { BACKGROUND_HEADER } from '../../../shared/admin/sign-in-schema.ts';
-import { apiGet, apiSend } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { Field, Notice } from '../field.tsx';
 import { BroadcastApproval } from './broadcast-approval.tsx';
 import { BroadcastProgressView } from './broadcast-progress.tsx';
+import {
+  approveBroadcastContract,
+  broadcastContract,
+  broadcastPreviewContract,
+  broadcastsContract,
+  type BroadcastChangeContract,
+  createBroadcastContract,
+  revokeBroadcastContract,
+  saveBroadcastContract,
+  sendBroadcastContract,
+  testBroadcastContract,
+} from '../../../shared/admin/contracts.ts';
+import { callContract } from '../../lib/call-contract.ts';
 
 const POLL_MS = 2000;
 const live = (b: Broadcast | null) => b?.state === 'sending' || b?.state === 'paused';
@@ -52,18 +54,18 @@ export function BroadcastView() {
   // newest draft (another operator's, waiting for approval, say). The rest are listed to open.
   useEffect(() => {
     void (async () => {
-      const list = read(await apiGet(adminApiPaths.broadcasts, broadcastListSchema)).data;
+      const list = read(await callContract(broadcastsContract, {})).data;
       const all = list?.broadcasts ?? [];
       setDrafts(all.filter((b) => b.state === 'draft'));
       const first = all.find((b) => b.state === 'sending' || b.state === 'paused') ?? all.find((b) => b.state === 'draft');
       if (!first) return;
-      const one = read(await apiGet(withId(adminApiPaths.broadcast, first.id), broadcastSchema)).data;
+      const one = read(await callContract(broadcastContract, { params: { id: first.id } })).data;
       if (one) show(one);
     })();
   }, [read, show]);
 
   async function open(id: string) {
-    const { data, error: failed } = read(await apiGet(withId(adminApiPaths.broadcast, id), broadcastSchema));
+    const { data, error: failed } = read(await callContract(broadcastContract, { params: { id: id } }));
     setError(failed);
     setPreview(null);
     setStatus(null);
@@ -85,7 +87,7 @@ export function BroadcastView() {
     const timer = setInterval(() => {
       void (async () => {
         // The view polling on its own: marked as background, so it never keeps the session alive.
-        const result = await apiGet(withId(adminApiPaths.broadcast, watchedId), broadcastSchema, {}, { [BACKGROUND_HEADER]: '1' });
+        const result = await callContract(broadcastContract, { params: { id: watchedId } }, { headers: { [BACKGROUND_HEADER]: '1' } });
         const now = shown.current;
         if (!result.ok || now.broadcast?.id !== result.data.id) return;
         const clean = now.subject === now.broadcast.subject && now.body === now.broadcast.body;
@@ -110,7 +112,7 @@ export function BroadcastView() {
     }
     setFieldErrors({});
     const draftId = broadcast?.state === 'draft' ? broadcast.id : null;
-    const result = await apiSend('POST', draftId ? withId(adminApiPaths.broadcast, draftId) : adminApiPaths.broadcasts, checked.data, broadcastSchema);
+    const result = await (draftId ? callContract(saveBroadcastContract, { params: { id: draftId }, body: checked.data }) : callContract(createBroadcastContract, { body: checked.data }));
     const { data, error: failed } = read(result);
     setError(failed);
     // The editor shows the text as stored (the subject trimmed), so "unsaved changes" means some.
@@ -126,7 +128,7 @@ export function BroadcastView() {
     // A viewer may look, not write: their preview is of the text as stored.
     const saved = writer ? await save() : broadcast;
     if (saved) {
-      const { data, error: failed } = read(await apiGet(withId(adminApiPaths.broadcastPreview, saved.id), broadcastPreviewSchema));
+      const { data, error: failed } = read(await callContract(broadcastPreviewContract, { params: { id: saved.id } }));
       setError(failed);
       setPreview(data);
     }
@@ -137,7 +139,7 @@ export function BroadcastView() {
     setBusy(true);
     const saved = await save();
     if (saved) {
-      const { data, error: failed } = read(await apiSend('POST', withId(adminApiPaths.broadcastTest, saved.id), {}, testSentSchema));
+      const { data, error: failed } = read(await callContract(testBroadcastContract, { params: { id: saved.id }, body: {} }));
       setError(failed);
       if (data) setStatus(`A test was sent to ${data.sentTo}.`);
     }
@@ -148,7 +150,7 @@ export function BroadcastView() {
     setBusy(true);
     const saved = await save();
     if (saved && !saved.refusal) {
-      const result = await withFreshProof(() => apiSend('POST', withId(adminApiPaths.broadcastSend, saved.id), {}, broadcastSchema));
+      const result = await withFreshProof(() => callContract(sendBroadcastContract, { params: { id: saved.id }, body: {} }));
       if (result.ok) {
         setBroadcast(result.data);
         setPreview(null);
@@ -159,10 +161,10 @@ export function BroadcastView() {
   }
 
   /** Pause, resume, cancel, revoke; resume asks for a fresh code, as sending does. */
-  async function change(path: string) {
+  async function change(contract: BroadcastChangeContract) {
     if (!broadcast) return;
     setBusy(true);
-    const result = await withFreshProof(() => apiSend('POST', withId(path, broadcast.id), {}, broadcastSchema));
+    const result = await withFreshProof(() => callContract(contract, { params: { id: broadcast.id }, body: {} }));
     if (result.ok || result.error.code !== 'fresh_proof_required') {
       const { data, error: failed } = read(result);
       setError(failed);
@@ -176,7 +178,7 @@ export function BroadcastView() {
     if (!broadcast) return;
     setBusy(true);
     const { id, textHash } = broadcast;
-    const result = await withFreshProof(() => apiSend('POST', withId(adminApiPaths.broadcastApprove, id), { textHash }, broadcastSchema));
+    const result = await withFreshProof(() => callContract(approveBroadcastContract, { params: { id }, body: { textHash } }));
     if (result.ok) {
       setError(null);
       show(result.data);
@@ -208,7 +210,7 @@ export function BroadcastView() {
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{status}</Notice>
       {broadcast && broadcast.state !== 'draft' ? (
-        <BroadcastProgressView broadcast={broadcast} onChange={(path) => void change(path)} onNew={startOver} />
+        <BroadcastProgressView broadcast={broadcast} onChange={(contract) => void change(contract)} onNew={startOver} />
       ) : (
         <>
           <p className="cs-muted">
@@ -274,7 +276,7 @@ export function BroadcastView() {
               dirty={Boolean(dirty)}
               busy={busy}
               onApprove={() => void approve()}
-              onRevoke={() => void change(adminApiPaths.broadcastRevoke)}
+              onRevoke={() => void change(revokeBroadcastContract)}
             />
           ) : null}
           {otherDrafts.length ? (

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { endedReplySchema, sessionsReplySchema, type SessionEntry, type SessionsReply } from '../../../shared/admin/sessions-schema.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
-import { apiGet, apiSend, type ApiResult } from '../../lib/http.ts';
+import type { SessionEntry, SessionsReply } from '../../../shared/admin/sessions-schema.ts';
+import type { ApiResult } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { Notice } from '../field.tsx';
 import { PasskeysSection } from '../passkeys.tsx';
 import { formatTime } from './format.ts';
+import { endAllSessionsContract, endSessionContract, sessionsContract } from '../../../shared/admin/contracts.ts';
+import { callContract } from '../../lib/call-contract.ts';
 
 /**
  * The operator's signed-in sessions: where (browser and system), since when, last seen; end any or
@@ -26,14 +27,14 @@ export function SessionsView() {
     },
     [read],
   );
-  const load = useCallback(() => apiGet(adminApiPaths.sessions, sessionsReplySchema).then(show), [show]);
+  const load = useCallback(() => callContract(sessionsContract, {}).then(show), [show]);
 
   useEffect(() => {
-    void apiGet(adminApiPaths.sessions, sessionsReplySchema).then(show);
+    void callContract(sessionsContract, {}).then(show);
   }, [show]);
 
   async function end(session: SessionEntry) {
-    const { data, error: failed } = read(await apiSend('POST', adminApiPaths.endSession, { id: session.id }, endedReplySchema));
+    const { data, error: failed } = read(await callContract(endSessionContract, { body: { id: session.id } }));
     setError(failed);
     if (data?.signedOut) return signedOut('You ended this session: you are signed out.');
     if (data) setStatus(`Ended the session in ${session.browser}.`);
@@ -41,7 +42,7 @@ export function SessionsView() {
   }
 
   async function endAll() {
-    const result = await withFreshProof(() => apiSend('POST', adminApiPaths.endAllSessions, {}, endedReplySchema));
+    const result = await withFreshProof(() => callContract(endAllSessionsContract, { body: {} }));
     if (result.ok) return signedOut(`Signed out everywhere (${result.data.ended} session${result.data.ended === 1 ? '' : 's'} ended).`);
     if (result.error.code !== 'fresh_proof_required') setError(read(result).error);
   }

@@ -1,17 +1,18 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  subscriberActionReplySchema,
-  subscriberDataExportSchema,
-  subscriberDetailSchema,
-  type SubscriberDetail,
-} from '../../../shared/admin/subscribers.ts';
-import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
-import { apiSend, type ApiResult } from '../../lib/http.ts';
+import type { SubscriberDetail } from '../../../shared/admin/subscribers.ts';
+import type { ApiResult } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { saveFile } from '../download.ts';
 import { Notice } from '../field.tsx';
 import { formatTime } from './format.ts';
 import { statusLabel } from './subscriber-table.tsx';
+import {
+  subscriberDetailsContract,
+  subscriberEraseContract,
+  subscriberExportContract,
+  subscriberResendContract,
+} from '../../../shared/admin/contracts.ts';
+import { callContract } from '../../lib/call-contract.ts';
 
 const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
   [p.city, p.region, p.country].filter(Boolean).join(', ') || 'Unknown';
@@ -32,7 +33,7 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const fetchDetail = useCallback(
-    () => withFreshProof(() => apiSend('POST', subscriberApiPath(adminApiPaths.subscriberDetails, id), {}, subscriberDetailSchema)),
+    () => withFreshProof(() => callContract(subscriberDetailsContract, { params: { id } })),
     [id, withFreshProof],
   );
   const apply = useCallback(
@@ -60,7 +61,7 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
   async function resend() {
     setBusy(true);
     setInfo(null);
-    const { data, error: failed } = read(await apiSend('POST', subscriberApiPath(adminApiPaths.subscriberResend, id), {}, subscriberActionReplySchema));
+    const { data, error: failed } = read(await callContract(subscriberResendContract, { params: { id } }));
     setBusy(false);
     setError(failed);
     if (data) setInfo(data.message);
@@ -70,7 +71,7 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
   async function exportJson() {
     setBusy(true);
     setInfo(null);
-    const result = await withFreshProof(() => apiSend('POST', subscriberApiPath(adminApiPaths.subscriberExport, id), {}, subscriberDataExportSchema));
+    const result = await withFreshProof(() => callContract(subscriberExportContract, { params: { id } }));
     setBusy(false);
     const { data, error: failed } = read(result);
     setError(failed);
@@ -184,7 +185,7 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
             onCancel={() => setErasing(false)}
             onErase={async (confirmEmail) => {
               const result = await withFreshProof(() =>
-                apiSend('POST', subscriberApiPath(adminApiPaths.subscriberErase, id), { confirmEmail }, subscriberActionReplySchema),
+                callContract(subscriberEraseContract, { params: { id }, body: { confirmEmail } }),
               );
               if (result.ok) {
                 setErasing(false);

@@ -1,13 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import {
-  subscriberListReplySchema,
   subscriberStatuses,
   SUBSTRING_SEARCH_MIN,
   type SubscriberListReply,
   type SubscriberStatusName,
 } from '../../../shared/admin/subscribers.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
-import { apiGet } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { LoadMore } from '../load-more.tsx';
 import { formText, useKeysetList } from '../use-keyset-list.ts';
@@ -15,6 +13,8 @@ import { postForFile, saveFile } from '../download.ts';
 import { Notice } from '../field.tsx';
 import { SubscriberPanel } from './subscriber-detail.tsx';
 import { statusLabel, SubscriberTable } from './subscriber-table.tsx';
+import { subscribersContract } from '../../../shared/admin/contracts.ts';
+import { callContract } from '../../lib/call-contract.ts';
 
 interface Filter {
   q: string;
@@ -23,7 +23,7 @@ interface Filter {
 }
 const noFilter: Filter = { q: '', status: '', sort: 'newest' };
 const fetchSubscribersPage = (f: Filter, after: string | null) =>
-  apiGet(adminApiPaths.subscribers, subscriberListReplySchema, { q: f.q, status: f.status, sort: f.sort, cursor: after ?? undefined });
+  callContract(subscribersContract, { query: { q: f.q, status: f.status || undefined, sort: f.sort, cursor: after ?? undefined } });
 const toSubscribersPage = (reply: SubscriberListReply) => ({ rows: reply.items, nextCursor: reply.nextCursor });
 
 /**

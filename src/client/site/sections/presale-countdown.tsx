@@ -1,3 +1,4 @@
+import { countdownLabels } from '../../../../content/messages/en/countdown.ts';
 import type { PresaleProps } from '../../../shared/site-pages.ts';
 import { countdownAt, countdownSentence, countdownUnits, pad2 } from '../countdown.ts';
 import { Island } from '../islands/island.tsx';
@@ -27,13 +28,13 @@ export function PresaleCountdown({ presale }: { presale: PresaleProps }) {
               <span className="countdown-value" data-countdown={unit}>
                 {pad2(left?.[unit] ?? 0)}
               </span>
-              <span className="countdown-unit">{unit}</span>
+              <span className="countdown-unit">{countdownLabels.units[unit]}</span>
             </span>
           ))}
         </p>
         <p className="presale-open" hidden={!open}>
           <a className="button button-primary" href={presale.url}>
-            Join the presale
+            {countdownLabels.join}
           </a>
         </p>
       </div>

@@ -1,17 +1,19 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { signupMessages as words } from '../../../../content/messages/en/signup.ts';
 import {
   consentWording,
   parseSignup,
   signupFields,
   signupInvalidMessage,
   signupLimits,
-  signupReplySchema,
+  signupContract,
   type SignupField,
   type SignupFieldErrors,
   type SignupView,
 } from '../../../shared/signup-schema.ts';
 import { pagePaths } from '../../../shared/paths.ts';
-import { apiSend, ensureXsrfCookie } from '../../lib/http.ts';
+import { callContract } from '../../lib/call-contract.ts';
+import { ensureXsrfCookie } from '../../lib/http.ts';
 
 type Status = 'idle' | 'sending' | 'success' | 'error';
 
@@ -58,8 +60,8 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
     }
     setErrors({});
     setStatus('sending');
-    setMessage('Sending…');
-    const res = await apiSend('POST', pagePaths.signup, data, signupReplySchema);
+    setMessage(words.sending);
+    const res = await callContract(signupContract, { body: checked.data });
     if (res.ok) {
       setStatus('success');
       setMessage(res.data.message);
@@ -99,12 +101,12 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       aria-busy={status === 'sending'}
     >
       <div className="field">
-        <label htmlFor="signup-name">Name</label>
+        <label htmlFor="signup-name">{words.labels.name}</label>
         <input {...fieldProps('name')} type="text" autoComplete="name" required maxLength={signupLimits.name} />
         {errorText('name')}
       </div>
       <div className="field">
-        <label htmlFor="signup-email">Email</label>
+        <label htmlFor="signup-email">{words.labels.email}</label>
         <input
           {...fieldProps('email')}
           type="email"
@@ -117,21 +119,21 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       </div>
       <div className="field">
         <label htmlFor="signup-comment">
-          Comment <span className="optional">(optional)</span>
+          {words.labels.comment} <span className="optional">{words.optional}</span>
         </label>
         <textarea {...fieldProps('comment')} rows={5} maxLength={signupLimits.comment} />
         {errorText('comment')}
       </div>
       {/* Honeypot: off-screen and out of the tab order; people never fill it, bots do. */}
       <div className="hp" aria-hidden="true">
-        <label htmlFor="signup-website">Website</label>
+        <label htmlFor="signup-website">{words.labels.website}</label>
         <input id="signup-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <p className="consent">
-        {consentWording.text} <a href={pagePaths.privacy}>Privacy notice</a>
+        {consentWording.text} <a href={pagePaths.privacy}>{words.privacyLink}</a>
       </p>
       <button className="button button-primary" type="submit" disabled={status === 'sending'}>
-        {status === 'sending' ? 'Sending…' : 'Submit'}
+        {status === 'sending' ? words.sending : words.submit}
       </button>
       <p className={`form-status form-status-${status}`} role="status">
         {errors.form ? `${message} ${errors.form}` : message}

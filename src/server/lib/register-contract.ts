@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import type { ContractOutput, RouteContract } from '../../shared/route-contract.ts';
+
+// The server's half of a route contract (src/shared/route-contract.ts): the route is registered
+// from the contract's method, path and schemas, so what the client sends is what is validated.
+// Guards stay where they were: `opts.onRequest` (e.g. requireRole) comes first, and the console's
+// onRoute check (admin/guards.ts checkAdminRoute) sees it as before.
+
+type Get<C, K extends string> = C extends { [P in K]: infer S } ? ContractOutput<S> : unknown;
+
+export type ContractRequest<C extends RouteContract> = FastifyRequest<{
+  Params: Get<C, 'params'>;
+  Querystring: Get<C, 'query'>;
+  Body: Get<C, 'body'>;
+}>;
+
+/** What a handler may return: the reply's data (serialised by its schema), or the reply once sent. */
+export type ContractHandler<C extends RouteContract> = (
+  request: ContractRequest<C>,
+  reply: FastifyReply,
+) => Promise<ContractReplyInput<C> | FastifyReply>;
+
+type ContractReplyInput<C extends RouteContract> = C['reply'] extends { _zod: { input: infer I } } ? I : never;
+
+/** The Fastify schema of a contract: its parts, its reply, and the shared error shape. */
+export const contractSchema = (contract: RouteContract) => ({
+  ...(contract.params ? { params: contract.params } : {}),
+  ...(contract.query ? { querystring: contract.query } : {}),
+  ...(contract.body ? { body: contract.body } : {}),
+  response: { 200: contract.reply, '4xx': apiErrorSchema, '5xx': apiErrorSchema },
+});
+
+export function registerContract<C extends RouteContract>(
+  app: FastifyInstance,
+  contract: C,
+  opts: Omit<RouteShorthandOptions, 'schema'>,
+  handler: ContractHandler<C>,
+): void {
+  app.route({
+    ...opts,
+    method: contract.method,
+    url: contract.path,
+    schema: contractSchema(contract),
+    // The types above are what the schemas make of the request; Fastify checks it at run time.
+    handler: handler as unknown as RouteHandlerMethod,
+  });
+}
