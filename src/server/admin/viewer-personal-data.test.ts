@@ -101,9 +101,15 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
       withId(p.broadcastPreview, broadcastId),
       p.passkeys,
     ];
-    // Every GET a viewer may call is above (the role table: role-sweep.test.ts).
-    const viewerGets = routes.filter((r) => r.startsWith('GET ') && ![p.subscribers, p.audit].includes(r.slice(4) as never));
-    expect(new Set(viewerGets.map((r) => r.slice(4)))).toEqual(new Set([p.session, p.sessions, p.audience, p.audienceLive, p.broadcasts, p.broadcast, p.broadcastPreview, p.passkeys]));
+    // Every GET a viewer may call is above: asked of the server itself, so a route added later
+    // that a viewer can read fails here until its replies are searched too.
+    const viewerGets: string[] = [];
+    for (const route of routes.filter((r) => r.startsWith('GET '))) {
+      const res = await viewer.get(route.slice(4).replace(':id', broadcastId));
+      const forbidden = res.statusCode === 403 && (res.json() as { error: { code: string } }).error.code === 'forbidden';
+      if (!forbidden) viewerGets.push(route.slice(4));
+    }
+    expect(new Set(viewerGets)).toEqual(new Set([p.session, p.sessions, p.audience, p.audienceLive, p.broadcasts, p.broadcast, p.broadcastPreview, p.passkeys]));
     const bodies: string[] = [];
     for (const url of reachable) {
       const res = await viewer.get(url);
