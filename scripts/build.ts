@@ -73,29 +73,16 @@ async function main(): Promise<void> {
   // The operators' console: its own build, so none of it can reach the public page's bundle.
   await viteBuild({ root, logLevel: 'warn', configFile: path.join(root, 'vite.admin.config.ts') });
 
-  await esbuild({
-    entryPoints: [path.join(root, 'src/server/main.ts')],
-    outfile: path.join(dist, 'server/main.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  // The server and the operator's commands are bundled alike: ESM for Node, packages left to
+  // node_modules.
+  const forNode = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'warning' } as const;
+  await esbuild({ ...forNode, entryPoints: [path.join(root, 'src/server/main.ts')], outfile: path.join(dist, 'server/main.js') });
   // The operator's commands, bundled like the server so they run where it runs (the Docker
   // image has no tsx, nor any development dependency): `node dist/scripts/operator.js list`.
   await esbuild({
+    ...forNode,
     entryPoints: ['operator', 'audit-verify', 'db-migrate'].map((name) => path.join(root, `scripts/${name}.ts`)),
     outdir: path.join(dist, 'scripts'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
   });
 
   makeImages(content, path.join(root, 'src/client/site/assets'), path.join(dist, 'client'));

@@ -4,7 +4,7 @@ import { roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
 import { BACKGROUND_HEADER, sessionTimes } from '../../shared/admin/sign-in-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { ForbiddenError } from '../plugins/write-protection.ts';
-import { cookieOptions, loadSession, SESSION_COOKIE } from './sessions.ts';
+import { cookieOptions, findChallenge, loadSession, PENDING_COOKIE, SESSION_COOKIE } from './sessions.ts';
 
 // Who may call an admin endpoint is decided here, on the server, for every request:
 // - every /api/admin route refuses a cross-site request (403: Sec-Fetch-Site, else Origin) and a
@@ -68,6 +68,24 @@ async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<S
     role: session.role,
   };
   return request.operator;
+}
+
+const pendingTimedOutMessage = 'Your sign-in has timed out. Please enter your email and password again.';
+
+/**
+ * The sign-in waiting for its second factor (the pending cookie's, while it lives), for the
+ * second-factor steps; otherwise answers 401 in words, clears the dead cookie and returns null.
+ */
+export async function pendingSignIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ token: string; challenge: NonNullable<Awaited<ReturnType<typeof findChallenge>>> } | null> {
+  const token = request.cookies[PENDING_COOKIE];
+  const challenge = token ? await findChallenge(request.server.store.db, token, request.server.clock()) : null;
+  if (token && challenge) return { token, challenge };
+  reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
+  await reply.code(401).header('cache-control', 'no-store').send(apiError('unauthorized', pendingTimedOutMessage));
+  return null;
 }
 
 /** The signed-in operator of a route behind requireRole. */

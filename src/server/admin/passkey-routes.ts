@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../shared/api-error.ts';
 import { audit } from './audit.ts';
-import { operatorOf, requireRole } from './guards.ts';
+import { operatorOf, pendingSignIn, requireRole } from './guards.ts';
 import {
   addPasskey,
   authenticationOptions,
@@ -12,7 +12,7 @@ import {
   renamePasskey,
   type RelyingParty,
 } from './passkeys.ts';
-import { cookieOptions, findChallenge, PENDING_COOKIE, tokenHash } from './sessions.ts';
+import { tokenHash } from './sessions.ts';
 import {
   addPasskeyContract,
   freshProofPasskeyOptionsContract,
@@ -101,12 +101,9 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
     signInPasskeyOptionsContract,
     { config: { adminPublic: true } },
     async (request, reply) => {
-      const pending = request.cookies[PENDING_COOKIE];
-      const challenge = pending ? await findChallenge(db(), pending, api.clock()) : null;
-      if (!pending || !challenge) {
-        reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
-        return reply.code(401).send(apiError('unauthorized', 'Your sign-in has timed out. Please enter your email and password again.'));
-      }
+      const signingIn = await pendingSignIn(request, reply);
+      if (!signingIn) return reply;
+      const { token: pending, challenge } = signingIn;
       if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
       const binding = { pendingHash: tokenHash(pending) };
       const options = await authenticationOptions(db(), rp, { operatorId: challenge.operatorId, purpose: 'sign-in', binding }, api.clock());

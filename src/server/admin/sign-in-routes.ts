@@ -8,7 +8,7 @@ import {
 } from '../../shared/admin/sign-in-schema.ts';
 import { clientNetwork } from '../lib/client-network.ts';
 import { audit } from './audit.ts';
-import { freshProofUntil, operatorOf, requireRole } from './guards.ts';
+import { freshProofUntil, operatorOf, pendingSignIn, requireRole } from './guards.ts';
 import { claimRecoveryCode, claimTotpStep, findOperator, openTotpSecret, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
 import { verifyPasskeyUse, type PasskeyUse, type RelyingParty } from './passkeys.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
@@ -19,7 +19,6 @@ import {
   createSession,
   endChallenge,
   endSessionByToken,
-  findChallenge,
   PENDING_COOKIE,
   SESSION_COOKIE,
   setFreshProof,
@@ -172,12 +171,9 @@ export function registerSignInRoutes(
     secondFactorContract,
     { config: { adminPublic: true } },
     async (request, reply) => {
-      const pending = request.cookies[PENDING_COOKIE];
-      const challenge = pending ? await findChallenge(db(), pending, api.clock()) : null;
-      if (!pending || !challenge) {
-        reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
-        return reply.code(401).send(apiError('unauthorized', 'Your sign-in has timed out. Please enter your email and password again.'));
-      }
+      const signingIn = await pendingSignIn(request, reply);
+      if (!signingIn) return reply;
+      const { token: pending, challenge } = signingIn;
       const { body } = request;
       const { method } = body;
       // A recovery code is 50 random bits: guessing one is hopeless at any pace, so it gets through
