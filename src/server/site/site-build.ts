@@ -26,9 +26,24 @@ interface ManifestChunk {
   isEntry?: boolean;
 }
 
-interface SsrModule {
+export interface SsrModule {
   renderSitePage: (props: SitePageProps) => string;
   countdownSentence: (opensAtMs: number, nowMs: number) => string;
+}
+
+/** A SiteBuild from its parts: the built files' (loadSiteBuild) or the sources' (the tests'). */
+export function siteBuildOf(parts: { distDir: string; clientDir: string; ssr: SsrModule; css: string; scripts: string[] }): SiteBuild {
+  const loaderScript = loaderFor(parts.scripts);
+  return {
+    distDir: parts.distDir,
+    clientDir: parts.clientDir,
+    renderSitePage: parts.ssr.renderSitePage,
+    countdownSentence: parts.ssr.countdownSentence,
+    css: parts.css,
+    loaderScript,
+    styleHashes: [cspHash(parts.css), cspHash(noscriptCss)],
+    scriptHashes: [cspHash(loaderScript)],
+  };
 }
 
 // With JavaScript off nothing would tick, so the countdown's clock face (seconds and all) is not
@@ -88,16 +103,6 @@ export async function loadSiteBuild(distDir: string): Promise<SiteBuild> {
   ]);
   const css = [...cssFiles].map((f) => readFileSync(path.join(clientDir, f), 'utf8')).join('\n');
   if (css === '') throw new Error('The client build has no stylesheet.');
-  const loaderScript = loaderFor([`/${entry.file}`, `/${beacon.file}`]);
   const ssr = (await import(pathToFileURL(path.join(distDir, 'ssr/entry-server.js')).href)) as SsrModule;
-  return {
-    distDir,
-    clientDir,
-    renderSitePage: ssr.renderSitePage,
-    countdownSentence: ssr.countdownSentence,
-    css,
-    loaderScript,
-    styleHashes: [cspHash(css), cspHash(noscriptCss)],
-    scriptHashes: [cspHash(loaderScript)],
-  };
+  return siteBuildOf({ distDir, clientDir, ssr, css, scripts: [`/${entry.file}`, `/${beacon.file}`] });
 }

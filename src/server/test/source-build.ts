@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONSOLE_ENTRY } from '../admin/console-page.ts';
-import { cspHash, loaderFor, noscriptCss, type SiteBuild } from '../site/site-build.ts';
+import { siteBuildOf, type SiteBuild, type SsrModule } from '../site/site-build.ts';
 
 // Server tests render the page from source, as they run, instead of loading `npm run build`'s
 // output: editing a section shows in the next server test with no build in between, and a clean
@@ -14,11 +14,6 @@ import { cspHash, loaderFor, noscriptCss, type SiteBuild } from '../site/site-bu
 // the built files read dist/ (realSiteBuild in built-app.ts).
 
 const root = path.resolve(import.meta.dirname, '../../..');
-
-interface SsrModule {
-  renderSitePage: SiteBuild['renderSitePage'];
-  countdownSentence: SiteBuild['countdownSentence'];
-}
 
 const write = (file: string, text: string) => {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -41,15 +36,5 @@ export async function sourceSiteBuild(): Promise<SiteBuild> {
   // this is the test's stand-in for dist/ssr/entry-server.js, which is that file built.
   const ssr = (await import(pathToFileURL(path.join(root, 'src/client/site/entry-server.tsx')).href)) as SsrModule;
   const css = readFileSync(path.join(root, 'src/client/site/styles.css'), 'utf8');
-  const loaderScript = loaderFor(['/assets/entry-client-test.js', '/assets/beacon-test.js']);
-  return {
-    distDir,
-    clientDir,
-    renderSitePage: ssr.renderSitePage,
-    countdownSentence: ssr.countdownSentence,
-    css,
-    loaderScript,
-    styleHashes: [cspHash(css), cspHash(noscriptCss)],
-    scriptHashes: [cspHash(loaderScript)],
-  };
+  return siteBuildOf({ distDir, clientDir, ssr, css, scripts: ['/assets/entry-client-test.js', '/assets/beacon-test.js'] });
 }
