@@ -143,6 +143,8 @@ export const adminApiPaths = {
   /** The suppression list (decision 0035): GET to read; POST …/lift (owner, fresh proof) to lift one. */
   suppressions: '/api/admin/suppressions',
   suppressionLift: '/api/admin/suppressions/:id/lift',
+  /** POST (sender, fresh proof, audited): the whole list as CSV; it holds no address. */
+  suppressionsCsv: '/api/admin/suppressions/csv',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */
