@@ -80,6 +80,7 @@ export const adminPaths = {
   broadcast: '/admin/broadcast',
   sessions: '/admin/sessions',
   audit: '/admin/audit',
+  suppressions: '/admin/suppressions',
   /** The console's own Vite build (content-hashed files, never in the public page's bundle). */
   assets: '/admin/assets/',
 } as const;
