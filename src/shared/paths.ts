@@ -80,6 +80,7 @@ export const adminPaths = {
   broadcast: '/admin/broadcast',
   sessions: '/admin/sessions',
   audit: '/admin/audit',
+  suppressions: '/admin/suppressions',
   /** The console's own Vite build (content-hashed files, never in the public page's bundle). */
   assets: '/admin/assets/',
 } as const;
@@ -143,6 +144,8 @@ export const adminApiPaths = {
   /** The suppression list (decision 0035): GET to read; POST …/lift (owner, fresh proof) to lift one. */
   suppressions: '/api/admin/suppressions',
   suppressionLift: '/api/admin/suppressions/:id/lift',
+  /** POST (sender, fresh proof, audited): the whole list as CSV; it holds no address. */
+  suppressionsCsv: '/api/admin/suppressions/csv',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */

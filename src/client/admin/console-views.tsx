@@ -6,6 +6,7 @@ import { AuditView } from './views/audit-view.tsx';
 import { BroadcastView } from './views/broadcast-view.tsx';
 import { SessionsView } from './views/sessions-view.tsx';
 import { SubscribersView } from './views/subscribers-view.tsx';
+import { SuppressionsView } from './views/suppressions-view.tsx';
 
 // The views themselves are listed once, in src/shared/admin/console-views.ts (path, label, role,
 // order); here each key gets its component, and a key without one does not compile.
@@ -14,6 +15,7 @@ const components: Record<ConsoleViewKey, ComponentType> = {
   audience: AudienceView,
   broadcast: BroadcastView,
   sessions: SessionsView,
+  suppressions: SuppressionsView,
   audit: AuditView,
 };
 

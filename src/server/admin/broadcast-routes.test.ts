@@ -131,6 +131,28 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     expect(await actions(id)).toEqual(['broadcast.approved', 'broadcast.created', 'broadcast.sent']);
   });
 
+  it('does not queue a confirmed subscriber on the suppression list (a lifted entry no longer bars them); the audit row counts them', async () => {
+    await confirmed(3);
+    await t.app.suppressions.suppress(store.db, { address: `FAN1-${n}@example.com`, reason: 'hard-bounce', source: 'smtp', now: t.clock() });
+    await t.app.suppressions.suppress(store.db, { address: `fan2-${n}@example.com`, reason: 'hard-bounce', source: 'smtp', now: t.clock() });
+    // fan2's entry is lifted: they are mailed again.
+    await store.db
+      .updateTable('suppressions')
+      .set({ lifted_at: t.clock().toISOString(), lifted_by: 'owner@example.com' })
+      .where('subscriber_id', 'in', store.db.selectFrom('subscribers').select('id').where('email_key', '=', `fan2-${n}@example.com`))
+      .execute();
+    const id = await approved();
+    const res = await send(id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().progress).toMatchObject({ recipients: 2, queued: 2 });
+    const queued = await store.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).execute();
+    expect(queued).toHaveLength(2);
+    await drain();
+    expect(mailer.sent.map((m) => m.to).sort()).toEqual([`fan0-${n}@example.com`, `fan2-${n}@example.com`]);
+    const row = await store.db.selectFrom('audit_log').select('detail').where('subject', '=', id).where('action', '=', 'broadcast.sent').executeTakeFirstOrThrow();
+    expect(row.detail).toContain('to 2 confirmed subscribers (1 suppressed, not sent)');
+  });
+
   it('needs a code from the last five minutes to send', async () => {
     await confirmed(1);
     const id = await approved();

@@ -223,7 +223,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       const id = request.params.id;
       // The guard and the approval are checked on the stored text inside the transaction that
       // starts the send (broadcast-store.ts), never on a copy read before it.
-      const started = await store.startSend(db(), id, actorOf(request), api.clock(), { approvals: opts.approvals, refusalOf });
+      const started = await store.startSend(db(), id, actorOf(request), api.clock(), { approvals: opts.approvals, refusalOf, suppressions: api.suppressions });
       switch (started.outcome) {
         case 'missing':
           return missing(res);

@@ -10,7 +10,7 @@ import {
 } from '../../shared/admin/broadcast-schema.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
-import { confirmedSubscriberIds } from '../signups/queries.ts';
+import { confirmedSubscribers } from '../signups/queries.ts';
 import type { AuditLogTable, BroadcastsTable, Database } from '../store/schema.ts';
 import { recordAudit } from './audit.ts';
 import { operatorKey } from './operators.ts';
@@ -220,10 +220,18 @@ export interface SendPolicy {
    * awaited, so a guard that must look something up can be asked inside the transaction too).
    */
   refusalOf: (draft: BroadcastDraft) => string | null | Promise<string | null>;
+  /**
+   * The suppression list (decision 0035): a confirmed subscriber with a standing suppression is
+   * not queued at all. The worker's check just before sending stays the last line.
+   */
+  suppressions?: {
+    /** Of these address keys, those with a standing suppression (mail/suppression.ts). */
+    suppressedAmong(db: Kysely<Database>, keys: readonly string[]): Promise<Set<string>>;
+  };
 }
 
 export type SendOutcome =
-  | { outcome: 'started'; recipients: number; approvedBy: string | null }
+  | { outcome: 'started'; recipients: number; suppressed: number; approvedBy: string | null }
   | { outcome: 'missing' }
   /** Sent already (a double click, another operator) or cancelled. */
   | { outcome: 'not-draft' }
@@ -268,7 +276,10 @@ export async function startSend(db: Kysely<Database>, id: string, actor: Actor, 
       .where('status', '=', 'draft')
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return { outcome: 'not-draft' };
-    const ids = await confirmedSubscriberIds(trx);
+    const confirmed = await confirmedSubscribers(trx);
+    const barred = policy.suppressions ? await policy.suppressions.suppressedAmong(trx, confirmed.map((c) => c.emailKey)) : new Set<string>();
+    const ids = confirmed.filter((c) => !barred.has(c.emailKey)).map((c) => c.id);
+    const suppressed = confirmed.length - ids.length;
     for (let i = 0; i < ids.length; i += CHUNK) {
       await trx
         .insertInto('outbox')
@@ -276,7 +287,7 @@ export async function startSend(db: Kysely<Database>, id: string, actor: Actor, 
         .execute();
     }
     await trx.updateTable('broadcasts').set({ recipients: ids.length }).where('id', '=', id).execute();
-    const to = `to ${ids.length} confirmed subscribers`;
+    const to = `to ${ids.length} confirmed subscribers${suppressed ? ` (${suppressed} suppressed, not sent)` : ''}`;
     await recordAudit(
       trx,
       now,
@@ -289,7 +300,7 @@ export async function startSend(db: Kysely<Database>, id: string, actor: Actor, 
             detail: `${to}, approved by nobody: BROADCAST_APPROVALS=1 (${hashNote(hash)})`,
           },
     );
-    return { outcome: 'started', recipients: ids.length, approvedBy };
+    return { outcome: 'started', recipients: ids.length, suppressed, approvedBy };
   });
 }
 

@@ -53,6 +53,8 @@ const LEAST: Record<string, OperatorRole | 'public'> = {
   // The suppression list (decision 0035): read by senders; lifting one is the owner's, with fresh proof.
   [`GET ${p.suppressions}`]: 'sender',
   [`POST ${p.suppressionLift}`]: 'owner',
+  // Its CSV (no address in it): a sender's, with fresh proof, audited.
+  [`POST ${p.suppressionsCsv}`]: 'sender',
 };
 
 let t: TestApp;

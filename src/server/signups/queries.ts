@@ -35,10 +35,16 @@ export async function signupsPerDay(db: Kysely<Database>, from: string, to: stri
 // For the console's broadcast (src/server/admin/broadcast-*.ts).
 export { unsubscribeUrl } from './unsubscribe-link.ts';
 
-/** Every confirmed subscriber's id, in sign-up order (a broadcast's recipients, snapshotted). */
-export async function confirmedSubscriberIds(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db.selectFrom('subscribers').select('id').where('status', '=', 'confirmed').orderBy('created_at').orderBy('id').execute();
-  return rows.map((r) => r.id);
+/** The confirmed subscribers' ids and address keys (the suppression list is matched on the key). */
+export async function confirmedSubscribers(db: Kysely<Database>): Promise<{ id: string; emailKey: string }[]> {
+  const rows = await db
+    .selectFrom('subscribers')
+    .select(['id', 'email_key'])
+    .where('status', '=', 'confirmed')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, emailKey: r.email_key }));
 }
 
 /** A subscriber's address, if they are still confirmed (a list email goes to nobody else). */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { buffer, text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
-import { neutraliseFormula, subscribersCsv } from './subscriber-csv.ts';
+import { neutraliseFormula } from '../lib/csv.ts';
+import { subscribersCsv } from './subscriber-csv.ts';
 import { recordConsentWording } from './signup-store.ts';
 
 const HEADER =

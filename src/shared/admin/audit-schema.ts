@@ -48,6 +48,8 @@ export const auditActions = {
   'sign-in.alert': 'Many failed sign-ins for one address',
   // Suppression list: the subject is the entry's id, the detail its reason.
   'suppression.lifted': 'Suppression lifted',
+  // The detail says how many entries the file held (none names an address).
+  'suppressions.exported': 'Suppression list exported (CSV)',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as AuditAction[];

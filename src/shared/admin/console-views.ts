@@ -13,6 +13,7 @@ export const consoleViewList = [
   { key: 'audience', path: adminPaths.audience, label: 'Audience', role: 'viewer' },
   { key: 'broadcast', path: adminPaths.broadcast, label: 'Broadcast', role: 'viewer' },
   { key: 'sessions', path: adminPaths.sessions, label: 'Sessions', role: 'viewer' },
+  { key: 'suppressions', path: adminPaths.suppressions, label: 'Suppressions', role: 'sender' },
   { key: 'audit', path: adminPaths.audit, label: 'Audit log', role: 'sender' },
 ] as const satisfies readonly {
   key: string;

@@ -41,6 +41,7 @@ import {
   subscriberListQuerySchema,
   subscriberListReplySchema,
 } from './subscribers.ts';
+import { suppressionIdParamsSchema, suppressionListQuerySchema, suppressionListSchema } from './suppressions.ts';
 
 // Every JSON endpoint of the operators' console, one contract each (src/shared/route-contract.ts):
 // the server registers them (src/server/admin/*-routes.ts), the console calls them. The CSV
@@ -95,6 +96,8 @@ export const subscribersContract = defineContract({ method: 'GET', path: adminAp
 export const subscriberDetailsContract = defineContract({ method: 'POST', path: adminApiPaths.subscriberDetails, params: subscriberIdParamsSchema, reply: subscriberDetailSchema, errors: [...proven, 'not_found', 'rate_limited'] });
 export const subscriberResendContract = defineContract({ method: 'POST', path: adminApiPaths.subscriberResend, params: subscriberIdParamsSchema, reply: subscriberActionReplySchema, errors: [...write, 'not_found', 'conflict'] });
 export const subscriberExportContract = defineContract({ method: 'POST', path: adminApiPaths.subscriberExport, params: subscriberIdParamsSchema, reply: subscriberDataExportSchema, errors: [...proven, 'not_found'] });
+export const suppressionsContract = defineContract({ method: 'GET', path: adminApiPaths.suppressions, query: suppressionListQuerySchema, reply: suppressionListSchema, errors: [...read, 'invalid_fields'] });
+export const liftSuppressionContract = defineContract({ method: 'POST', path: adminApiPaths.suppressionLift, params: suppressionIdParamsSchema, body: emptyBodySchema, reply: messageReplySchema, errors: [...proven, 'not_found'] });
 export const subscriberEraseContract = defineContract({ method: 'POST', path: adminApiPaths.subscriberErase, params: subscriberIdParamsSchema, body: eraseSubscriberSchema, reply: subscriberActionReplySchema, errors: [...proven, 'not_found'] });
 
 /** The buttons that move a broadcast along (same shape each: its id in, the broadcast back). */

@@ -17,9 +17,26 @@ export const suppressionEntrySchema = z.object({
 });
 export type SuppressionEntry = z.output<typeof suppressionEntrySchema>;
 
+/** How the console reads the reasons. */
+export const suppressionReasonLabels: Record<(typeof suppressionReasons)[number], string> = {
+  'hard-bounce': 'The address does not exist (hard bounce)',
+  complaint: 'Marked as spam (complaint)',
+  'soft-bounce-limit': 'Kept bouncing (3 soft bounces in 7 days)',
+  manual: 'Added by hand',
+};
+
+export const suppressionListQuerySchema = z.strictObject({
+  /** From the previous page's reply. */
+  cursor: z.optional(z.string().check(z.maxLength(200))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200))),
+});
+export type SuppressionListQuery = z.output<typeof suppressionListQuerySchema>;
+
 export const suppressionListSchema = z.object({
-  /** Newest first, at most 500. */
+  /** Newest first, a page at a time. */
   entries: z.array(suppressionEntrySchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.nullable(z.string()),
   /** Standing (not lifted) suppressions in all. */
   standing: z.number(),
 });
