@@ -212,11 +212,15 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     for (const [i, r] of rows.slice(0, 13).entries()) {
       await t.app.suppressions.record(store.db, { source: 'dsn', eventId: `dsn-${n}-${i}`, kind: 'hard', address: r.email, outboxId: r.id, now: t.clock() });
     }
+    // One not yet sent is suppressed meanwhile (a bounce of an earlier email): its row is cancelled.
+    const later = rows[245];
+    if (!later) throw new Error('250 rows were queued');
+    await t.app.suppressions.suppress(store.db, { address: later.email, reason: 'hard-bounce', source: 'dsn', now: t.clock() });
     const reason = 'Hard bounces reached 5.42 % (13 of 240 sent), above the 5 % limit.';
     expect(await progress(id)).toMatchObject({
       state: 'paused',
       automaticPause: { reason, overriddenBy: null },
-      progress: { sent: 240, delivered: 227, bounced: { hard: 13, soft: 0 }, complained: 0, queued: 10 },
+      progress: { sent: 240, delivered: 227, bounced: { hard: 13, soft: 0 }, complained: 0, suppressed: 1, skipped: 0, queued: 9 },
     });
     const resumed = await c.post(withId(adminApiPaths.broadcastResume, id));
     expect(resumed.statusCode, resumed.body).toBe(200);
