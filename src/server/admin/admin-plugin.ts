@@ -20,6 +20,7 @@ import { registerSubscriberRoutes } from './subscriber-routes.ts';
 import { signInCounters } from './sign-in-backoff.ts';
 import { purgeOldReads } from './personal-data-allowance.ts';
 import { purgeExpired } from './sessions.ts';
+import { brakeBroadcasts } from './broadcast-brake.ts';
 
 export interface AdminOptions {
   /** Where `npm run build` put the console (dist/admin). */
@@ -79,6 +80,9 @@ export const adminFeature = fp(
       registerSuppressionRoutes(api);
     });
 
+    // Every bounce or complaint stored re-checks its broadcast's rates (broadcast-brake.ts).
+    app.suppressions.onStored(brakeBroadcasts);
+
     app.jobs.add(
       intervalJob(
         'admin-session-purge',
@@ -97,6 +101,6 @@ export const adminFeature = fp(
     fastify: '5.x',
     encapsulate: true,
     dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-redis', 'dh-write-protection', 'dh-jobs', 'dh-mail'],
-    decorators: { fastify: ['store', 'clock', 'keys', 'redis', 'protection', 'jobs', 'outbox', 'mailer'] },
+    decorators: { fastify: ['store', 'clock', 'keys', 'redis', 'protection', 'jobs', 'outbox', 'mailer', 'suppressions'] },
   },
 );

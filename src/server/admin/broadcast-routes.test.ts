@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminApiPaths, withId } from '../../shared/paths.ts';
 import type { MailMessage } from '../mail/outbox.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
-import { insertSubscriber } from '../test/fixtures.ts';
+import { insertConfirmedSubscribers, insertSubscriber } from '../test/fixtures.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
 import { codeAt, ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
 
@@ -215,6 +215,41 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     expect((await c.post(withId(adminApiPaths.broadcastResume, second))).statusCode).toBe(409);
     expect(await actions(id)).toEqual(['broadcast.approved', 'broadcast.created', 'broadcast.paused', 'broadcast.resumed', 'broadcast.sent'].sort());
     expect(await actions(second)).toContain('broadcast.cancelled');
+  });
+
+  it('pauses itself past 5 % hard bounces, says why, and an operator with fresh proof overrides it', async () => {
+    await insertConfirmedSubscribers(store.db, Array.from({ length: 250 }, (_, i) => `fan${i}-${n}@example.com`), t.clock());
+    const id = await approved();
+    expect((await send(id)).statusCode).toBe(200);
+    const rows = await store.db
+      .selectFrom('outbox')
+      .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
+      .select(['outbox.id', 'subscribers.email'])
+      .where('broadcast_id', '=', id)
+      .orderBy('outbox.id')
+      .execute();
+    // The mail server took 240 of them; 13 come back as hard bounces (5.4 %), through the app's
+    // own suppression list (as every source's events are stored).
+    await store.db.updateTable('outbox').set({ status: 'sent', sent_at: t.clock().toISOString() }).where('id', 'in', rows.slice(0, 240).map((r) => r.id)).execute();
+    for (const [i, r] of rows.slice(0, 13).entries()) {
+      await t.app.suppressions.record(store.db, { source: 'dsn', eventId: `dsn-${n}-${i}`, kind: 'hard', address: r.email, outboxId: r.id, now: t.clock() });
+    }
+    // One not yet sent is suppressed meanwhile (a bounce of an earlier email): its row is cancelled.
+    const later = rows[245];
+    if (!later) throw new Error('250 rows were queued');
+    await t.app.suppressions.suppress(store.db, { address: later.email, reason: 'hard-bounce', source: 'dsn', now: t.clock() });
+    const reason = 'Hard bounces reached 5.42 % (13 of 240 sent), above the 5 % limit.';
+    expect(await progress(id)).toMatchObject({
+      state: 'paused',
+      automaticPause: { reason, overriddenBy: null },
+      progress: { sent: 240, delivered: 227, bounced: { hard: 13, soft: 0 }, complained: 0, suppressed: 1, skipped: 0, queued: 9 },
+    });
+    const resumed = await c.post(withId(adminApiPaths.broadcastResume, id));
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.json()).toMatchObject({ state: 'sending', automaticPause: { reason, overriddenBy: op.email } });
+    const log = await store.db.selectFrom('audit_log').select(['action', 'actor', 'via', 'detail']).where('subject', '=', id).orderBy('seq').execute();
+    expect(log.filter((e) => e.action === 'broadcast.auto-paused')).toEqual([{ action: 'broadcast.auto-paused', actor: null, via: 'system', detail: reason }]);
+    expect(log.at(-1)).toEqual({ action: 'broadcast.resumed', actor: op.email, via: 'console', detail: `overrode the automatic pause: ${reason}` });
   });
 
   it('refuses to send or test a broadcast carrying an Ethereum address, with a sentence saying why', async () => {

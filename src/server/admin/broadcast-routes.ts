@@ -245,7 +245,8 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   const transition = (
     contract: typeof pauseBroadcastContract | typeof resumeBroadcastContract | typeof cancelBroadcastContract,
-    change: (id: string) => Promise<boolean>,
+    /** False when the broadcast is not in a state this applies to; else the audit row's detail. */
+    change: (id: string, by: string) => Promise<false | { detail: string | null }>,
     action: 'broadcast.paused' | 'broadcast.resumed' | 'broadcast.cancelled',
     refused: string,
     guard: ReturnType<typeof requireRole>,
@@ -256,22 +257,34 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       { onRequest: guard },
       async (request, res) => {
         const id = request.params.id;
-        if (!(await change(id))) {
+        const changed = await change(id, operatorOf(request).email);
+        if (!changed) {
           return (await store.findBroadcast(db(), id)) ? conflict(res, refused) : res.code(404).send(apiError('not_found', notFound));
         }
-        await audit(request, { action, subject: id });
+        await audit(request, { action, subject: id, detail: changed.detail });
         if (action === 'broadcast.resumed') api.outbox.nudge();
         const b = await store.findBroadcast(db(), id);
         if (!b) return res.code(404).send(apiError('not_found', notFound));
         return reply(b);
       },
     );
-  transition(pauseBroadcastContract, (id) => store.pause(db(), id, api.clock()), 'broadcast.paused', 'Only a broadcast that is sending can be paused.',
+  const done = (ok: boolean) => (ok ? { detail: null } : false);
+  transition(pauseBroadcastContract, async (id, by) => done(await store.pause(db(), id, by, api.clock())), 'broadcast.paused', 'Only a broadcast that is sending can be paused.',
     // The emergency stop: one press for anyone signed in, whatever their role.
     requireRole('viewer'));
-  transition(resumeBroadcastContract, (id) => store.resume(db(), id, api.clock()), 'broadcast.resumed', 'Only a paused broadcast can be resumed.',
+  transition(
+    resumeBroadcastContract,
+    async (id, by) => {
+      const r = await store.resume(db(), id, by, api.clock());
+      if (!r.resumed) return false;
+      // The reply says so too (automaticPause.overriddenBy).
+      return { detail: r.overrode ? `overrode the automatic pause: ${r.overrode}` : null };
+    },
+    'broadcast.resumed',
+    'Only a paused broadcast can be resumed.',
     // Sending again is sending: a stolen session alone must not undo someone's emergency stop.
-    requireRole('sender', { freshProof: true }));
-  transition(cancelBroadcastContract, (id) => store.cancel(db(), id, api.clock()), 'broadcast.cancelled', 'This broadcast has finished or was cancelled already.',
+    requireRole('sender', { freshProof: true }),
+  );
+  transition(cancelBroadcastContract, async (id) => done(await store.cancel(db(), id, api.clock())), 'broadcast.cancelled', 'This broadcast has finished or was cancelled already.',
     requireRole('sender'));
 }

@@ -13,6 +13,7 @@ import { newOutboxRow } from '../mail/outbox.ts';
 import { confirmedSubscribers } from '../signups/queries.ts';
 import type { AuditLogTable, BroadcastsTable, Database } from '../store/schema.ts';
 import { recordAudit } from './audit.ts';
+import { holdBack, PAUSED_AUTOMATICALLY } from './broadcast-brake.ts';
 import { operatorKey } from './operators.ts';
 
 // A broadcast's life, in the database (docs/decisions/0015-launch-broadcast.md). Every change of
@@ -77,6 +78,10 @@ export async function createDraft(db: Kysely<Database>, draft: BroadcastDraft, b
       lapsed_by: null,
       lapsed_at: null,
       lapsed_reason: null,
+      paused_by: null,
+      paused_reason: null,
+      paused_at: null,
+      pause_overridden_by: null,
     })
     .execute();
   return id;
@@ -304,38 +309,52 @@ export async function startSend(db: Kysely<Database>, id: string, actor: Actor, 
   });
 }
 
-// A paused broadcast's rows wait here: no worker claims them until resume makes them due again.
-const HELD_UNTIL = '9999-12-31T00:00:00.000Z';
-
 /**
- * Sending → paused: rows not yet taken by a worker are held back (those in the middle of their
- * SMTP exchange finish; one that must be retried meets the composer, which holds it too).
+ * Sending → paused, by an operator: rows not yet taken by a worker are held back (those in the
+ * middle of their SMTP exchange finish; one that must be retried meets the composer, which holds it
+ * too). A broadcast also pauses itself (broadcast-brake.ts).
  */
-export async function pause(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+export async function pause(db: Kysely<Database>, id: string, by: string, now: Date): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    if (!(await move(trx, id, ['sending'], 'paused', now))) return false;
-    await trx
-      .updateTable('outbox')
-      .set({ next_attempt_at: HELD_UNTIL })
-      .where('broadcast_id', '=', id)
-      .where('status', '=', 'pending')
-      .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now.toISOString())]))
-      .execute();
+    const at = now.toISOString();
+    const r = await trx
+      .updateTable('broadcasts')
+      .set({ status: 'paused', updated_at: at, paused_by: by, paused_reason: null, paused_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'sending')
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await holdBack(trx, id, now);
     return true;
   });
 }
 
-/** Paused → sending; rows held back meanwhile are due at once. */
-export async function resume(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await move(trx, id, ['paused'], 'sending', now))) return false;
+/** A resume's outcome: `overrode` is the automatic pause's reason when there was one. */
+export type ResumeOutcome = { resumed: false } | { resumed: true; overrode: string | null };
+
+/**
+ * Paused → sending; rows held back meanwhile are due at once. Only an operator resumes (the route
+ * asks a sender's fresh proof); over an automatic pause, the row keeps who overrode it.
+ */
+export async function resume(db: Kysely<Database>, id: string, by: string, now: Date): Promise<ResumeOutcome> {
+  return db.transaction().execute(async (trx): Promise<ResumeOutcome> => {
+    const b = await lockRow(trx, id);
+    if (b?.status !== 'paused') return { resumed: false };
+    const overrode = b.paused_by === PAUSED_AUTOMATICALLY ? (b.paused_reason ?? 'paused automatically') : null;
+    const r = await trx
+      .updateTable('broadcasts')
+      .set({ status: 'sending', updated_at: now.toISOString(), ...(overrode ? { pause_overridden_by: by } : {}) })
+      .where('id', '=', id)
+      .where('status', '=', 'paused')
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return { resumed: false };
     await trx
       .updateTable('outbox')
       .set({ next_attempt_at: now.toISOString() })
       .where('broadcast_id', '=', id)
       .where('status', '=', 'pending')
       .execute();
-    return true;
+    return { resumed: true, overrode };
   });
 }
 
@@ -367,7 +386,13 @@ async function move(db: Kysely<Database>, id: string, from: BroadcastsTable['sta
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Where every recipient stands: queued + sent + failed + skipped + cancelled = recipients. */
+/** A row the suppression list cancelled (suppression.ts writes `suppressed (<reason>)`). */
+const isSuppressed = (lastError: string | null) => lastError?.startsWith('suppressed') === true;
+
+/**
+ * Where every recipient stands: queued + sent + failed + skipped + cancelled + suppressed =
+ * recipients; and what came back: bounces (hard, soft) and complaints, each row counted once.
+ */
 export async function progressOf(db: Kysely<Database>, b: BroadcastsTable, ratePerSec: number): Promise<{ state: BroadcastState; progress: BroadcastProgress }> {
   const rows = await db
     .selectFrom('outbox')
@@ -375,7 +400,20 @@ export async function progressOf(db: Kysely<Database>, b: BroadcastsTable, rateP
     .where('broadcast_id', '=', b.id)
     .groupBy(['status', 'last_error'])
     .execute();
-  const p: BroadcastProgress = { recipients: b.recipients ?? 0, queued: 0, sent: 0, failed: 0, skipped: 0, cancelled: 0, etaSeconds: null, failures: [] };
+  const p: BroadcastProgress = {
+    recipients: b.recipients ?? 0,
+    queued: 0,
+    sent: 0,
+    failed: 0,
+    skipped: 0,
+    cancelled: 0,
+    etaSeconds: null,
+    failures: [],
+    delivered: 0,
+    bounced: { hard: 0, soft: 0 },
+    complained: 0,
+    suppressed: 0,
+  };
   for (const r of rows) {
     const n = Number(r.n);
     if (r.status === 'pending') p.queued += n;
@@ -385,10 +423,29 @@ export async function progressOf(db: Kysely<Database>, b: BroadcastsTable, rateP
       p.failures.push({ reason: r.last_error ?? 'unknown', count: n });
     } else if (r.status === 'cancelled') {
       if (r.last_error === CANCELLED_BY_OPERATOR) p.cancelled += n;
+      else if (isSuppressed(r.last_error)) p.suppressed += n;
       else p.skipped += n;
     }
   }
   p.failures = p.failures.sort((a, b) => b.count - a.count).slice(0, 10);
+  if (b.status !== 'draft') {
+    const heard = await db
+      .selectFrom('bounce_events')
+      .innerJoin('outbox', 'outbox.id', 'bounce_events.outbox_id')
+      .select((eb) => ['bounce_events.kind', 'outbox.status', eb.fn.count<number | string>('outbox.id').distinct().as('n')])
+      .where('outbox.broadcast_id', '=', b.id)
+      .groupBy(['bounce_events.kind', 'outbox.status'])
+      .execute();
+    let hardOfSent = 0;
+    for (const h of heard) {
+      const n = Number(h.n);
+      if (h.kind === 'hard') p.bounced.hard += n;
+      else if (h.kind === 'soft') p.bounced.soft += n;
+      else p.complained += n;
+      if (h.kind === 'hard' && h.status === 'sent') hardOfSent += n;
+    }
+    p.delivered = p.sent - hardOfSent;
+  }
   const state: BroadcastState = b.status === 'sending' && p.queued === 0 ? 'done' : b.status;
   if (state === 'sending') p.etaSeconds = Math.ceil(p.queued / ratePerSec);
   return { state, progress: p };
@@ -424,5 +481,9 @@ export function toBroadcast(
     approval,
     lapsedApproval: lapsed,
     progress,
+    automaticPause:
+      b.paused_by === PAUSED_AUTOMATICALLY && b.paused_reason && b.paused_at
+        ? { reason: b.paused_reason, at: b.paused_at, overriddenBy: b.pause_overridden_by }
+        : null,
   };
 }

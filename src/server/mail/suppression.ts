@@ -38,8 +38,12 @@ export type BounceOutcome = 'duplicate' | 'counted' | 'suppressed';
 
 type Db = Kysely<Database>;
 
+/** Runs inside the transaction that stored a new (not duplicate) event; a throw rolls it back. */
+export type StoredEventHook = (trx: Db, e: BounceEvent) => Promise<unknown>;
+
 export class Suppressions {
   private readonly derived = new WeakMap<DataKey, Buffer>();
+  private readonly hooks: StoredEventHook[] = [];
 
   constructor(private readonly secrets: SecretBox) {}
 
@@ -47,6 +51,11 @@ export class Suppressions {
     let k = this.derived.get(key);
     if (!k) this.derived.set(key, (k = deriveKey(key.key, PURPOSE)));
     return createHmac('sha256', k).update(normaliseAddress(address)).digest('base64url');
+  }
+
+  /** Calls `hook` for every event stored from now on (the admin feature's broadcast brake). */
+  onStored(hook: StoredEventHook): void {
+    this.hooks.push(hook);
   }
 
   /** The address's hash under the current data key (what new rows store). */
@@ -138,7 +147,8 @@ export class Suppressions {
 
   /**
    * Records a bounce or complaint once (by source and event id) and suppresses as it calls for: a
-   * hard bounce or a complaint at once, soft bounces at the third within seven days.
+   * hard bounce or a complaint at once, soft bounces at the third within seven days. The one place
+   * every source goes through, so it is also where a broadcast re-checks its rates (broadcast-brake.ts).
    */
   async record(db: Db, e: BounceEvent): Promise<BounceOutcome> {
     const write = async (trx: Db): Promise<BounceOutcome> => {
@@ -158,6 +168,11 @@ export class Suppressions {
         .returning('event_id')
         .executeTakeFirst();
       if (!inserted) return 'duplicate';
+      // What must see every event, in its transaction: a broadcast re-counts its rates (and pauses
+      // itself past a threshold; admin/broadcast-brake.ts). Before the suppression's writes to the
+      // outbox, so every writer takes the broadcast's row first and the outbox's rows after, as a
+      // pause from the console does.
+      for (const hook of this.hooks) await hook(trx, e);
       let reason: SuppressionReason | null = e.kind === 'hard' ? 'hard-bounce' : e.kind === 'complaint' ? 'complaint' : null;
       if (!reason) {
         const since = new Date(e.now.getTime() - SOFT_WINDOW_MS).toISOString();

@@ -82,6 +82,13 @@ export interface BroadcastsTable {
   lapsed_by: string | null;
   lapsed_at: IsoTime | null;
   lapsed_reason: 'edit' | 'revoked' | null;
+  /** Who paused it last: 'automatic' (its own bounce or complaint rate), or the operator (migration 0017). */
+  paused_by: string | null;
+  /** Why, in words, for an automatic pause (the rate and the sample); null for an operator's. */
+  paused_reason: string | null;
+  paused_at: IsoTime | null;
+  /** The operator who resumed it over an automatic pause. */
+  pause_overridden_by: string | null;
 }
 
 export interface SettingsTable {
@@ -226,7 +233,8 @@ export interface AuditLogTable {
   id: string;
   at: IsoTime;
   actor: string | null;
-  via: 'console' | 'command-line' | 'anonymous';
+  /** 'system': the application acting on its own (a broadcast's automatic pause). */
+  via: 'console' | 'command-line' | 'anonymous' | 'system';
   action: string;
   subject: string | null;
   detail: string | null;

@@ -42,3 +42,35 @@ export async function insertSubscriber(
     .execute();
   return id;
 }
+
+/** Many confirmed subscribers at once (a broadcast's list), in chunks: one insert per row is slow on PostgreSQL. */
+export async function insertConfirmedSubscribers(db: Kysely<Database>, emails: readonly string[], now: Date): Promise<string[]> {
+  const [first, ...rest] = emails;
+  if (first === undefined) return [];
+  const ids = [await insertSubscriber(db, first, { status: 'confirmed', now })];
+  const at = now.toISOString();
+  for (let i = 0; i < rest.length; i += 200) {
+    const rows = rest.slice(i, i + 200).map((email) => ({
+      id: randomUUID(),
+      email,
+      email_key: email.toLowerCase(),
+      name: 'Test',
+      comment: '',
+      status: 'confirmed' as const,
+      created_at: at,
+      updated_at: at,
+      confirmed_at: at,
+      unsubscribed_at: null,
+      last_confirmation_at: at,
+      consent_version: 'test',
+      consent_at: at,
+      consent_page: '/',
+      country: null,
+      region: null,
+      city: null,
+    }));
+    await db.insertInto('subscribers').values(rows).execute();
+    ids.push(...rows.map((r) => r.id));
+  }
+  return ids;
+}

@@ -35,7 +35,10 @@ export const auditActions = {
   'broadcast.sent': 'Broadcast sent (approved)',
   'broadcast.sent-unapproved': 'Broadcast sent without approval',
   'broadcast.paused': 'Broadcast paused',
+  // Over an automatic pause, the detail says the operator overrode it, and quotes its reason.
   'broadcast.resumed': 'Broadcast resumed',
+  // Its own bounce or complaint rate passed a threshold; the detail names the rate and the sample.
+  'broadcast.auto-paused': 'Broadcast paused automatically',
   'broadcast.cancelled': 'Broadcast cancelled',
   // Subscribers screen: the subject is the person's id, never their address.
   'subscriber.confirmation-resent': 'Confirmation resent',
@@ -59,8 +62,11 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   /** The operator who acted; null when nobody was signed in (a failed sign-in) or from the command line. */
   actor: z.nullable(z.string()),
-  /** 'console' (a signed-in operator), 'command-line' (npm run operator), 'anonymous' (sign-in attempts). */
-  via: z.enum(['console', 'command-line', 'anonymous']),
+  /**
+   * 'console' (a signed-in operator), 'command-line' (npm run operator), 'anonymous' (sign-in
+   * attempts), 'system' (the application on its own: a broadcast's automatic pause).
+   */
+  via: z.enum(['console', 'command-line', 'anonymous', 'system']),
   action: z.string(),
   /** What was acted on, e.g. the operator a sign-in was for; null when there is nothing to name. */
   subject: z.nullable(z.string()),

@@ -45,6 +45,17 @@ export const broadcastProgressSchema = z.object({
   etaSeconds: z.nullable(z.number()),
   /** The last failures, with the mail server's reason. */
   failures: z.array(z.object({ reason: z.string(), count: z.number() })),
+  /**
+   * Sent and not (yet) heard back as a hard bounce: delivered as far as we know. Opens are not
+   * tracked, so "delivered" never means "read"; a bounce can still arrive days later.
+   */
+  delivered: z.number(),
+  /** Rows heard back from as a bounce (each row once), by kind. */
+  bounced: z.object({ hard: z.number(), soft: z.number() }),
+  /** Rows whose recipient complained (marked it as spam). */
+  complained: z.number(),
+  /** Not sent because the address was suppressed (an earlier bounce or complaint). */
+  suppressed: z.number(),
 });
 export type BroadcastProgress = z.output<typeof broadcastProgressSchema>;
 
@@ -84,6 +95,12 @@ export const broadcastSchema = z.object({
     z.object({ approvedBy: z.string(), approvedAt: z.string(), by: z.string(), at: z.string(), reason: z.enum(['edit', 'revoked']) }),
   ),
   progress: broadcastProgressSchema,
+  /**
+   * The broadcast paused itself (its bounce or complaint rate passed a threshold): why, in words,
+   * when, and the operator who resumed it over that pause (null while it stands). Null when it
+   * never did, or when an operator paused it since.
+   */
+  automaticPause: z.nullable(z.object({ reason: z.string(), at: z.string(), overriddenBy: z.nullable(z.string()) })),
 });
 export type Broadcast = z.output<typeof broadcastSchema>;
 

@@ -16,7 +16,7 @@ interface Filter {
 
 const noFilter: Filter = { actor: '', action: '', from: '', to: '' };
 const actionLabel = (action: string): string => (auditActions as Record<string, string>)[action] ?? action;
-const viaLabel = { console: '', 'command-line': ' (command line)', anonymous: '' } as const;
+const viaLabel = { console: '', 'command-line': ' (command line)', anonymous: '', system: ' (automatic)' } as const;
 const fetchAuditPage = (f: Filter, after: string | null) => callContract(auditContract, { query: { ...f, cursor: after ?? undefined } });
 
 /** Who did what, and when: newest first, filtered by operator, action and days, a page at a time. */
@@ -95,7 +95,7 @@ export function AuditView() {
               {entries.map((e) => (
                 <tr key={e.id}>
                   <td data-label="When">{formatTime(e.at)}</td>
-                  <td data-label="Who">{e.actor ? e.actor + viaLabel[e.via] : e.via === 'command-line' ? 'Command line' : '—'}</td>
+                  <td data-label="Who">{e.actor ? e.actor + viaLabel[e.via] : e.via === 'command-line' ? 'Command line' : e.via === 'system' ? 'Automatic' : '—'}</td>
                   <td data-label="What">{actionLabel(e.action)}</td>
                   <td data-label="Concerning">{e.subject ?? '—'}</td>
                   <td data-label="Details">{e.detail ?? ''}</td>

@@ -25,7 +25,21 @@ const draft: Broadcast = {
   approvalsRequired: 2,
   approval: null,
   lapsedApproval: null,
-  progress: { recipients: 0, queued: 0, sent: 0, failed: 0, skipped: 0, cancelled: 0, etaSeconds: null, failures: [] },
+  progress: {
+    recipients: 0,
+    queued: 0,
+    sent: 0,
+    failed: 0,
+    skipped: 0,
+    cancelled: 0,
+    etaSeconds: null,
+    failures: [],
+    delivered: 0,
+    bounced: { hard: 0, soft: 0 },
+    complained: 0,
+    suppressed: 0,
+  },
+  automaticPause: null,
 };
 
 function render(b: Broadcast, email: string, role: OperatorRole, dirty = false): string {

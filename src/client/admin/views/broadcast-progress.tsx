@@ -35,6 +35,24 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
         {b.approval ? `, approved by ${b.approval.by} ${formatTime(b.approval.at)}` : ', approved by nobody'}; written by {b.createdBy}
         {b.updatedBy !== b.createdBy ? `, last edited by ${b.updatedBy}` : ''}
       </p>
+      {b.state === 'paused' && b.automaticPause && !b.automaticPause.overriddenBy ? (
+        <div role="alert" className="cs-notice cs-notice-error" data-testid="bc-auto-paused">
+          <p>
+            <strong>This broadcast paused itself</strong> {formatTime(b.automaticPause.at)}: {b.automaticPause.reason}
+          </p>
+          <p>
+            Mailbox providers throttle or block senders past these rates. Nothing more goes out until an operator decides:
+            look at the bounces and complaints first; resume only if you know why they came (and that it will not go on), or
+            cancel the rest.
+          </p>
+        </div>
+      ) : null}
+      {b.automaticPause?.overriddenBy ? (
+        <p className="cs-muted" data-testid="bc-auto-pause-overridden">
+          It paused itself ({b.automaticPause.reason}); {b.automaticPause.overriddenBy} resumed it anyway, so it will not pause
+          itself again.
+        </p>
+      ) : null}
       <dl className="cs-progress" data-testid="bc-progress">
         <dt>Recipients</dt>
         <dd>{p.recipients}</dd>
@@ -46,6 +64,16 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
         <dd>{p.failed}</dd>
         <dt>Skipped (unsubscribed meanwhile)</dt>
         <dd>{p.skipped}</dd>
+        <dt>Not sent (address suppressed)</dt>
+        <dd data-testid="bc-suppressed">{p.suppressed}</dd>
+        <dt>Delivered, as far as known</dt>
+        <dd data-testid="bc-delivered">{p.delivered}</dd>
+        <dt>Bounced (hard / soft)</dt>
+        <dd data-testid="bc-bounced">
+          {p.bounced.hard} / {p.bounced.soft}
+        </dd>
+        <dt>Complained (marked as spam)</dt>
+        <dd data-testid="bc-complained">{p.complained}</dd>
         {p.cancelled ? (
           <>
             <dt>Not sent (cancelled)</dt>
@@ -55,6 +83,10 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
         <dt>Time left</dt>
         <dd>{eta(p.etaSeconds)}</dd>
       </dl>
+      <p className="cs-muted">
+        “Delivered” is sent minus the hard bounces heard so far: bounces can come back days later, and opens are not
+        tracked, so it never means “read”.
+      </p>
       {p.failures.length ? (
         <>
           <h3>Why some failed</h3>
@@ -75,7 +107,7 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
         ) : null}
         {b.state === 'paused' && sender ? (
           <button type="button" onClick={() => onChange(resumeBroadcastContract)}>
-            Resume
+            {b.automaticPause && !b.automaticPause.overriddenBy ? 'Resume anyway (override the automatic pause)' : 'Resume'}
           </button>
         ) : null}
         {b.state === 'sending' || b.state === 'paused' ? (
