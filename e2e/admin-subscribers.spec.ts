@@ -1,7 +1,7 @@
 // The console's Subscribers and Audience screens in a real Chromium against the real server.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { axeViolations, newOperator, nextCode, ownAddress, signIn, type E2eOperator } from './admin-support.ts';
+import { axeViolations, confirmWithCode, newOperator, ownAddress, signIn } from './admin-support.ts';
 import { seedSubscribers, uniqueTag } from './subscriber-seed.ts';
 import { watchCsp } from './support.ts';
 
@@ -26,15 +26,6 @@ async function openOnlyRow(page: Page, masked: RegExp) {
   const details = page.getByRole('button', { name: masked });
   await expect(details).toHaveCount(1);
   await details.click();
-}
-
-/** Answers the fresh-proof prompt with a new code. */
-async function confirmWithCode(page: Page, op: E2eOperator) {
-  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel('6-digit code').fill(await nextCode(op));
-  await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await expect(dialog).toBeHidden();
 }
 
 test('searches, filters and pages a masked list, shows a person on purpose; a hostile name stays text; resends a confirmation', async ({ page }) => {

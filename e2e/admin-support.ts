@@ -62,6 +62,15 @@ export async function signIn(page: Page, op: E2eOperator, via: 'totp' | 'recover
   await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
 }
 
+/** Answers the fresh-proof prompt with a new code. */
+export async function confirmWithCode(page: Page, op: E2eOperator) {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('6-digit code').fill(await nextCode(op));
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+}
+
 export async function axeViolations(page: Page): Promise<string[]> {
   // axe cannot run inside a frame that forbids scripts (sandbox=""): it waits there for ever. The
   // only such frame is the broadcast's HTML preview, which shows the email, not the console.

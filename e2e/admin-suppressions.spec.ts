@@ -1,23 +1,14 @@
 // The console's Suppressions view in a real Chromium against the real server: a sender reads the
 // list (no address in it); an owner lifts an entry after saying yes in words and giving a code.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { Suppressions } from '../src/server/mail/suppression.ts';
-import { axeViolations, newOperator, nextCode, ownAddress, signIn, type E2eOperator } from './admin-support.ts';
+import { axeViolations, confirmWithCode, newOperator, ownAddress, signIn } from './admin-support.ts';
 import { e2eSecrets, withServerStore } from './e2e-target.ts';
 
 test.beforeEach(async ({ page }) => {
   await ownAddress(page);
 });
-
-/** Answers the fresh-proof prompt with a new code. */
-async function confirmWithCode(page: Page, op: E2eOperator) {
-  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel('6-digit code').fill(await nextCode(op));
-  await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await expect(dialog).toBeHidden();
-}
 
 test('a sender sees a seeded suppression without its address; an owner lifts it through a confirmation and a fresh code', async ({ page }) => {
   // Entries carry no address: a detail of its own tells this test's row from the others'.

@@ -7,6 +7,7 @@ import {
   type BroadcastDraft,
   type BroadcastProgress,
   type BroadcastState,
+  noProgress,
 } from '../../shared/admin/broadcast-schema.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
@@ -400,20 +401,7 @@ export async function progressOf(db: Kysely<Database>, b: BroadcastsTable, rateP
     .where('broadcast_id', '=', b.id)
     .groupBy(['status', 'last_error'])
     .execute();
-  const p: BroadcastProgress = {
-    recipients: b.recipients ?? 0,
-    queued: 0,
-    sent: 0,
-    failed: 0,
-    skipped: 0,
-    cancelled: 0,
-    etaSeconds: null,
-    failures: [],
-    delivered: 0,
-    bounced: { hard: 0, soft: 0 },
-    complained: 0,
-    suppressed: 0,
-  };
+  const p = noProgress(b.recipients ?? 0);
   for (const r of rows) {
     const n = Number(r.n);
     if (r.status === 'pending') p.queued += n;

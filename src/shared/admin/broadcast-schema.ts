@@ -59,6 +59,22 @@ export const broadcastProgressSchema = z.object({
 });
 export type BroadcastProgress = z.output<typeof broadcastProgressSchema>;
 
+/** A broadcast's progress before any row is counted: what the store adds to, and what a draft shows. */
+export const noProgress = (recipients = 0): BroadcastProgress => ({
+  recipients,
+  queued: 0,
+  sent: 0,
+  failed: 0,
+  skipped: 0,
+  cancelled: 0,
+  etaSeconds: null,
+  failures: [],
+  delivered: 0,
+  bounced: { hard: 0, soft: 0 },
+  complained: 0,
+  suppressed: 0,
+});
+
 /** BROADCAST_APPROVALS: 2 (a second operator approves every send) or 1 (a team of one). */
 export const broadcastApprovalCounts = [1, 2] as const;
 export type BroadcastApprovals = (typeof broadcastApprovalCounts)[number];

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Broadcast } from '../../../shared/admin/broadcast-schema.ts';
+import { noProgress, type Broadcast } from '../../../shared/admin/broadcast-schema.ts';
 import type { OperatorRole } from '../../../shared/admin/roles.ts';
 import { ConsoleContext, type ConsoleContextValue } from '../console-context.tsx';
 import { BroadcastApproval } from './broadcast-approval.tsx';
@@ -25,20 +25,7 @@ const draft: Broadcast = {
   approvalsRequired: 2,
   approval: null,
   lapsedApproval: null,
-  progress: {
-    recipients: 0,
-    queued: 0,
-    sent: 0,
-    failed: 0,
-    skipped: 0,
-    cancelled: 0,
-    etaSeconds: null,
-    failures: [],
-    delivered: 0,
-    bounced: { hard: 0, soft: 0 },
-    complained: 0,
-    suppressed: 0,
-  },
+  progress: noProgress(),
   automaticPause: null,
 };
 
