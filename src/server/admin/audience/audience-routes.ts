@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { audienceContract, audienceLiveContract } from '../../shared/admin/contracts.ts';
-import { audienceOverview, liveVisitors } from '../analytics/queries.ts';
-import { registerContract } from '../lib/register-contract.ts';
-import { requireRole } from './guards.ts';
+import { audienceContract, audienceLiveContract } from '../../../shared/admin/contracts.ts';
+import { audienceOverview, liveVisitors } from '../../analytics/queries.ts';
+import { registerContract } from '../../lib/register-contract.ts';
+import { requireRole } from '../guards.ts';
 
 /** The Audience screen: the report for a period (beside the one before), and the last 30 minutes. */
 export function registerAudienceRoutes(api: FastifyInstance): void {

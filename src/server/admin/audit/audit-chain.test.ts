@@ -3,18 +3,18 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditRowHash } from '../store/audit-hash.ts';
-import { openStore } from '../store/database.ts';
-import { migrateToLatest } from '../store/migrate.ts';
-import { signupsMigration } from '../store/migrations/0001-signups.ts';
-import { analyticsMigration } from '../store/migrations/0002-analytics.ts';
-import { linkKeysMigration } from '../store/migrations/0003-link-keys.ts';
-import { operatorsMigration } from '../store/migrations/0004-operators.ts';
-import { serverDatabaseUrl, dialectCases, openTestStore, type TestStore, testSecrets, untilNoSchemaVanishes } from '../test/test-store.ts';
+import { auditRowHash } from '../../store/audit-hash.ts';
+import { openStore } from '../../store/database.ts';
+import { migrateToLatest } from '../../store/migrate.ts';
+import { signupsMigration } from '../../store/migrations/0001-signups.ts';
+import { analyticsMigration } from '../../store/migrations/0002-analytics.ts';
+import { linkKeysMigration } from '../../store/migrations/0003-link-keys.ts';
+import { operatorsMigration } from '../../store/migrations/0004-operators.ts';
+import { serverDatabaseUrl, dialectCases, openTestStore, type TestStore, testSecrets, untilNoSchemaVanishes } from '../../test/test-store.ts';
 import { verifyAuditChain } from './audit-chain.ts';
 import { recordAudit } from './audit.ts';
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '../../../..');
 
 /** Ten entries, a minute apart. */
 async function seed(store: TestStore, n = 10): Promise<void> {

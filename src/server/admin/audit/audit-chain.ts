@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import { auditRowHash, GENESIS_HASH, type ChainedFields } from '../store/audit-hash.ts';
-import type { AuditLogTable, Database } from '../store/schema.ts';
+import { auditRowHash, GENESIS_HASH, type ChainedFields } from '../../store/audit-hash.ts';
+import type { AuditLogTable, Database } from '../../store/schema.ts';
 
 
 // The audit log as a hash chain (docs/decisions/0032-tamper-evident-audit-and-deploy-defaults.md).

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { auditContract } from '../../shared/admin/contracts.ts';
-import { registerContract } from '../lib/register-contract.ts';
+import { auditContract } from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
 import { readAudit } from './audit.ts';
-import { requireRole } from './guards.ts';
+import { requireRole } from '../guards.ts';
 
 /** The audit log, newest first, filtered by operator, action and days, a page at a time. */
 export function registerAuditRoutes(api: FastifyInstance): void {

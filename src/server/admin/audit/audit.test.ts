@@ -2,12 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPageSchema } from '../../shared/admin/audit-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
+import { auditPageSchema } from '../../../shared/admin/audit-schema.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { recordAudit } from './audit.ts';
-import { ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
+import { ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
 
 describe.each(dialectCases)('the audit log ($label)', ({ dialect, skip }) => {
   let store: TestStore;
@@ -79,7 +79,7 @@ describe.each(dialectCases)('the audit log ($label)', ({ dialect, skip }) => {
 });
 
 it('has no UPDATE or DELETE of the audit log anywhere in the code', () => {
-  const root = path.resolve(import.meta.dirname, '../..');
+  const root = path.resolve(import.meta.dirname, '../../..');
   const offenders: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AuditAction, AuditEntry, AuditPage, AuditQuery } from '../../shared/admin/audit-schema.ts';
-import type { AuditLogTable, Database } from '../store/schema.ts';
+import type { AuditAction, AuditEntry, AuditPage, AuditQuery } from '../../../shared/admin/audit-schema.ts';
+import type { AuditLogTable, Database } from '../../store/schema.ts';
 import { appendToChain } from './audit-chain.ts';
 
 // The audit log: who did what, and when. Append-only: this module only ever inserts and reads

@@ -1,12 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OperatorRole } from '../../shared/admin/roles.ts';
-import { adminApiPaths as p, withId } from '../../shared/paths.ts';
-import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
-import { insertSubscriber } from '../test/fixtures.ts';
-import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
+import type { OperatorRole } from '../../../shared/admin/roles.ts';
+import { adminApiPaths as p, withId } from '../../../shared/paths.ts';
+import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
+import { insertSubscriber } from '../../test/fixtures.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { textHash } from './broadcast-store.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
 
 // Four eyes on a broadcast (decision 0028): a second operator approves exactly the text that goes
 // out, any edit voids the approval, and the send decides on the stored text inside the

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // The brake is driven through the real bounce path (a DSN handed to the mail feature's intake,
 // matched by its VERP address), which the admin feature's own code never imports.
 /* eslint-disable no-restricted-imports */
-import { BounceIntake } from '../mail/bounces.ts';
-import { Verp } from '../mail/verp.ts';
+import { BounceIntake } from '../../mail/bounces.ts';
+import { Verp } from '../../mail/verp.ts';
 /* eslint-enable no-restricted-imports */
-import { Suppressions } from '../mail/outbox.ts';
-import { insertConfirmedSubscribers } from '../test/fixtures.ts';
-import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
+import { Suppressions } from '../../mail/outbox.ts';
+import { insertConfirmedSubscribers } from '../../test/fixtures.ts';
+import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../../test/test-store.ts';
 import { brakeBroadcasts, brakeReason, minSampleOf } from './broadcast-brake.ts';
 import * as store from './broadcast-store.ts';
 

@@ -1,6 +1,6 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
-import type { Database } from '../store/schema.ts';
-import { recordAudit } from './audit.ts';
+import type { Database } from '../../store/schema.ts';
+import { recordAudit } from '../audit/audit.ts';
 
 // A broadcast that stops itself (docs/decisions/0035-bounces-complaints-and-suppression.md, "A
 // broadcast that stops itself"). Every bounce or complaint is stored by Suppressions.record, whoever

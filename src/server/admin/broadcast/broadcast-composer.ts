@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Composer } from '../mail/outbox.ts';
-import type { Keys } from '../plugins/core.ts';
-import { confirmedAddress, unsubscribeUrl } from '../signups/queries.ts';
-import type { Database } from '../store/schema.ts';
+import type { Composer } from '../../mail/outbox.ts';
+import type { Keys } from '../../plugins/core.ts';
+import { confirmedAddress, unsubscribeUrl } from '../../signups/queries.ts';
+import type { Database } from '../../store/schema.ts';
 import { broadcastEmail, renderBody, type RenderedBody } from './broadcast-render.ts';
 
 /** Thrown for a row of a paused broadcast: the worker retries it later, resume makes it due. */

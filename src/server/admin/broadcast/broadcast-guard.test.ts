@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import unhomoglyph from 'unhomoglyph';
 import { describe, expect, it } from 'vitest';
-import { siteContent } from '../../../content/site-content.ts';
-import { parseSiteContent } from '../../shared/content-schema.ts';
-import { toChecksumAddress } from '../../shared/eth-address.ts';
+import { siteContent } from '../../../../content/site-content.ts';
+import { parseSiteContent } from '../../../shared/content-schema.ts';
+import { toChecksumAddress } from '../../../shared/eth-address.ts';
 import { broadcastPolicyOf, broadcastProblems, broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
 
 const OFFICIAL = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

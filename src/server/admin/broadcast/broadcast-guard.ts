@@ -2,8 +2,8 @@ import { domainToASCII } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import unhomoglyph from 'unhomoglyph';
-import type { SiteContent } from '../../shared/content-schema.ts';
-import { toChecksumAddress } from '../../shared/eth-address.ts';
+import type { SiteContent } from '../../../shared/content-schema.ts';
+import { toChecksumAddress } from '../../../shared/eth-address.ts';
 import { renderBodyWithTokens, visibleText } from './broadcast-render.ts';
 
 // The one guard a launch broadcast passes before it may go out (docs/decisions/0027-broadcast-guard.md,

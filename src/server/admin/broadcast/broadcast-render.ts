@@ -1,7 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
-import { escapeHtml } from '../lib/escape-html.ts';
-import { listUnsubscribeHeaders, type MailMessage } from '../mail/outbox.ts';
+import { escapeHtml } from '../../lib/escape-html.ts';
+import { listUnsubscribeHeaders, type MailMessage } from '../../mail/outbox.ts';
 
 // A broadcast's body is Markdown, rendered by markdown-it with raw HTML off: a tag typed into the
 // body shows as text, never as markup, and markdown-it's own link check refuses javascript:,

@@ -3,17 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/database.ts';
-import { migrateToLatest } from '../store/migrate.ts';
-import { insertSubscriber } from '../test/fixtures.ts';
-import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
+import { openStore, type Store } from '../../store/database.ts';
+import { migrateToLatest } from '../../store/migrate.ts';
+import { insertSubscriber } from '../../test/fixtures.ts';
+import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { createDraft, startSend } from './broadcast-store.ts';
-import { testSecrets } from '../test/test-store.ts';
+import { testSecrets } from '../../test/test-store.ts';
 
 // "Broadcast resume after a killed process": the built server (dist/) on its own SQLite file,
 // mailing a real SMTP sink, is killed with SIGKILL in the middle of a broadcast and started again.
 // At the end every recipient is accounted for, and the duplicates are counted (and printed).
-const main = path.resolve(import.meta.dirname, '../../../dist/server/main.js');
+const main = path.resolve(import.meta.dirname, '../../../../dist/server/main.js');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-broadcast-kill-'));
 const dbUrl = `sqlite:${path.join(dir, 'dh.sqlite')}`;
 const RECIPIENTS = 200;

@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError } from '../../shared/api-error.ts';
+import { apiError } from '../../../shared/api-error.ts';
 import {
   type BroadcastApprovals,
   type BroadcastDraft,
-} from '../../shared/admin/broadcast-schema.ts';
-import { pagePaths } from '../../shared/paths.ts';
-import { unsubscribeUrl } from '../signups/queries.ts';
-import type { BroadcastsTable } from '../store/schema.ts';
-import { audit } from './audit.ts';
+} from '../../../shared/admin/broadcast-schema.ts';
+import { pagePaths } from '../../../shared/paths.ts';
+import { unsubscribeUrl } from '../../signups/queries.ts';
+import type { BroadcastsTable } from '../../store/schema.ts';
+import { audit } from '../audit/audit.ts';
 import { broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
 import { broadcastEmail, renderBody } from './broadcast-render.ts';
 import * as store from './broadcast-store.ts';
-import { operatorOf, requireRole } from './guards.ts';
+import { operatorOf, requireRole } from '../guards.ts';
 import {
   approveBroadcastContract,
   broadcastContract,
@@ -25,8 +25,8 @@ import {
   saveBroadcastContract,
   sendBroadcastContract,
   testBroadcastContract,
-} from '../../shared/admin/contracts.ts';
-import { registerContract } from '../lib/register-contract.ts';
+} from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
 
 const notFound = 'There is no such broadcast.';
 

@@ -8,14 +8,14 @@ import {
   type BroadcastProgress,
   type BroadcastState,
   noProgress,
-} from '../../shared/admin/broadcast-schema.ts';
-import type { OperatorRole } from '../../shared/admin/roles.ts';
-import { newOutboxRow } from '../mail/outbox.ts';
-import { confirmedSubscribers } from '../signups/queries.ts';
-import type { AuditLogTable, BroadcastsTable, Database } from '../store/schema.ts';
-import { recordAudit } from './audit.ts';
+} from '../../../shared/admin/broadcast-schema.ts';
+import type { OperatorRole } from '../../../shared/admin/roles.ts';
+import { newOutboxRow } from '../../mail/outbox.ts';
+import { confirmedSubscribers } from '../../signups/queries.ts';
+import type { AuditLogTable, BroadcastsTable, Database } from '../../store/schema.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { holdBack, PAUSED_AUTOMATICALLY } from './broadcast-brake.ts';
-import { operatorKey } from './operators.ts';
+import { operatorKey } from '../operators/operators.ts';
 
 // A broadcast's life, in the database (docs/decisions/0015-launch-broadcast.md). Every change of
 // state is one conditional UPDATE (`… WHERE status = <the state it leaves>`), so two clicks or two

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { normaliseEmail } from '../../shared/signup-schema.ts';
-import type { OperatorRole } from '../../shared/admin/roles.ts';
-import type { Database } from '../store/schema.ts';
-import { totpSecretContext, type SecretBox } from '../store/secret-box.ts';
+import { normaliseEmail } from '../../../shared/signup-schema.ts';
+import type { OperatorRole } from '../../../shared/admin/roles.ts';
+import type { Database } from '../../store/schema.ts';
+import { totpSecretContext, type SecretBox } from '../../store/secret-box.ts';
 import { hashPassword } from './passwords.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import { newTotpSecret } from './totp.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords.ts';
-import { browserSummary } from './user-agent.ts';
+import { browserSummary } from '../sign-in/user-agent.ts';
 
 describe('operator passwords', () => {
   it('hashes with argon2id at OWASP parameters and verifies', async () => {

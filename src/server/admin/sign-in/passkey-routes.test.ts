@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AuthenticationOptions, RegistrationOptions } from '../../shared/admin/passkey-schema.ts';
-import { adminApiPaths as p, withId } from '../../shared/paths.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
+import type { AuthenticationOptions, RegistrationOptions } from '../../../shared/admin/passkey-schema.ts';
+import { adminApiPaths as p, withId } from '../../../shared/paths.ts';
+import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { SoftwareAuthenticator } from './software-authenticator.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
 
 // Passkeys end to end through the real routes, with answers a software authenticator signs and
 // @simplewebauthn/server checks in full. The test app's PUBLIC_URL is https://dh.example.

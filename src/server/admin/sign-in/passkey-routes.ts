@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { apiError } from '../../shared/api-error.ts';
-import { audit } from './audit.ts';
-import { operatorOf, pendingSignIn, requireRole } from './guards.ts';
+import { apiError } from '../../../shared/api-error.ts';
+import { audit } from '../audit/audit.ts';
+import { operatorOf, pendingSignIn, requireRole } from '../guards.ts';
 import {
   addPasskey,
   authenticationOptions,
@@ -21,8 +21,8 @@ import {
   removePasskeyContract,
   renamePasskeyContract,
   signInPasskeyOptionsContract,
-} from '../../shared/admin/contracts.ts';
-import { registerContract } from '../lib/register-contract.ts';
+} from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
 
 // The console's passkey endpoints (decision 0030): list, add (fresh proof: a stolen session must
 // not add a passkey of its own), rename, remove (fresh proof), and the challenges for using one.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
+import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
 import { authenticationOptions, purgeExpiredPasskeyChallenges, relyingPartyFor, registrationOptions } from './passkeys.ts';
 import { createChallenge, createSession, endSessionByToken, tokenHash } from './sessions.ts';
-import { makeOperator } from './test-kit.ts';
+import { makeOperator } from '../test-kit.ts';
 
 // The ceremonies' challenges in the store: tied to a session or a pending sign-in and gone with
 // it, and dropped by the purge job once five minutes have passed unanswered.

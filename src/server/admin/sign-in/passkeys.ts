@@ -14,9 +14,9 @@ import type {
   PasskeyEntry,
   RegistrationOptions,
   RegistrationResponse,
-} from '../../shared/admin/passkey-schema.ts';
-import { sessionTimes } from '../../shared/admin/sign-in-schema.ts';
-import type { Database, OperatorPasskeysTable } from '../store/schema.ts';
+} from '../../../shared/admin/passkey-schema.ts';
+import { sessionTimes } from '../../../shared/admin/sign-in-schema.ts';
+import type { Database, OperatorPasskeysTable } from '../../store/schema.ts';
 
 // Operators' passkeys (WebAuthn) and their ceremonies (docs/decisions/0030-passkeys.md). The
 // library (@simplewebauthn/server) builds the options and checks every answer: CBOR, COSE,

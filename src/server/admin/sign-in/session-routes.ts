@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
-import { audit } from './audit.ts';
-import { operatorOf, requireRole } from './guards.ts';
+import { audit } from '../audit/audit.ts';
+import { operatorOf, requireRole } from '../guards.ts';
 import { cookieOptions, endAllSessions, endSession, listSessions, SESSION_COOKIE } from './sessions.ts';
-import { endAllSessionsContract, endSessionContract, sessionsContract } from '../../shared/admin/contracts.ts';
-import { registerContract } from '../lib/register-contract.ts';
+import { endAllSessionsContract, endSessionContract, sessionsContract } from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
 
 
 /** The operator's own sessions: list them, end one, end them all. */

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { OperatorRole } from '../../shared/admin/roles.ts';
-import { sessionTimes } from '../../shared/admin/sign-in-schema.ts';
-import type { Database } from '../store/schema.ts';
+import type { OperatorRole } from '../../../shared/admin/roles.ts';
+import { sessionTimes } from '../../../shared/admin/sign-in-schema.ts';
+import type { Database } from '../../store/schema.ts';
 
 // Operator sessions live in the store. The browser holds a random 256-bit value in an HttpOnly
 // cookie; the store holds only its SHA-256, so a copy of the database signs nobody in. Idle expiry

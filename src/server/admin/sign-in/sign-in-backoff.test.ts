@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../../test/test-redis.ts';
 import {
   addressAlertPolicy,
   blockAfter,
@@ -13,8 +13,8 @@ import {
   sharedOrLocalFailureCounters,
   type FailureCounters,
 } from './sign-in-backoff.ts';
-import { isUnreadableReply, type SharedRedis } from '../plugins/redis.ts';
-import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from './test-kit.ts';
+import { isUnreadableReply, type SharedRedis } from '../../plugins/redis.ts';
+import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from '../test-kit.ts';
 
 describe('the back-off schedule', () => {
   it('allows five failures, then 30 s doubling up to 16 minutes', () => {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { UnreadableCounter } from '../lib/shared-or-local.ts';
-import type { SharedRedis } from '../plugins/redis.ts';
+import { UnreadableCounter } from '../../lib/shared-or-local.ts';
+import type { SharedRedis } from '../../plugins/redis.ts';
 
 // Failed sign-ins back off, by three counts (docs/decisions/0029):
 // - an address tried from one client network (the pair): after 5 failures, further tries are

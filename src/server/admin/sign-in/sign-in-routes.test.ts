@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { codeFailedMessage, signInFailedMessage } from '../../shared/admin/sign-in-schema.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
+import { codeFailedMessage, signInFailedMessage } from '../../../shared/admin/sign-in-schema.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { tokenHash } from './sessions.ts';
-import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from './test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from '../test-kit.ts';
 
 describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
   let store: TestStore;

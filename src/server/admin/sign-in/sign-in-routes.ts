@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError } from '../../shared/api-error.ts';
+import { apiError } from '../../../shared/api-error.ts';
 import {
   codeFailedMessage,
   sessionTimes,
   signInFailedMessage,
   type OperatorSession,
-} from '../../shared/admin/sign-in-schema.ts';
-import { clientNetwork } from '../lib/client-network.ts';
-import { audit } from './audit.ts';
-import { freshProofUntil, operatorOf, pendingSignIn, requireRole } from './guards.ts';
-import { claimRecoveryCode, claimTotpStep, findOperator, openTotpSecret, operatorKey, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
+} from '../../../shared/admin/sign-in-schema.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
+import { audit } from '../audit/audit.ts';
+import { freshProofUntil, operatorOf, pendingSignIn, requireRole } from '../guards.ts';
+import { claimRecoveryCode, claimTotpStep, findOperator, openTotpSecret, operatorKey, recoveryCodesLeft, replacePasswordHash } from '../operators/operators.ts';
 import { verifyPasskeyUse, type PasskeyUse, type RelyingParty } from './passkeys.ts';
-import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../operators/passwords.ts';
 import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters } from './sign-in-backoff.ts';
 import {
   cookieOptions,
@@ -24,8 +24,8 @@ import {
   setFreshProof,
   tokenHash,
 } from './sessions.ts';
-import { totpStep } from './totp.ts';
-import { SecretBoxError } from '../store/secret-box.ts';
+import { totpStep } from '../operators/totp.ts';
+import { SecretBoxError } from '../../store/secret-box.ts';
 import { browserSummary } from './user-agent.ts';
 import {
   freshProofContract,
@@ -34,8 +34,8 @@ import {
   sessionContract,
   signInContract,
   signOutContract,
-} from '../../shared/admin/contracts.ts';
-import { registerContract } from '../lib/register-contract.ts';
+} from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
 
 
 /**

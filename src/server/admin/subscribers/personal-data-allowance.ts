@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.ts';
+import type { Database } from '../../store/schema.ts';
 
 // How many personal records each operator reads per UTC day, shared by every instance (one row per
 // operator and day in the database: migration 0013). A record is one person's details opened, one

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { xsrf } from '../../shared/xsrf.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { insertSubscriber } from '../test/fixtures.ts';
-import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
-import { CHROME_UA, ConsoleClient, makeOperator } from './test-kit.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { xsrf } from '../../../shared/xsrf.ts';
+import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { insertSubscriber } from '../../test/fixtures.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
+import { CHROME_UA, ConsoleClient, makeOperator } from '../test-kit.ts';
 
 /** Fails every query on the subscribers table after the first `allowed` once armed. */
 class FailingSubscriberReads implements KyselyPlugin {

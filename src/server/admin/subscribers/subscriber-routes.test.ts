@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPageSchema, type AuditAction, type AuditEntry } from '../../shared/admin/audit-schema.ts';
-import { subscriberDataExportSchema, subscriberDetailSchema, subscriberListReplySchema } from '../../shared/admin/subscribers.ts';
-import { adminApiPaths, subscriberApiPath } from '../../shared/paths.ts';
-import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
-import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
-import { postSignupJson, visitPage } from '../test/visitor.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
+import { auditPageSchema, type AuditAction, type AuditEntry } from '../../../shared/admin/audit-schema.ts';
+import { subscriberDataExportSchema, subscriberDetailSchema, subscriberListReplySchema } from '../../../shared/admin/subscribers.ts';
+import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
+import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
+import { postSignupJson, visitPage } from '../../test/visitor.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
 
 const MIN = 60_000;
 

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiError } from '../../shared/api-error.ts';
+import { apiError } from '../../../shared/api-error.ts';
 import {
   subscribersCsvRequestSchema,
-} from '../../shared/admin/subscribers.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { errorText } from '../lib/log-safe.ts';
-import { checkpointAfterErasure } from '../store/database.ts';
-import { appendToLedgerFile, ledgerEntryFor } from '../store/erasure-ledger.ts';
+} from '../../../shared/admin/subscribers.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { errorText } from '../../lib/log-safe.ts';
+import { checkpointAfterErasure } from '../../store/database.ts';
+import { appendToLedgerFile, ledgerEntryFor } from '../../store/erasure-ledger.ts';
 import {
   ConsoleInputError,
   eraseSubscriber,
@@ -17,10 +17,10 @@ import {
   subscriberDataExport,
   subscriberDetail,
   subscribersCsv,
-} from '../signups/queries.ts';
+} from '../../signups/queries.ts';
 import { finished } from 'node:stream';
-import { audit } from './audit.ts';
-import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from './guards.ts';
+import { audit } from '../audit/audit.ts';
+import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from '../guards.ts';
 import { countPersonalReads, readsNote, type PersonalReads } from './personal-data-allowance.ts';
 import {
   subscriberDetailsContract,
@@ -28,8 +28,8 @@ import {
   subscriberExportContract,
   subscriberResendContract,
   subscribersContract,
-} from '../../shared/admin/contracts.ts';
-import { registerContract } from '../lib/register-contract.ts';
+} from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
 
 const goneMessage = 'There is no such subscriber (they may have been erased).';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPageSchema } from '../../shared/admin/audit-schema.ts';
-import { suppressionListSchema } from '../../shared/admin/suppressions.ts';
-import { apiErrorSchema } from '../../shared/api-error.ts';
-import { adminApiPaths, withId } from '../../shared/paths.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
+import { auditPageSchema } from '../../../shared/admin/audit-schema.ts';
+import { suppressionListSchema } from '../../../shared/admin/suppressions.ts';
+import { apiErrorSchema } from '../../../shared/api-error.ts';
+import { adminApiPaths, withId } from '../../../shared/paths.ts';
+import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
 
 describe.each(dialectCases)('the suppression list in the console ($label)', ({ dialect, skip }) => {
   let store: TestStore;

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { liftSuppressionContract, suppressionsContract } from '../../shared/admin/contracts.ts';
-import type { SuppressionEntry, SuppressionList, SuppressionListQuery } from '../../shared/admin/suppressions.ts';
-import { apiError } from '../../shared/api-error.ts';
-import { adminApiPaths } from '../../shared/paths.ts';
-import { csvStream, neutraliseFormula } from '../lib/csv.ts';
-import { errorText } from '../lib/log-safe.ts';
-import { registerContract } from '../lib/register-contract.ts';
-import type { Database, SuppressionsTable } from '../store/schema.ts';
-import { audit } from './audit.ts';
-import { requireRole } from './guards.ts';
+import { liftSuppressionContract, suppressionsContract } from '../../../shared/admin/contracts.ts';
+import type { SuppressionEntry, SuppressionList, SuppressionListQuery } from '../../../shared/admin/suppressions.ts';
+import { apiError } from '../../../shared/api-error.ts';
+import { adminApiPaths } from '../../../shared/paths.ts';
+import { csvStream, neutraliseFormula } from '../../lib/csv.ts';
+import { errorText } from '../../lib/log-safe.ts';
+import { registerContract } from '../../lib/register-contract.ts';
+import type { Database, SuppressionsTable } from '../../store/schema.ts';
+import { audit } from '../audit/audit.ts';
+import { requireRole } from '../guards.ts';
 
 const PAGE = 50;
 const CSV_BATCH = 250;
