@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent } from '../shared/content-schema.ts';
 import { adminFeature } from './admin/admin-plugin.ts';
-import { broadcastPolicyOf } from './admin/broadcast-guard.ts';
+import { broadcastPolicyOf } from './admin/broadcast/broadcast-guard.ts';
 import { analyticsFeature } from './analytics/analytics-plugin.ts';
 import type { Env } from './env.ts';
 import { geoPlugin } from './geo/geo-plugin.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missingAuditTriggers } from './admin/audit-chain.ts';
+import { missingAuditTriggers } from './admin/audit/audit-chain.ts';
 import { buildApp } from './app.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { errorText, redact } from './lib/log-safe.ts';

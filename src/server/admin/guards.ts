@@ -4,7 +4,7 @@ import { roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
 import { BACKGROUND_HEADER, sessionTimes } from '../../shared/admin/sign-in-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { ForbiddenError } from '../plugins/write-protection.ts';
-import { cookieOptions, findChallenge, loadSession, PENDING_COOKIE, SESSION_COOKIE } from './sessions.ts';
+import { cookieOptions, findChallenge, loadSession, PENDING_COOKIE, SESSION_COOKIE } from './sign-in/sessions.ts';
 
 // Who may call an admin endpoint is decided here, on the server, for every request:
 // - every /api/admin route refuses a cross-site request (403: Sec-Fetch-Site, else Origin) and a

@@ -6,8 +6,8 @@ import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
-import { addOperator } from './operators.ts';
-import { totpCode } from './totp.ts';
+import { addOperator } from './operators/operators.ts';
+import { totpCode } from './operators/totp.ts';
 import { testSecrets } from '../test/test-store.ts';
 
 export const PASSWORD = 'correct horse battery staple';

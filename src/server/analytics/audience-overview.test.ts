@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audienceQuerySchema, audienceReportSchema } from '../../shared/admin/audience.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
-import { audienceOverview, liveVisitors, resolvePeriod } from './audience-overview.ts';
+import { audienceOverview, liveVisitors } from './audience-overview.ts';
+import { resolvePeriod } from './audience-period.ts';
 import { VisitRecorder, type VisitRow } from './visit-recorder.ts';
 
 const now = new Date('2026-11-22T15:00:00.000Z');

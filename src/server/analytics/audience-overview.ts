@@ -1,89 +1,18 @@
 import type { Kysely } from 'kysely';
-import {
-  type AudienceQuery,
-  type AudienceReport,
-  daysInPeriod,
-  LIVE_WINDOW_MINUTES,
-  type LiveVisitors,
-  presetDays,
-} from '../../shared/admin/audience.ts';
-import { addDays, dayOf } from '../lib/days.ts';
+import { type AudienceQuery, type AudienceReport, LIVE_WINDOW_MINUTES, type LiveVisitors } from '../../shared/admin/audience.ts';
+import { addDays } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
 import { signupsPerDay } from '../signups/queries.ts';
-import { type AudienceSums, audienceSumsOf, type Sums } from './audience-sums.ts';
+import { type Period, resolvePeriod } from './audience-period.ts';
+import { citiesByCountry, grouped, topOf, totalsOf } from './audience-ranking.ts';
+import { type AudienceSums, audienceSumsOf } from './audience-sums.ts';
 
 // The Audience screen, in the spirit of Plausible and Umami: a period beside the one before it,
 // a per-day series and top lists. Everything but the live count reads the daily roll-ups
 // (daily_counts, daily_signups), so its cost grows with days × distinct values, never with raw
 // visits (docs/decisions/0007-analytics.md, 0014-console-queries.md). The top lists' sums, and
-// the kept sums of closed days, are audience-sums.ts.
-
-export interface Period {
-  from: string;
-  to: string;
-  days: number;
-}
-
-/** The period a query asks for (presets end today, UTC) and the one of the same length before it. */
-export function resolvePeriod(query: AudienceQuery, now: Date): { period: Period; previous: Period } {
-  const today = dayOf(now);
-  let from: string;
-  let to: string;
-  if (query.period === 'custom') {
-    // The schema has checked both are there, in order and at most MAX_PERIOD_DAYS apart.
-    from = query.from ?? today;
-    to = query.to ?? today;
-  } else {
-    to = today;
-    from = addDays(today, 1 - presetDays[query.period]);
-  }
-  const days = daysInPeriod(from, to);
-  return { period: { from, to, days }, previous: { from: addDays(from, -days), to: addDays(from, -1), days } };
-}
-
-type Grouped = Sums & { value: string };
-
-/** By visitors, then views, then value: the order of every top list. */
-const rankOrder = (a: Grouped, b: Grouped) =>
-  b.visitors - a.visitors || b.views - a.views || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
-
-/** The first `limit` in rank order, without sorting every value (there may be tens of thousands). */
-function topOf(entries: Iterable<Grouped>, limit: number): Grouped[] {
-  const best: Grouped[] = [];
-  for (const e of entries) {
-    const last = best.at(-1);
-    if (best.length === limit && last && rankOrder(e, last) >= 0) continue;
-    best.push(e);
-    best.sort(rankOrder);
-    if (best.length > limit) best.pop();
-  }
-  return best;
-}
-
-function* grouped(sums: Map<string, Sums>): Iterable<Grouped> {
-  for (const [value, s] of sums) yield { value, ...s };
-}
-
-/**
- * The top `perCountry` cities of each country. City roll-ups are keyed "City, CC"
- * (visit-recorder.ts), so a city's country is what follows its last ", ".
- */
-function citiesByCountry(sums: Map<string, Sums>, countries: string[], perCountry: number): Map<string, Grouped[]> {
-  const wanted = new Map<string, Grouped[]>(countries.map((c) => [c, []]));
-  for (const [value, s] of sums) {
-    const cut = value.lastIndexOf(', ');
-    if (cut < 0) continue; // "Unknown"
-    wanted.get(value.slice(cut + 2))?.push({ value: value.slice(0, cut), ...s });
-  }
-  for (const [country, list] of wanted) wanted.set(country, topOf(list, perCountry));
-  return wanted;
-}
-
-const totalsOf = (series: { visitors: number; views: number; signups: number }[]) => {
-  const visitors = series.reduce((a, d) => a + d.visitors, 0);
-  const signups = series.reduce((a, d) => a + d.signups, 0);
-  return { visitors, views: series.reduce((a, d) => a + d.views, 0), signups, conversion: visitors === 0 ? 0 : signups / visitors };
-};
+// the kept sums of closed days, are audience-sums.ts; the periods audience-period.ts; ranking and
+// totals audience-ranking.ts.
 
 /**
  * The Audience report for a (validated) query: `limit` rows per top list, `citiesPerCountry`

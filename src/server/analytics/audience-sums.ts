@@ -225,7 +225,7 @@ export function nextPresetChange(now: Date): Date {
   return new Date(now.getTime() < closing ? closing : midnight);
 }
 
-// The console's audience route reaches the report with the store alone (admin/audience-routes.ts
+// The console's audience route reaches the report with the store alone (admin/audience/audience-routes.ts
 // calls audienceOverview(db, …)): the analytics plugin makes its AudienceSums findable by its
 // store here while it is open. It is a directory, not the cache: the plugin creates the sums,
 // fills them from its job and lets them go at close.

@@ -10,7 +10,7 @@ import { xsrf } from '../../shared/xsrf.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../../../bench/lib/postgres.ts';
 import { cookiesFrom, httpGet, httpRequest } from '../../../bench/lib/http.ts';
 import { makeOperator, PASSWORD, type TestOperator } from '../admin/test-kit.ts';
-import { totpCode } from '../admin/totp.ts';
+import { totpCode } from '../admin/operators/totp.ts';
 import { repoRoot, startBuiltServer } from '../../../bench/lib/processes.ts';
 import { unsubscribeUrl } from '../signups/unsubscribe-link.ts';
 import { insertSubscriber } from '../test/fixtures.ts';

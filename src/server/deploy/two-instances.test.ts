@@ -5,7 +5,7 @@ import { httpRequest, type RawResponse } from '../../../bench/lib/http.ts';
 import { adminApiPaths, apiPaths, pagePaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import { CHROME_UA, makeOperator, PASSWORD } from '../admin/test-kit.ts';
-import { totpCode } from '../admin/totp.ts';
+import { totpCode } from '../admin/operators/totp.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../test/smtp-sink.ts';
 import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';

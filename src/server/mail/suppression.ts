@@ -169,7 +169,7 @@ export class Suppressions {
         .executeTakeFirst();
       if (!inserted) return 'duplicate';
       // What must see every event, in its transaction: a broadcast re-counts its rates (and pauses
-      // itself past a threshold; admin/broadcast-brake.ts). Before the suppression's writes to the
+      // itself past a threshold; admin/broadcast/broadcast-brake.ts). Before the suppression's writes to the
       // outbox, so every writer takes the broadcast's row first and the outbox's rows after, as a
       // pause from the console does.
       for (const hook of this.hooks) await hook(trx, e);

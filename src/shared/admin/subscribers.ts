@@ -167,7 +167,7 @@ export const resendConfirmationReplySchema = z.object({
 });
 export type ResendConfirmationReply = z.output<typeof resendConfirmationReplySchema>;
 
-// ---- Console routes' own messages (the routes in src/server/admin/subscriber-routes.ts) ----
+// ---- Console routes' own messages (the routes in src/server/admin/subscribers/subscriber-routes.ts) ----
 
 /** The `:id` of a person's routes. */
 export const subscriberIdParamsSchema = z.object({

@@ -1,310 +1,59 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { broadcastDraftSchema, type Broadcast, type BroadcastList, type BroadcastPreview } from '../../../shared/admin/broadcast-schema.ts';
-import { roleAllows } from '../../../shared/admin/roles.ts';
-import { BACKGROUND_HEADER } from '../../../shared/admin/sign-in-schema.ts';
-import { useApiData, useConsole } from '../console-context.tsx';
-import { Field, Notice } from '../field.tsx';
+import { revokeBroadcastContract } from '../../../shared/admin/contracts.ts';
+import { Notice } from '../field.tsx';
 import { BroadcastApproval } from './broadcast-approval.tsx';
+import { BroadcastComposer } from './broadcast-composer.tsx';
+import { OtherDrafts } from './broadcast-drafts.tsx';
+import { PreviewPanel } from './broadcast-preview.tsx';
 import { BroadcastProgressView } from './broadcast-progress.tsx';
-import {
-  approveBroadcastContract,
-  broadcastContract,
-  broadcastPreviewContract,
-  broadcastsContract,
-  type BroadcastChangeContract,
-  createBroadcastContract,
-  revokeBroadcastContract,
-  saveBroadcastContract,
-  sendBroadcastContract,
-  testBroadcastContract,
-} from '../../../shared/admin/contracts.ts';
-import { callContract } from '../../lib/call-contract.ts';
-
-const POLL_MS = 2000;
-const live = (b: Broadcast | null) => b?.state === 'sending' || b?.state === 'paused';
+import { useBroadcastEditor } from './use-broadcast-editor.ts';
 
 /**
  * The launch broadcast: write a subject and a Markdown body, preview it (HTML and text), send a
  * test to yourself; a second operator approves the text (fresh code); then send it to every
  * confirmed subscriber (fresh code) and follow it. Whether it may go out is decided by the server
  * (the address guard, the approval); its sentences show here. Viewers see, and may only pause.
+ * The state and the actions are `useBroadcastEditor`'s; this lays out its parts.
  */
 export function BroadcastView() {
-  const { withFreshProof, role } = useConsole();
-  const writer = roleAllows(role, 'sender');
-  const read = useApiData();
-  const [broadcast, setBroadcast] = useState<Broadcast | null>(null);
-  const [drafts, setDrafts] = useState<BroadcastList['broadcasts']>([]);
-  const [subject, setSubject] = useState('');
-  const [body, setBody] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<{ subject?: string; body?: string }>({});
-  const [preview, setPreview] = useState<BroadcastPreview | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  /** Shows a broadcast, its text in the editor. */
-  const show = useCallback((b: Broadcast) => {
-    setBroadcast(b);
-    setSubject(b.subject);
-    setBody(b.body);
-  }, []);
-
-  // A broadcast still going (sent from another tab, or before a reload) is shown at once; else the
-  // newest draft (another operator's, waiting for approval, say). The rest are listed to open.
-  useEffect(() => {
-    void (async () => {
-      const list = read(await callContract(broadcastsContract, {})).data;
-      const all = list?.broadcasts ?? [];
-      setDrafts(all.filter((b) => b.state === 'draft'));
-      const first = all.find((b) => b.state === 'sending' || b.state === 'paused') ?? all.find((b) => b.state === 'draft');
-      if (!first) return;
-      const one = read(await callContract(broadcastContract, { params: { id: first.id } })).data;
-      if (one) show(one);
-    })();
-  }, [read, show]);
-
-  async function open(id: string) {
-    const { data, error: failed } = read(await callContract(broadcastContract, { params: { id: id } }));
-    setError(failed);
-    setPreview(null);
-    setStatus(null);
-    if (data) show(data);
-  }
-
-  const dirty = broadcast?.state === 'draft' && (subject !== broadcast.subject || body !== broadcast.body);
-
-  // Polled while the broadcast is sending or paused (its progress), or while a draft is open (an
-  // approval, a revocation or another operator's edit shows up; the editor follows the stored
-  // text unless it holds changes of its own: `shown` is what the poll compares with).
-  const shown = useRef({ broadcast, subject, body });
-  useEffect(() => {
-    shown.current = { broadcast, subject, body };
-  }, [broadcast, subject, body]);
-  const watchedId = broadcast && (live(broadcast) || broadcast.state === 'draft') ? broadcast.id : undefined;
-  useEffect(() => {
-    if (!watchedId) return;
-    const timer = setInterval(() => {
-      void (async () => {
-        // The view polling on its own: marked as background, so it never keeps the session alive.
-        const result = await callContract(broadcastContract, { params: { id: watchedId } }, { headers: { [BACKGROUND_HEADER]: '1' } });
-        const now = shown.current;
-        if (!result.ok || now.broadcast?.id !== result.data.id) return;
-        const clean = now.subject === now.broadcast.subject && now.body === now.broadcast.body;
-        if (clean) show(result.data);
-        else setBroadcast(result.data);
-      })();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [watchedId, show]);
-
-  /** Saves the draft (creating it the first time); returns it, or null with the errors shown. */
-  async function save(): Promise<Broadcast | null> {
-    const checked = broadcastDraftSchema.safeParse({ subject, body });
-    if (!checked.success) {
-      const errs: { subject?: string; body?: string } = {};
-      for (const issue of checked.error.issues) {
-        const field = issue.path[0];
-        if (field === 'subject' || field === 'body') errs[field] ??= issue.message;
-      }
-      setFieldErrors(errs);
-      return null;
-    }
-    setFieldErrors({});
-    const draftId = broadcast?.state === 'draft' ? broadcast.id : null;
-    const result = await (draftId ? callContract(saveBroadcastContract, { params: { id: draftId }, body: checked.data }) : callContract(createBroadcastContract, { body: checked.data }));
-    const { data, error: failed } = read(result);
-    setError(failed);
-    // The editor shows the text as stored (the subject trimmed), so "unsaved changes" means some.
-    if (data) show(data);
-    return data;
-  }
-
-  async function onPreview(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setStatus(null);
-    // A viewer may look, not write: their preview is of the text as stored.
-    const saved = writer ? await save() : broadcast;
-    if (saved) {
-      const { data, error: failed } = read(await callContract(broadcastPreviewContract, { params: { id: saved.id } }));
-      setError(failed);
-      setPreview(data);
-    }
-    setBusy(false);
-  }
-
-  async function testSend() {
-    setBusy(true);
-    const saved = await save();
-    if (saved) {
-      const { data, error: failed } = read(await callContract(testBroadcastContract, { params: { id: saved.id }, body: {} }));
-      setError(failed);
-      if (data) setStatus(`A test was sent to ${data.sentTo}.`);
-    }
-    setBusy(false);
-  }
-
-  async function sendToAll() {
-    setBusy(true);
-    const saved = await save();
-    if (saved && !saved.refusal) {
-      const result = await withFreshProof(() => callContract(sendBroadcastContract, { params: { id: saved.id }, body: {} }));
-      if (result.ok) {
-        setBroadcast(result.data);
-        setPreview(null);
-        setStatus(`Sending to ${result.data.progress.recipients} confirmed subscribers.`);
-      } else if (result.error.code !== 'fresh_proof_required') setError(read(result).error);
-    }
-    setBusy(false);
-  }
-
-  /** Pause, resume, cancel, revoke; resume asks for a fresh code, as sending does. */
-  async function change(contract: BroadcastChangeContract) {
-    if (!broadcast) return;
-    setBusy(true);
-    const result = await withFreshProof(() => callContract(contract, { params: { id: broadcast.id }, body: {} }));
-    if (result.ok || result.error.code !== 'fresh_proof_required') {
-      const { data, error: failed } = read(result);
-      setError(failed);
-      if (data) setBroadcast(data);
-    }
-    setBusy(false);
-  }
-
-  /** The approval of the text on screen (as stored: its fingerprint goes with it). */
-  async function approve() {
-    if (!broadcast) return;
-    setBusy(true);
-    const { id, textHash } = broadcast;
-    const result = await withFreshProof(() => callContract(approveBroadcastContract, { params: { id }, body: { textHash } }));
-    if (result.ok) {
-      setError(null);
-      show(result.data);
-      setStatus('Approved: this exact text may now be sent.');
-    } else if (result.error.code !== 'fresh_proof_required') setError(read(result).error);
-    setBusy(false);
-  }
-
-  function startOver() {
-    setDrafts([]);
-    setBroadcast(null);
-    setPreview(null);
-    setSubject('');
-    setBody('');
-    setStatus(null);
-    setError(null);
-  }
-
-  const refusal = broadcast?.state === 'draft' ? broadcast.refusal : null;
-  const bodyError = fieldErrors.body ?? refusal ?? undefined;
-  // With two approvals the server refuses a send nobody approved; saving changes would void it.
-  // (A text not saved yet shows its approval panel, and BROADCAST_APPROVALS=1's warning, once saved.)
-  const awaitingApproval = !broadcast || (broadcast.approvalsRequired === 2 && (!broadcast.approval || Boolean(dirty)));
-  const otherDrafts = drafts.filter((d) => d.id !== broadcast?.id);
+  const editor = useBroadcastEditor();
+  const { broadcast, busy } = editor;
 
   return (
     <section aria-labelledby="view-title">
       <h1 id="view-title">Broadcast</h1>
-      <Notice kind="error">{error}</Notice>
-      <Notice kind="info">{status}</Notice>
+      <Notice kind="error">{editor.error}</Notice>
+      <Notice kind="info">{editor.status}</Notice>
       {broadcast && broadcast.state !== 'draft' ? (
-        <BroadcastProgressView broadcast={broadcast} onChange={(contract) => void change(contract)} onNew={startOver} />
+        <BroadcastProgressView broadcast={broadcast} onChange={(contract) => void editor.change(contract)} onNew={editor.startOver} />
       ) : (
         <>
-          <p className="cs-muted">
-            Write to every confirmed subscriber. The body is Markdown; any HTML in it shows as text. A broadcast may carry no Ethereum
-            address but the official contract address, no invisible characters, links only to this site and the sites the content file
-            lists, and images only from this site.
-          </p>
-          <form onSubmit={(e) => void onPreview(e)} noValidate>
-            <Field
-              id="bc-subject"
-              label="Subject"
-              value={subject}
-              onChange={(e) => setSubject(e.target.value)}
-              error={fieldErrors.subject}
-              maxLength={200}
-              readOnly={!writer}
-            />
-            <div className="cs-field">
-              <label htmlFor="bc-body">Message (Markdown)</label>
-              <textarea
-                id="bc-body"
-                rows={12}
-                value={body}
-                onChange={(e) => setBody(e.target.value)}
-                readOnly={!writer}
-                aria-invalid={bodyError ? true : undefined}
-                aria-describedby={bodyError ? 'bc-body-error' : undefined}
-              />
-              {bodyError ? (
-                <p className="cs-field-error" id="bc-body-error" role="alert">
-                  {bodyError}
-                </p>
-              ) : null}
-            </div>
-            {writer ? (
-              <div className="cs-actions">
-                <button type="submit" disabled={busy}>
-                  Save and preview
-                </button>
-                <button type="button" className="cs-secondary" disabled={busy} onClick={() => void testSend()}>
-                  Send a test to me
-                </button>
-                <button type="button" className="cs-danger" disabled={busy || Boolean(refusal) || awaitingApproval} onClick={() => void sendToAll()}>
-                  Send to all confirmed subscribers
-                </button>
-                {broadcast ? (
-                  <button type="button" className="cs-secondary" disabled={busy} onClick={startOver}>
-                    Write a new broadcast
-                  </button>
-                ) : null}
-              </div>
-            ) : (
-              <div className="cs-actions">
-                <button type="submit" disabled={busy || !broadcast}>
-                  Preview
-                </button>
-              </div>
-            )}
-          </form>
+          <BroadcastComposer
+            writer={editor.writer}
+            busy={busy}
+            subject={editor.subject}
+            onSubject={editor.setSubject}
+            subjectError={editor.fieldErrors.subject}
+            body={editor.body}
+            onBody={editor.setBody}
+            bodyError={editor.bodyError}
+            hasBroadcast={Boolean(broadcast)}
+            sendRefused={Boolean(editor.refusal) || editor.awaitingApproval}
+            onPreview={(e) => void editor.onPreview(e)}
+            onTestSend={() => void editor.testSend()}
+            onSendToAll={() => void editor.sendToAll()}
+            onStartOver={editor.startOver}
+          />
           {broadcast ? (
             <BroadcastApproval
               broadcast={broadcast}
-              dirty={Boolean(dirty)}
+              dirty={editor.dirty}
               busy={busy}
-              onApprove={() => void approve()}
-              onRevoke={() => void change(revokeBroadcastContract)}
+              onApprove={() => void editor.approve()}
+              onRevoke={() => void editor.change(revokeBroadcastContract)}
             />
           ) : null}
-          {otherDrafts.length ? (
-            <div>
-              <h2>Other drafts</h2>
-              <ul className="cs-drafts">
-                {otherDrafts.map((d) => (
-                  <li key={d.id}>
-                    <button type="button" className="cs-secondary" disabled={busy} onClick={() => void open(d.id)}>
-                      Open “{d.subject}”
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ) : null}
-          {preview ? (
-            <div className="cs-preview" aria-label="Preview">
-              <h2>Preview: {preview.subject}</h2>
-              <h3>As HTML</h3>
-              {/* No scripts, no same origin: the preview can do nothing but show itself. */}
-              <iframe title="HTML preview" sandbox="" srcDoc={preview.html} className="cs-preview-frame" />
-              <h3>As text</h3>
-              <pre className="cs-preview-text" data-testid="text-preview">
-                {preview.text}
-              </pre>
-            </div>
-          ) : null}
+          <OtherDrafts drafts={editor.otherDrafts} busy={busy} onOpen={(id) => void editor.open(id)} />
+          {editor.preview ? <PreviewPanel preview={editor.preview} /> : null}
         </>
       )}
     </section>

@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SubscriberDetail } from '../../../shared/admin/subscribers.ts';
 import type { ApiResult } from '../../lib/http.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { saveFile } from '../download.ts';
 import { Notice } from '../field.tsx';
 import { formatTime } from './format.ts';
-import { statusLabel } from './subscriber-table.tsx';
+import { SubscriberRecord } from './subscriber-record.tsx';
+import { EraseDialog } from './subscriber-erase-dialog.tsx';
 import {
   subscriberDetailsContract,
   subscriberEraseContract,
@@ -13,9 +14,6 @@ import {
   subscriberResendContract,
 } from '../../../shared/admin/contracts.ts';
 import { callContract } from '../../lib/call-contract.ts';
-
-const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
-  [p.city, p.region, p.country].filter(Boolean).join(', ') || 'Unknown';
 
 /**
  * One person: their record, consent, place and emails, and what an operator may do. Opening it is
@@ -97,72 +95,7 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
         error ? null : <p>Loading…</p>
       ) : (
         <>
-          <dl className="cs-facts">
-            <dt>Email</dt>
-            <dd>{person.email}</dd>
-            <dt>Status</dt>
-            <dd>{statusLabel[person.status]}</dd>
-            <dt>Signed up</dt>
-            <dd>{formatTime(person.createdAt)}</dd>
-            {person.confirmedAt ? (
-              <>
-                <dt>Confirmed</dt>
-                <dd>{formatTime(person.confirmedAt)}</dd>
-              </>
-            ) : null}
-            {person.unsubscribedAt ? (
-              <>
-                <dt>Unsubscribed</dt>
-                <dd>{formatTime(person.unsubscribedAt)}</dd>
-              </>
-            ) : null}
-            <dt>Comment</dt>
-            <dd className="cs-prewrap">{person.comment || '—'}</dd>
-            <dt>Place (from the IP address, which is not kept)</dt>
-            <dd>{place(person.location)}</dd>
-          </dl>
-          <p className="cs-hint">
-            Opening this record was written in the audit log. You have read {person.reads.today} personal record
-            {person.reads.today === 1 ? '' : 's'} today
-            {person.reads.today > person.reads.allowance
-              ? `, past your daily allowance of ${person.reads.allowance}: each further one asks for a code.`
-              : ` of your daily allowance of ${person.reads.allowance}.`}
-          </p>
-          <h3>Consent</h3>
-          <p>
-            Given {formatTime(person.consent.at)} on the page {person.consent.page}, wording version {person.consent.version}:
-          </p>
-          <blockquote className="cs-quote">{person.consent.text ?? 'The wording of this version was not recorded.'}</blockquote>
-          <h3>Emails</h3>
-          {person.emails.length === 0 ? (
-            <p>None.</p>
-          ) : (
-            <table className="cs-table">
-              <caption className="cs-visually-hidden">Emails to this person</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Queued</th>
-                  <th scope="col">Sent</th>
-                </tr>
-              </thead>
-              <tbody>
-                {person.emails.map((e) => (
-                  <tr key={e.id}>
-                    <td data-label="Email">{e.kind}</td>
-                    <td data-label="Status">
-                      {e.status === 'pending' ? 'queued' : e.status}
-                      {e.attempts > 1 ? ` (${e.attempts} attempts)` : ''}
-                      {e.lastError ? ` — ${e.lastError}` : ''}
-                    </td>
-                    <td data-label="Queued">{formatTime(e.createdAt)}</td>
-                    <td data-label="Sent">{e.sentAt ? formatTime(e.sentAt) : '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <SubscriberRecord person={person} />
           <div className="cs-actions">
             {person.status === 'pending' ? (
               <button type="button" onClick={() => void resend()} disabled={busy || !person.resend.allowed}>
@@ -199,82 +132,5 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
         </>
       )}
     </aside>
-  );
-}
-
-/** Erasing cannot be undone: the operator types the address back before the button works. */
-function EraseDialog(props: {
-  open: boolean;
-  person: SubscriberDetail;
-  onCancel: () => void;
-  onErase: (confirmEmail: string) => Promise<string | null>;
-}) {
-  const { open, person, onCancel, onErase } = props;
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setTyped('');
-      setError(null);
-      dialog.showModal();
-    } else if (!open && dialog.open) dialog.close();
-  }, [open]);
-
-  const matches = typed.trim().toLowerCase() === person.email.toLowerCase();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!matches || busy) return;
-    setBusy(true);
-    setError(await onErase(typed));
-    setBusy(false);
-  }
-
-  return (
-    <dialog
-      ref={dialogRef}
-      className="cs-dialog"
-      aria-labelledby="erase-title"
-      aria-describedby="erase-why"
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
-      <form onSubmit={onSubmit} noValidate>
-        <h2 id="erase-title">Erase this person?</h2>
-        <p id="erase-why">
-          Their details, consent record and every email to them are deleted for good; this cannot be undone. Sign-up totals keep
-          counting them, and the audit log records the erasure. Type their email address, <strong>{person.email}</strong>, to
-          confirm.
-        </p>
-        <div className="cs-field">
-          <label htmlFor="erase-email">Their email address</label>
-          <input
-            id="erase-email"
-            name="confirmEmail"
-            type="email"
-            autoComplete="off"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            aria-invalid={error ? true : undefined}
-          />
-        </div>
-        <Notice kind="error">{error}</Notice>
-        <div className="cs-actions">
-          <button type="submit" className="cs-danger" disabled={!matches || busy}>
-            {busy ? 'Erasing…' : 'Erase for good'}
-          </button>
-          <button type="button" className="cs-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </dialog>
   );
 }

@@ -1,0 +1,227 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { broadcastDraftSchema, type Broadcast, type BroadcastList, type BroadcastPreview } from '../../../shared/admin/broadcast-schema.ts';
+import { roleAllows } from '../../../shared/admin/roles.ts';
+import { BACKGROUND_HEADER } from '../../../shared/admin/sign-in-schema.ts';
+import { useApiData, useConsole } from '../console-context.tsx';
+import {
+  approveBroadcastContract,
+  broadcastContract,
+  broadcastPreviewContract,
+  broadcastsContract,
+  type BroadcastChangeContract,
+  createBroadcastContract,
+  saveBroadcastContract,
+  sendBroadcastContract,
+  testBroadcastContract,
+} from '../../../shared/admin/contracts.ts';
+import { callContract } from '../../lib/call-contract.ts';
+
+const POLL_MS = 2000;
+const live = (b: Broadcast | null) => b?.state === 'sending' || b?.state === 'paused';
+
+/**
+ * The Broadcast view's state and what an operator does with it: the broadcast shown (a live one
+ * first, else the newest draft), the editor's text, polling while it sends or waits for approval,
+ * and save, preview, test, send, approve, pause/resume/cancel/revoke. The view only lays it out.
+ */
+export function useBroadcastEditor() {
+  const { withFreshProof, role } = useConsole();
+  const writer = roleAllows(role, 'sender');
+  const read = useApiData();
+  const [broadcast, setBroadcast] = useState<Broadcast | null>(null);
+  const [drafts, setDrafts] = useState<BroadcastList['broadcasts']>([]);
+  const [subject, setSubject] = useState('');
+  const [body, setBody] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<{ subject?: string; body?: string }>({});
+  const [preview, setPreview] = useState<BroadcastPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  /** Shows a broadcast, its text in the editor. */
+  const show = useCallback((b: Broadcast) => {
+    setBroadcast(b);
+    setSubject(b.subject);
+    setBody(b.body);
+  }, []);
+
+  // A broadcast still going (sent from another tab, or before a reload) is shown at once; else the
+  // newest draft (another operator's, waiting for approval, say). The rest are listed to open.
+  useEffect(() => {
+    void (async () => {
+      const list = read(await callContract(broadcastsContract, {})).data;
+      const all = list?.broadcasts ?? [];
+      setDrafts(all.filter((b) => b.state === 'draft'));
+      const first = all.find((b) => b.state === 'sending' || b.state === 'paused') ?? all.find((b) => b.state === 'draft');
+      if (!first) return;
+      const one = read(await callContract(broadcastContract, { params: { id: first.id } })).data;
+      if (one) show(one);
+    })();
+  }, [read, show]);
+
+  async function open(id: string) {
+    const { data, error: failed } = read(await callContract(broadcastContract, { params: { id: id } }));
+    setError(failed);
+    setPreview(null);
+    setStatus(null);
+    if (data) show(data);
+  }
+
+  const dirty = broadcast?.state === 'draft' && (subject !== broadcast.subject || body !== broadcast.body);
+
+  // Polled while the broadcast is sending or paused (its progress), or while a draft is open (an
+  // approval, a revocation or another operator's edit shows up; the editor follows the stored
+  // text unless it holds changes of its own: `shown` is what the poll compares with).
+  const shown = useRef({ broadcast, subject, body });
+  useEffect(() => {
+    shown.current = { broadcast, subject, body };
+  }, [broadcast, subject, body]);
+  const watchedId = broadcast && (live(broadcast) || broadcast.state === 'draft') ? broadcast.id : undefined;
+  useEffect(() => {
+    if (!watchedId) return;
+    const timer = setInterval(() => {
+      void (async () => {
+        // The view polling on its own: marked as background, so it never keeps the session alive.
+        const result = await callContract(broadcastContract, { params: { id: watchedId } }, { headers: { [BACKGROUND_HEADER]: '1' } });
+        const now = shown.current;
+        if (!result.ok || now.broadcast?.id !== result.data.id) return;
+        const clean = now.subject === now.broadcast.subject && now.body === now.broadcast.body;
+        if (clean) show(result.data);
+        else setBroadcast(result.data);
+      })();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [watchedId, show]);
+
+  /** Saves the draft (creating it the first time); returns it, or null with the errors shown. */
+  async function save(): Promise<Broadcast | null> {
+    const checked = broadcastDraftSchema.safeParse({ subject, body });
+    if (!checked.success) {
+      const errs: { subject?: string; body?: string } = {};
+      for (const issue of checked.error.issues) {
+        const field = issue.path[0];
+        if (field === 'subject' || field === 'body') errs[field] ??= issue.message;
+      }
+      setFieldErrors(errs);
+      return null;
+    }
+    setFieldErrors({});
+    const draftId = broadcast?.state === 'draft' ? broadcast.id : null;
+    const result = await (draftId ? callContract(saveBroadcastContract, { params: { id: draftId }, body: checked.data }) : callContract(createBroadcastContract, { body: checked.data }));
+    const { data, error: failed } = read(result);
+    setError(failed);
+    // The editor shows the text as stored (the subject trimmed), so "unsaved changes" means some.
+    if (data) show(data);
+    return data;
+  }
+
+  async function onPreview(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setStatus(null);
+    // A viewer may look, not write: their preview is of the text as stored.
+    const saved = writer ? await save() : broadcast;
+    if (saved) {
+      const { data, error: failed } = read(await callContract(broadcastPreviewContract, { params: { id: saved.id } }));
+      setError(failed);
+      setPreview(data);
+    }
+    setBusy(false);
+  }
+
+  async function testSend() {
+    setBusy(true);
+    const saved = await save();
+    if (saved) {
+      const { data, error: failed } = read(await callContract(testBroadcastContract, { params: { id: saved.id }, body: {} }));
+      setError(failed);
+      if (data) setStatus(`A test was sent to ${data.sentTo}.`);
+    }
+    setBusy(false);
+  }
+
+  async function sendToAll() {
+    setBusy(true);
+    const saved = await save();
+    if (saved && !saved.refusal) {
+      const result = await withFreshProof(() => callContract(sendBroadcastContract, { params: { id: saved.id }, body: {} }));
+      if (result.ok) {
+        setBroadcast(result.data);
+        setPreview(null);
+        setStatus(`Sending to ${result.data.progress.recipients} confirmed subscribers.`);
+      } else if (result.error.code !== 'fresh_proof_required') setError(read(result).error);
+    }
+    setBusy(false);
+  }
+
+  /** Pause, resume, cancel, revoke; resume asks for a fresh code, as sending does. */
+  async function change(contract: BroadcastChangeContract) {
+    if (!broadcast) return;
+    setBusy(true);
+    const result = await withFreshProof(() => callContract(contract, { params: { id: broadcast.id }, body: {} }));
+    if (result.ok || result.error.code !== 'fresh_proof_required') {
+      const { data, error: failed } = read(result);
+      setError(failed);
+      if (data) setBroadcast(data);
+    }
+    setBusy(false);
+  }
+
+  /** The approval of the text on screen (as stored: its fingerprint goes with it). */
+  async function approve() {
+    if (!broadcast) return;
+    setBusy(true);
+    const { id, textHash } = broadcast;
+    const result = await withFreshProof(() => callContract(approveBroadcastContract, { params: { id }, body: { textHash } }));
+    if (result.ok) {
+      setError(null);
+      show(result.data);
+      setStatus('Approved: this exact text may now be sent.');
+    } else if (result.error.code !== 'fresh_proof_required') setError(read(result).error);
+    setBusy(false);
+  }
+
+  function startOver() {
+    setDrafts([]);
+    setBroadcast(null);
+    setPreview(null);
+    setSubject('');
+    setBody('');
+    setStatus(null);
+    setError(null);
+  }
+
+  const refusal = broadcast?.state === 'draft' ? broadcast.refusal : null;
+  const bodyError = fieldErrors.body ?? refusal ?? undefined;
+  // With two approvals the server refuses a send nobody approved; saving changes would void it.
+  // (A text not saved yet shows its approval panel, and BROADCAST_APPROVALS=1's warning, once saved.)
+  const awaitingApproval = !broadcast || (broadcast.approvalsRequired === 2 && (!broadcast.approval || Boolean(dirty)));
+  const otherDrafts = drafts.filter((d) => d.id !== broadcast?.id);
+
+  return {
+    writer,
+    broadcast,
+    subject,
+    setSubject,
+    body,
+    setBody,
+    fieldErrors,
+    preview,
+    error,
+    status,
+    busy,
+    dirty: Boolean(dirty),
+    refusal,
+    bodyError,
+    awaitingApproval,
+    otherDrafts,
+    open,
+    onPreview,
+    testSend,
+    sendToAll,
+    change,
+    approve,
+    startOver,
+  };
+}
