@@ -1,14 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-// The brake is driven through the real bounce path (a DSN handed to the mail feature's intake,
-// matched by its VERP address), which the admin feature's own code never imports.
-/* eslint-disable no-restricted-imports */
-import { BounceIntake } from '../mail/bounces.ts';
-import { Verp } from '../mail/verp.ts';
-/* eslint-enable no-restricted-imports */
-import { Suppressions } from '../mail/outbox.ts';
 import { insertConfirmedSubscribers } from '../test/fixtures.ts';
-import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
-import { brakeBroadcasts, brakeReason, minSampleOf } from './broadcast-brake.ts';
+import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
+import { brakeReason, minSampleOf } from './broadcast-brake.ts';
+import { brakeKit } from './brake-kit.ts';
 import * as store from './broadcast-store.ts';
 
 const SENDER = { email: 'ann@example.com', via: 'console' as const };
@@ -30,18 +24,12 @@ describe('brakeReason', () => {
 for (const { dialect, skip, label } of dialectCases) {
   describe.skipIf(skip)(`a broadcast that stops itself on ${label}`, () => {
     let db: TestStore;
-    let intake: BounceIntake;
-    let verp: Verp;
+    let kit: ReturnType<typeof brakeKit>;
     const clock = testClock();
 
     beforeEach(async () => {
       db = await openTestStore(dialect);
-      const secrets = testSecrets();
-      verp = new Verp(secrets, 'dh.example');
-      const suppressions = new Suppressions(secrets);
-      // As admin-plugin.ts wires it.
-      suppressions.onStored(brakeBroadcasts);
-      intake = new BounceIntake(db.db, suppressions, verp, () => {});
+      kit = brakeKit(db.db);
     });
     afterEach(async () => {
       await db.destroy();
@@ -66,7 +54,7 @@ for (const { dialect, skip, label } of dialectCases) {
     };
     /** A DSN for this row, heard in the bounce mailbox: the real event path. */
     const bounce = (row: string | undefined, eventId: string, kind: 'hard' | 'complaint' = 'hard') =>
-      intake.byEnvelope(verp.address(row ?? 'missing'), { kind, source: kind === 'hard' ? 'dsn' : 'arf', eventId, now: clock() });
+      kit.intake.byEnvelope(kit.verp.address(row ?? 'missing'), { kind, source: kind === 'hard' ? 'dsn' : 'arf', eventId, now: clock() });
     const state = async (id: string) => (await db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     const autoPauses = (id: string) =>
       db.db.selectFrom('audit_log').selectAll().where('subject', '=', id).where('action', '=', 'broadcast.auto-paused').execute();

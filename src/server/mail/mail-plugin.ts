@@ -56,6 +56,7 @@ export const mailPlugin = fp(
       (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency, opts.dkim) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
     provideMailMetrics(app.metrics);
     const kinds = new Map<string, Composer>();
+    const broadcastListeners: ((broadcastId: string) => void)[] = [];
     const suppressions = new Suppressions(app.keys.secrets);
     const bounceDomain = opts.bounceDomain ?? domainOf(opts.from);
     if (!bounceDomain) throw new Error('MAIL_FROM must be an address with a domain (or set BOUNCE_DOMAIN): bounces come back to it.');
@@ -81,7 +82,10 @@ export const mailPlugin = fp(
           row ? 'mail not sent; will retry' : 'outbox not readable; will retry',
         );
       },
-      onSent: (row) => app.metrics.mail.sent(row.kind),
+      onSent: (row) => {
+        app.metrics.mail.sent(row.kind);
+        if (row.broadcast_id) for (const listener of broadcastListeners) listener(row.broadcast_id);
+      },
     });
     app.metrics.outbox.measureWith(() => outboxBacklog(app.store.db));
 
@@ -109,6 +113,7 @@ export const mailPlugin = fp(
         kinds.set(kind, composer);
       },
       nudge: () => worker.nudge(),
+      onBroadcastRowSent: (listener) => broadcastListeners.push(listener),
     } satisfies Outbox);
 
     app.jobs.add({
