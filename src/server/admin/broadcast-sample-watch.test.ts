@@ -1,47 +1,36 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertConfirmedSubscribers } from '../test/fixtures.ts';
-import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { brakeKit } from './brake-kit.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { dialectCases, testClock } from '../test/test-store.ts';
+import { brakeStore, startedBroadcast } from './brake-kit.ts';
 import { SampleWatch } from './broadcast-sample-watch.ts';
-import * as store from './broadcast-store.ts';
 
 for (const { dialect, skip, label } of dialectCases) {
   describe.skipIf(skip)(`the brake re-checked as rows are sent, on ${label}`, () => {
-    let db: TestStore;
-    let kit: ReturnType<typeof brakeKit>;
+    const t = brakeStore(dialect);
     let watch: SampleWatch;
     const errors: unknown[] = [];
     const clock = testClock();
 
-    beforeEach(async () => {
-      db = await openTestStore(dialect);
-      kit = brakeKit(db.db);
-      watch = new SampleWatch(db.db, clock, (e) => errors.push(e));
+    beforeEach(() => {
+      watch = new SampleWatch(t.db.db, clock, (e) => errors.push(e));
       errors.length = 0;
-    });
-    afterEach(async () => {
-      await db.destroy();
     });
 
     /** A 1,000-recipient broadcast (sample: 200), sending; its rows' ids in order. */
     const sending = async () => {
-      await insertConfirmedSubscribers(db.db, Array.from({ length: 1_000 }, (_, i) => `fan${i}@example.com`), clock());
-      const id = await store.createDraft(db.db, { subject: 'The presale', body: 'Soon.' }, 'ann@example.com', clock());
-      await store.startSend(db.db, id, { email: 'ann@example.com', via: 'console' }, clock(), { approvals: 1, refusalOf: () => null });
-      const rows = (await db.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).orderBy('id').execute()).map((r) => r.id);
-      return { id, rows };
+      const { id, rows } = await startedBroadcast(t.db.db, clock());
+      return { id, rows: rows.map((r) => r.id) };
     };
     /** Marks rows [from, to) sent and tells the watch of each, as the worker and mail plugin do. */
     const send = async (id: string, rows: string[], from: number, to: number) => {
       for (const row of rows.slice(from, to)) {
-        await db.db.updateTable('outbox').set({ status: 'sent', sent_at: clock().toISOString() }).where('id', '=', row).execute();
+        await t.db.db.updateTable('outbox').set({ status: 'sent', sent_at: clock().toISOString() }).where('id', '=', row).execute();
         watch.rowSent(id);
       }
       await watch.idle(id);
     };
     const complaint = (row: string | undefined, eventId: string) =>
-      kit.intake.byEnvelope(kit.verp.address(row ?? 'missing'), { kind: 'complaint', source: 'arf', eventId, now: clock() });
-    const state = (id: string) => db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      t.kit.intake.byEnvelope(t.kit.verp.address(row ?? 'missing'), { kind: 'complaint', source: 'arf', eventId, now: clock() });
+    const state = (id: string) => t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     it('complaints heard before the sample pause the broadcast once the sample is sent, with no further event', async () => {
       const { id, rows } = await sending();
@@ -57,7 +46,7 @@ for (const { dialect, skip, label } of dialectCases) {
       const paused = await state(id);
       expect(paused.paused_by).toBe('automatic');
       expect(paused.paused_reason).toMatch(/^Complaints reached 1 % \(2 of 20[0-9] sent\), above the 0\.1 % limit\.$/);
-      const audited = await db.db.selectFrom('audit_log').select('actor').where('subject', '=', id).where('action', '=', 'broadcast.auto-paused').execute();
+      const audited = await t.db.db.selectFrom('audit_log').select('actor').where('subject', '=', id).where('action', '=', 'broadcast.auto-paused').execute();
       expect(audited).toEqual([{ actor: null }]);
       expect(errors).toEqual([]);
     });
@@ -81,7 +70,7 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('leaves a broadcast whose automatic pause an operator overrode', async () => {
       const { id, rows } = await sending();
-      await db.db.updateTable('broadcasts').set({ pause_overridden_by: 'ann@example.com' }).where('id', '=', id).execute();
+      await t.db.db.updateTable('broadcasts').set({ pause_overridden_by: 'ann@example.com' }).where('id', '=', id).execute();
       await complaint(rows[0], 'arf-1');
       await send(id, rows, 0, 200);
       expect(await watch.check(id)).toBe('done');
