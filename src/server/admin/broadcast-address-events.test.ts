@@ -15,7 +15,7 @@ for (const { dialect, skip, label } of dialectCases) {
     /** A 1,000-recipient broadcast with its first `sent` rows sent at `at`; each row's id and address. */
     const broadcast = async (sent: number, at: Date) => {
       const { id, rows } = await startedBroadcast(t.db.db, clock());
-      await t.db.db.updateTable('outbox').set({ status: 'sent', sent_at: at.toISOString() }).where('id', 'in', rows.slice(0, sent).map((r) => r.id)).execute();
+      if (sent > 0) await t.db.db.updateTable('outbox').set({ status: 'sent', sent_at: at.toISOString() }).where('id', 'in', rows.slice(0, sent).map((r) => r.id)).execute();
       return { id, rows };
     };
     const provider = (address: string, eventId: string, kind: 'hard' | 'complaint', now = clock()) =>
@@ -40,6 +40,16 @@ for (const { dialect, skip, label } of dialectCases) {
       await provider(second.email, 'mg-2', 'hard');
       expect(await eventRow('mg-2')).toEqual({ outbox_id: second.id });
       expect((await ratesOf(t.db.db, id)).hard).toBe(1);
+    });
+
+    it('counts an event that arrives while its email is still in its SMTP exchange (leased, not yet marked sent)', async () => {
+      const { rows } = await broadcast(0, clock());
+      const [row] = rows;
+      if (!row) throw new Error('no rows');
+      const lease = new Date(clock().getTime() + 60_000).toISOString();
+      await t.db.db.updateTable('outbox').set({ locked_by: 'worker-1', locked_until: lease }).where('id', '=', row.id).execute();
+      await provider(row.email, 'mg-early', 'hard');
+      expect(await eventRow('mg-early')).toEqual({ outbox_id: row.id });
     });
 
     it('leaves an email sent more than 7 days before the event, or an address no broadcast mailed, counted towards nothing but suppressed', async () => {

@@ -155,7 +155,9 @@ export class Suppressions {
 
   /**
    * The outbox row of the latest broadcast email handed to a mail server for this address within
-   * ADDRESS_ATTRIBUTION_MS, or null (never mailed by a broadcast, or erased: no address to match).
+   * ADDRESS_ATTRIBUTION_MS (or being handed over now), or null (never mailed by a broadcast, or
+   * erased: no address to match). A person has one row per broadcast, so the newest row is the
+   * newest broadcast's.
    */
   private async latestBroadcastRow(db: Db, address: string, now: Date): Promise<string | null> {
     const row = await db
@@ -164,8 +166,14 @@ export class Suppressions {
       .select('outbox.id')
       .where('subscribers.email_key', '=', normaliseAddress(address))
       .where('outbox.broadcast_id', 'is not', null)
-      .where('outbox.sent_at', '>=', new Date(now.getTime() - ADDRESS_ATTRIBUTION_MS).toISOString())
-      .orderBy('outbox.sent_at', 'desc')
+      .where((w) =>
+        w.or([
+          w('outbox.sent_at', '>=', new Date(now.getTime() - ADDRESS_ATTRIBUTION_MS).toISOString()),
+          // In its SMTP exchange now (leased, not yet marked): a provider may report before our mark commits.
+          w.and([w('outbox.status', '=', 'pending'), w('outbox.locked_until', '>', now.toISOString())]),
+        ]),
+      )
+      .orderBy('outbox.created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
     return row?.id ?? null;
