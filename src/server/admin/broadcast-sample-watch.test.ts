@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, memoryMailer } from '../test/built-app.ts';
 import { dialectCases, testClock } from '../test/test-store.ts';
 import { brakeStore, startedBroadcast } from './brake-kit.ts';
 import { SampleWatch } from './broadcast-sample-watch.ts';
@@ -78,3 +79,31 @@ for (const { dialect, skip, label } of dialectCases) {
     });
   });
 }
+
+describe('the brake re-checked as rows are sent, as the app wires it', () => {
+  it('the outbox worker sending the 200th row pauses a broadcast whose complaints all came before the sample', async () => {
+    const mailer = memoryMailer();
+    // 100 broadcast emails per second of the test clock: each pass of the worker sends 100.
+    const t = await buildTestApp({ mailer, env: { MAIL_RATE_PER_SEC: '100' } });
+    try {
+      const { id } = await startedBroadcast(t.store.db, t.clock());
+      await t.app.jobs.runOnce('outbox');
+      expect(mailer.sent).toHaveLength(100);
+      for (const [i, m] of mailer.sent.slice(0, 2).entries()) {
+        expect(await t.app.bounces.byEnvelope(m.envelopeFrom ?? '', { kind: 'complaint', source: 'arf', eventId: `arf-${i}`, now: t.clock() })).toBe('suppressed');
+      }
+      const status = async () => (await t.store.db.selectFrom('broadcasts').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+      expect(await status()).toBe('sending');
+      t.clock.advance(1_000);
+      await t.app.jobs.runOnce('outbox');
+      expect(mailer.sent).toHaveLength(200);
+      await expect.poll(status).toBe('paused');
+      // Held back: the next pass sends nothing more of it.
+      t.clock.advance(1_000);
+      await t.app.jobs.runOnce('outbox');
+      expect(mailer.sent).toHaveLength(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
