@@ -10,6 +10,7 @@ import type { GeoLookup } from './geo/geo-lookup.ts';
 import { mailPlugin } from './mail/mail-plugin.ts';
 import { sendgridKey } from './mail/webhooks.ts';
 import { SnsVerifier, type SnsOptions } from './mail/sns.ts';
+import { dkimSigningOf } from './mail/dkim.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     concurrency: env.MAIL_CONCURRENCY,
     bounceDomain: env.BOUNCE_DOMAIN,
     bounceImapUrl: env.BOUNCE_IMAP_URL,
+    dkim: dkimSigningOf(env),
     webhooks: {
       postmark:
         env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sendgridKey } from './mail/webhooks.ts';
 import { regionOfTopic } from './mail/sns.ts';
+import { isSelector, readDkimKey } from './mail/dkim.ts';
 
 /**
  * A 32-byte key written as 64 hex digits or as base64 / base64url (43 characters, `=` optional),
@@ -74,6 +75,31 @@ const envSchema = z
       .string()
       .trim()
       .regex(/^imaps?:\/\/[^@/]+@[^/]+/, 'must be imaps://user:password@host:993/INBOX (or imap:// for a mailbox on this machine)')
+      .optional(),
+    // DKIM signing by the app (docs/decisions/0040): the PEM itself (`\n` for its line breaks
+    // allowed) or the path of a file holding it; read and checked here, so a bad key stops the start.
+    DKIM_PRIVATE_KEY: z
+      .string()
+      .transform((v, ctx) => {
+        try {
+          return readDkimKey(v).pem;
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'is not a usable DKIM key' });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    DKIM_SELECTOR: z
+      .string()
+      .trim()
+      .refine(isSelector, 'must be a DNS label such as dh2026 (letters, digits and hyphens; dots between labels)')
+      .optional(),
+    // The d= of the signature; unset: MAIL_FROM's domain (what DMARC aligns with).
+    DKIM_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as example.com')
       .optional(),
     // Providers' bounce and complaint webhooks (docs/decisions/0035); each unset: its route answers 404.
     POSTMARK_WEBHOOK_USER: z.string().trim().min(1).regex(/^[^:]+$/, 'must not contain ":"').optional(),
@@ -227,6 +253,12 @@ const envSchema = z
   .superRefine((e, ctx) => {
     if ((e.POSTMARK_WEBHOOK_USER === undefined) !== (e.POSTMARK_WEBHOOK_PASSWORD === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['POSTMARK_WEBHOOK_PASSWORD'], message: 'must be set together with POSTMARK_WEBHOOK_USER (both or neither)' });
+    }
+    if (e.DKIM_PRIVATE_KEY !== undefined && e.DKIM_SELECTOR === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['DKIM_SELECTOR'], message: 'must be set when DKIM_PRIVATE_KEY is: the DNS name <selector>._domainkey.<domain> holds the public key' });
+    }
+    if (e.DKIM_PRIVATE_KEY === undefined && (e.DKIM_SELECTOR !== undefined || e.DKIM_DOMAIN !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['DKIM_PRIVATE_KEY'], message: 'must be set when DKIM_SELECTOR or DKIM_DOMAIN is (nothing can be signed without the key)' });
     }
   })
   .transform((e) => ({

@@ -21,6 +21,7 @@ import { signInCounters } from './sign-in/sign-in-backoff.ts';
 import { purgeOldReads } from './subscribers/personal-data-allowance.ts';
 import { purgeExpired } from './sign-in/sessions.ts';
 import { brakeBroadcasts } from './broadcast/broadcast-brake.ts';
+import { SampleWatch } from './broadcast/broadcast-sample-watch.ts';
 
 export interface AdminOptions {
   /** Where `npm run build` put the console (dist/admin). */
@@ -80,8 +81,13 @@ export const adminFeature = fp(
       registerSuppressionRoutes(api);
     });
 
-    // Every bounce or complaint stored re-checks its broadcast's rates (broadcast-brake.ts).
+    // Every bounce or complaint stored re-checks its broadcast's rates (broadcast-brake.ts), and so
+    // do rows sent until the minimum sample is reached (broadcast-sample-watch.ts).
     app.suppressions.onStored(brakeBroadcasts);
+    const sampleWatch = new SampleWatch(app.store.db, app.clock, (error) =>
+      app.log.warn({ err: errorText(error) }, 'broadcast rates not re-checked; the next row sent tries again'),
+    );
+    app.outbox.onBroadcastRowSent((id) => sampleWatch.rowSent(id));
 
     app.jobs.add(
       intervalJob(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { fileMailer, smtpMailer, type Mailer } from './mailer.ts';
+import type { DkimSigning } from './dkim.ts';
 import type { Composer, Outbox } from './outbox.ts';
 import { provideMailMetrics } from './mail-metrics.ts';
 import { outboxBacklog } from './outbox-backlog.ts';
@@ -40,6 +41,8 @@ export interface MailOptions {
   webhooks?: Omit<WebhookOptions, 'suppressions'>;
   /** BOUNCE_IMAP_URL: the mailbox the VERP addresses deliver to, read every minute; unset: not read. */
   bounceImapUrl?: string | undefined;
+  /** DKIM_PRIVATE_KEY, DKIM_SELECTOR, DKIM_DOMAIN (dkim.ts): SMTP mail is signed; unset: not. */
+  dkim?: DkimSigning | undefined;
 }
 
 /**
@@ -50,9 +53,10 @@ export const mailPlugin = fp(
   async (app: FastifyInstance, opts: MailOptions) => {
     const mailer =
       opts.mailer ??
-      (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
+      (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency, opts.dkim) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
     provideMailMetrics(app.metrics);
     const kinds = new Map<string, Composer>();
+    const broadcastListeners: ((broadcastId: string) => void)[] = [];
     const suppressions = new Suppressions(app.keys.secrets);
     const bounceDomain = opts.bounceDomain ?? domainOf(opts.from);
     if (!bounceDomain) throw new Error('MAIL_FROM must be an address with a domain (or set BOUNCE_DOMAIN): bounces come back to it.');
@@ -78,7 +82,10 @@ export const mailPlugin = fp(
           row ? 'mail not sent; will retry' : 'outbox not readable; will retry',
         );
       },
-      onSent: (row) => app.metrics.mail.sent(row.kind),
+      onSent: (row) => {
+        app.metrics.mail.sent(row.kind);
+        if (row.broadcast_id) for (const listener of broadcastListeners) listener(row.broadcast_id);
+      },
     });
     app.metrics.outbox.measureWith(() => outboxBacklog(app.store.db));
 
@@ -106,6 +113,7 @@ export const mailPlugin = fp(
         kinds.set(kind, composer);
       },
       nudge: () => worker.nudge(),
+      onBroadcastRowSent: (listener) => broadcastListeners.push(listener),
     } satisfies Outbox);
 
     app.jobs.add({

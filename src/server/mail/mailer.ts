@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { DkimSigning } from './dkim.ts';
 
 export interface MailMessage {
   to: string;
@@ -27,9 +28,10 @@ export interface Mailer {
 /**
  * Real SMTP (smtp:// or smtps://, credentials in the URL), over a pool of up to `connections`
  * connections kept open between emails (nodemailer's pooled SMTP), so a busy outbox pays one
- * connection and greeting per hundred emails rather than one per email.
+ * connection and greeting per hundred emails rather than one per email. With `dkim`, each email
+ * is DKIM-signed (DKIM_PRIVATE_KEY; docs/decisions/0040).
  */
-export function smtpMailer(smtpUrl: string, from: string, connections = 1): Mailer {
+export function smtpMailer(smtpUrl: string, from: string, connections = 1, dkim?: DkimSigning): Mailer {
   const u = new URL(smtpUrl);
   // A hung mail server must not hold an outbox lease for long; the worker retries later.
   // nodemailer reads options from the URL's query; ones the operator set win.
@@ -56,6 +58,8 @@ export function smtpMailer(smtpUrl: string, from: string, connections = 1): Mail
         html: m.html,
         headers: m.headers ?? {},
         ...(m.envelopeFrom ? { envelope: { from: m.envelopeFrom, to: m.to } } : {}),
+        // nodemailer signs the finished message (relaxed/relaxed, rsa-sha256) as it streams out.
+        ...(dkim ? { dkim } : {}),
       });
     },
     close: () => transport.close(),

@@ -21,6 +21,12 @@ export interface Outbox {
   registerKind(kind: string, composer: Composer): void;
   /** Something was queued: send now rather than at the next poll. */
   nudge(): void;
+  /**
+   * Calls `listener` with the broadcast's id each time a row of it is marked sent (after the
+   * mark's commit, outside it): the admin feature's brake re-checks the rates as rows are sent.
+   * A listener must not throw and should return at once (it runs on the worker's path).
+   */
+  onBroadcastRowSent(listener: (broadcastId: string) => void): void;
 }
 
 declare module 'fastify' {

@@ -15,6 +15,14 @@ export const SOFT_WINDOW_MS = 7 * 24 * 60 * 60_000;
 
 const PURPOSE = 'suppression/v1';
 
+/**
+ * A provider's event naming only an address counts towards the latest broadcast row sent to that
+ * address within this long (docs/decisions/0040): longer than mail servers keep retrying (Postfix
+ * gives up after 5 days; providers' retries stop within 72 hours), so a late bounce still finds
+ * its broadcast; short enough that a complaint about an old email does not land on a new one.
+ */
+export const ADDRESS_ATTRIBUTION_MS = 7 * 24 * 60 * 60_000;
+
 /** Lower-cased, trimmed, angle brackets and display name dropped: as subscribers.email_key. */
 export function normaliseAddress(address: string): string {
   const bracketed = /<([^<>]+)>\s*$/.exec(address);
@@ -146,12 +154,40 @@ export class Suppressions {
   }
 
   /**
+   * The outbox row of the latest broadcast email handed to a mail server for this address within
+   * ADDRESS_ATTRIBUTION_MS (or being handed over now), or null (never mailed by a broadcast, or
+   * erased: no address to match). A person has one row per broadcast, so the newest row is the
+   * newest broadcast's.
+   */
+  private async latestBroadcastRow(db: Db, address: string, now: Date): Promise<string | null> {
+    const row = await db
+      .selectFrom('outbox')
+      .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
+      .select('outbox.id')
+      .where('subscribers.email_key', '=', normaliseAddress(address))
+      .where('outbox.broadcast_id', 'is not', null)
+      .where((w) =>
+        w.or([
+          w('outbox.sent_at', '>=', new Date(now.getTime() - ADDRESS_ATTRIBUTION_MS).toISOString()),
+          // In its SMTP exchange now (leased, not yet marked): a provider may report before our mark commits.
+          w.and([w('outbox.status', '=', 'pending'), w('outbox.locked_until', '>', now.toISOString())]),
+        ]),
+      )
+      .orderBy('outbox.created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  /**
    * Records a bounce or complaint once (by source and event id) and suppresses as it calls for: a
    * hard bounce or a complaint at once, soft bounces at the third within seven days. The one place
    * every source goes through, so it is also where a broadcast re-checks its rates (broadcast-brake.ts).
    */
-  async record(db: Db, e: BounceEvent): Promise<BounceOutcome> {
+  async record(db: Db, heard: BounceEvent): Promise<BounceOutcome> {
     const write = async (trx: Db): Promise<BounceOutcome> => {
+      // A provider's event names no email of ours: the latest broadcast email to the address stands in.
+      const e = heard.outboxId ? heard : { ...heard, outboxId: await this.latestBroadcastRow(trx, heard.address, heard.now) };
       const { keyId, hash } = this.current(e.address);
       const inserted = await trx
         .insertInto('bounce_events')

@@ -79,7 +79,19 @@ for (const { dialect, skip, label } of dialectCases) {
             expect(await stored()).toBe(before);
           }
         }),
-        { numRuns: 150 },
+        {
+          numRuns: 150,
+          examples: [
+            // Found by this test: a NUL in a Postmark field reached PostgreSQL, which cannot store one (a 500).
+            [
+              apiPaths.postmarkWebhook,
+              { raw: JSON.stringify({ RecordType: 'SpamComplaint', ID: 0, Type: '\u0000', Email: 'a@a.aa' }), type: 'application/json' },
+              true,
+              {},
+            ],
+            [apiPaths.postmarkWebhook, { raw: JSON.stringify({ RecordType: 'Bounce', ID: '\u0000', Type: 'HardBounce', Email: 'b\u0000@a.aa' }), type: 'application/json' }, true, {}],
+          ],
+        },
       );
     });
   });

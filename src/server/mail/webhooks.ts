@@ -26,7 +26,9 @@ const sameText = (a: string, b: string) => {
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : null);
+// A NUL is in no provider's field, and PostgreSQL's text cannot hold one: such a field is missing.
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v.length > 0 && !v.includes('\u0000') ? v : typeof v === 'number' ? String(v) : null;
 
 function fresh(timestampSeconds: string, now: Date): void {
   const t = Number(timestampSeconds);

@@ -9,6 +9,8 @@ export interface SmtpSink {
   messages: ParsedMail[];
   /** Each kept message's envelope sender (SMTP MAIL FROM), in the same order. */
   senders: string[];
+  /** Each kept message's bytes as received (what a DKIM verifier reads), in the same order. */
+  raw: Buffer[];
   /** SMTP connections opened to it so far (a pooled sender opens few). */
   connections(): number;
   /** Resolves when at least n messages have arrived (or rejects after timeoutMs). */
@@ -34,6 +36,7 @@ export interface SinkHooks {
 export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHooks = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const senders: string[] = [];
+  const raw: Buffer[] = [];
   const waiters: (() => void)[] = [];
   let connections = 0;
   const server = new SMTPServer({
@@ -54,11 +57,12 @@ export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHo
     },
     onData(stream, session, callback) {
       const recipients = session.envelope.rcptTo.map((r) => r.address);
-      const accept = async (mail: ParsedMail | null) => {
+      const accept = async (kept: { mail: ParsedMail; bytes: Buffer } | null) => {
         await hooks.beforeAccept?.(recipients);
-        if (mail) {
+        if (kept) {
           senders.push(session.envelope.mailFrom ? session.envelope.mailFrom.address : '');
-          messages.push(mail);
+          raw.push(kept.bytes);
+          messages.push(kept.mail);
         }
         hooks.onAccepted?.(recipients);
         for (const w of waiters.splice(0)) w();
@@ -68,7 +72,10 @@ export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHo
           ? new Promise<null>((resolve, reject) => {
               stream.on('error', reject).on('end', () => resolve(null)).resume();
             })
-          : simpleParser(stream);
+          : new Promise<Buffer>((resolve, reject) => {
+              const chunks: Buffer[] = [];
+              stream.on('error', reject).on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks)));
+            }).then(async (bytes) => ({ mail: await simpleParser(bytes), bytes }));
       parsed.then(accept).then(
         () => callback(),
         (error: Error) => callback(error),
@@ -89,6 +96,7 @@ export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHo
     port: actual,
     messages,
     senders,
+    raw,
     connections: () => connections,
     waitFor(n, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

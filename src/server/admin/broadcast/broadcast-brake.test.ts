@@ -1,17 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-// The brake is driven through the real bounce path (a DSN handed to the mail feature's intake,
-// matched by its VERP address), which the admin feature's own code never imports.
-/* eslint-disable no-restricted-imports */
-import { BounceIntake } from '../../mail/bounces.ts';
-import { Verp } from '../../mail/verp.ts';
-/* eslint-enable no-restricted-imports */
-import { Suppressions } from '../../mail/outbox.ts';
-import { insertConfirmedSubscribers } from '../../test/fixtures.ts';
-import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../../test/test-store.ts';
-import { brakeBroadcasts, brakeReason, minSampleOf } from './broadcast-brake.ts';
+import { describe, expect, it } from 'vitest';
+import { dialectCases, testClock } from '../../test/test-store.ts';
+import { brakeReason, minSampleOf } from './broadcast-brake.ts';
+import { brakeStore, startedBroadcast } from './brake-kit.ts';
 import * as store from './broadcast-store.ts';
-
-const SENDER = { email: 'ann@example.com', via: 'console' as const };
 
 describe('brakeReason', () => {
   it('waits for the larger of 200 sent or 2 % of the recipients', () => {
@@ -29,36 +20,17 @@ describe('brakeReason', () => {
 
 for (const { dialect, skip, label } of dialectCases) {
   describe.skipIf(skip)(`a broadcast that stops itself on ${label}`, () => {
-    let db: TestStore;
-    let intake: BounceIntake;
-    let verp: Verp;
+    const t = brakeStore(dialect);
     const clock = testClock();
-
-    beforeEach(async () => {
-      db = await openTestStore(dialect);
-      const secrets = testSecrets();
-      verp = new Verp(secrets, 'dh.example');
-      const suppressions = new Suppressions(secrets);
-      // As admin-plugin.ts wires it.
-      suppressions.onStored(brakeBroadcasts);
-      intake = new BounceIntake(db.db, suppressions, verp, () => {});
-    });
-    afterEach(async () => {
-      await db.destroy();
-    });
 
     /** A 1,000-recipient broadcast, sending; returns its id and its rows' ids in order. */
     const sending = async () => {
-      await insertConfirmedSubscribers(db.db, Array.from({ length: 1_000 }, (_, i) => `fan${i}@example.com`), clock());
-      const id = await store.createDraft(db.db, { subject: 'The presale', body: 'Soon.' }, SENDER.email, clock());
-      const started = await store.startSend(db.db, id, SENDER, clock(), { approvals: 1, refusalOf: () => null });
-      expect(started).toMatchObject({ outcome: 'started', recipients: 1_000 });
-      const rows = await db.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).orderBy('id').execute();
+      const { id, rows } = await startedBroadcast(t.db.db, clock());
       return { id, rows: rows.map((r) => r.id) };
     };
     /** The mail server took the first `n` rows (as the worker marks them). */
     const sentUpTo = async (rows: string[], n: number) => {
-      await db.db
+      await t.db.db
         .updateTable('outbox')
         .set({ status: 'sent', sent_at: clock().toISOString() })
         .where('id', 'in', rows.slice(0, n))
@@ -66,10 +38,10 @@ for (const { dialect, skip, label } of dialectCases) {
     };
     /** A DSN for this row, heard in the bounce mailbox: the real event path. */
     const bounce = (row: string | undefined, eventId: string, kind: 'hard' | 'complaint' = 'hard') =>
-      intake.byEnvelope(verp.address(row ?? 'missing'), { kind, source: kind === 'hard' ? 'dsn' : 'arf', eventId, now: clock() });
-    const state = async (id: string) => (await db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      t.kit.intake.byEnvelope(t.kit.verp.address(row ?? 'missing'), { kind, source: kind === 'hard' ? 'dsn' : 'arf', eventId, now: clock() });
+    const state = async (id: string) => (await t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     const autoPauses = (id: string) =>
-      db.db.selectFrom('audit_log').selectAll().where('subject', '=', id).where('action', '=', 'broadcast.auto-paused').execute();
+      t.db.db.selectFrom('audit_log').selectAll().where('subject', '=', id).where('action', '=', 'broadcast.auto-paused').execute();
 
     it('does not judge below the sample, pauses once past 5 % hard bounces, and audits it once', async () => {
       const { id, rows } = await sending();
@@ -87,7 +59,7 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(paused).toMatchObject({ status: 'paused', paused_by: 'automatic' });
       expect(paused.paused_reason).toBe('Hard bounces reached 5.11 % (46 of 900 sent), above the 5 % limit.');
       // Rows not yet sent are held back, as an operator's pause holds them.
-      const held = await db.db.selectFrom('outbox').select('next_attempt_at').where('broadcast_id', '=', id).where('status', '=', 'pending').execute();
+      const held = await t.db.db.selectFrom('outbox').select('next_attempt_at').where('broadcast_id', '=', id).where('status', '=', 'pending').execute();
       expect(held).toHaveLength(100);
       expect(held.every((r) => r.next_attempt_at.startsWith('9999'))).toBe(true);
 
@@ -96,7 +68,7 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(audited).toHaveLength(1);
       expect(audited[0]).toMatchObject({ actor: null, via: 'system', detail: paused.paused_reason });
 
-      const { progress } = await store.progressOf(db.db, await state(id), 10);
+      const { progress } = await store.progressOf(t.db.db, await state(id), 10);
       expect(progress).toMatchObject({ sent: 900, delivered: 900 - 60, bounced: { hard: 60, soft: 0 }, complained: 0, queued: 100 });
     });
 
@@ -111,7 +83,7 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await state(id)).toMatchObject({ status: 'paused', paused_by: 'automatic', paused_reason: 'Complaints reached 0.4 % (4 of 990 sent), above the 0.1 % limit.' });
       await bounce(rows[4], 'arf-4', 'complaint');
       expect(await autoPauses(id)).toHaveLength(1);
-      const { progress } = await store.progressOf(db.db, await state(id), 10);
+      const { progress } = await store.progressOf(t.db.db, await state(id), 10);
       // A complaint is a delivery; its person is suppressed (and unsubscribed).
       expect(progress).toMatchObject({ sent: 990, delivered: 990, complained: 5 });
     });
@@ -142,13 +114,13 @@ for (const { dialect, skip, label } of dialectCases) {
       const { id, rows } = await sending();
       await sentUpTo(rows, 900);
       for (let i = 0; i < 46; i++) await bounce(rows[i], `dsn-${i}`);
-      expect(await store.resume(db.db, id, 'bob@example.com', clock())).toEqual({
+      expect(await store.resume(t.db.db, id, 'bob@example.com', clock())).toEqual({
         resumed: true,
         overrode: 'Hard bounces reached 5.11 % (46 of 900 sent), above the 5 % limit.',
       });
       const b = await state(id);
       expect(b).toMatchObject({ status: 'sending', pause_overridden_by: 'bob@example.com' });
-      expect(store.toBroadcast(b, 'sending', (await store.progressOf(db.db, b, 10)).progress, null, 1).automaticPause).toMatchObject({
+      expect(store.toBroadcast(b, 'sending', (await store.progressOf(t.db.db, b, 10)).progress, null, 1).automaticPause).toMatchObject({
         overriddenBy: 'bob@example.com',
       });
       // The operator decided: later bounces, the rate still above 5 %, do not pause it again.

@@ -94,8 +94,11 @@ export function brakeReason(r: BroadcastRates, recipients: number): string | nul
  */
 export async function checkBroadcastOf(trx: Kysely<Database>, outboxId: string, now: Date): Promise<string | null> {
   const row = await trx.selectFrom('outbox').select('broadcast_id').where('id', '=', outboxId).executeTakeFirst();
-  const id = row?.broadcast_id;
-  if (!id) return null;
+  return row?.broadcast_id ? checkBroadcast(trx, row.broadcast_id, now) : null;
+}
+
+/** Re-counts a sending broadcast in `trx` and pauses it past a threshold; the reason when this call paused it. */
+export async function checkBroadcast(trx: Kysely<Database>, id: string, now: Date): Promise<string | null> {
   // The broadcast's row is locked before counting (PostgreSQL; SQLite's BEGIN IMMEDIATE already
   // serialises writers), so of two instances storing events at once the second counts after the
   // first commits, and sees both events.
