@@ -76,7 +76,9 @@ function serverFeatureBoundaries() {
   return [
     ...features.map((feature) => ({
       files: [`src/server/${feature}/**`],
-      rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/client/**'] }, ...forbidFeatures(feature)] }] },
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [{ group: ['**/client/**'] }, ...forbidFeatures(feature)] }],
+      },
     })),
     {
       files: ['src/server/plugins/**', 'src/server/store/**', 'src/server/geo/**', 'src/server/lib/**'],
@@ -87,7 +89,10 @@ function serverFeatureBoundaries() {
             patterns: [
               { group: ['**/client/**'] },
               // src/shared/admin/ and the like are schemas every side may use (see above), not features.
-              { group: [...features.map((f) => `**/${f}/*`), '!**/shared/**'], message: 'Infrastructure does not depend on features.' },
+              {
+                group: [...features.map((f) => `**/${f}/*`), '!**/shared/**'],
+                message: 'Infrastructure does not depend on features.',
+              },
             ],
           },
         ],

@@ -89,7 +89,14 @@ export default defineConfig({
     { name: 'chromium', use: { ...chromium, baseURL: BASE_URL }, metadata: sqliteTarget },
     // Only the console's tests: the public page's do not touch the database differently.
     ...(postgresTarget
-      ? [{ name: 'chromium-postgres', testMatch: /admin-.*\.spec\.ts$/, use: { ...chromium, baseURL: PG_BASE_URL }, metadata: postgresTarget }]
+      ? [
+          {
+            name: 'chromium-postgres',
+            testMatch: /admin-.*\.spec\.ts$/,
+            use: { ...chromium, baseURL: PG_BASE_URL },
+            metadata: postgresTarget,
+          },
+        ]
       : []),
   ],
   ...(postgresTarget ? { globalTeardown: './e2e/postgres-database.ts' } : {}),

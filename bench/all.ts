@@ -31,7 +31,10 @@ const BENCHES: BenchEntry[] = [
     name: 'console',
     file: 'bench/console-bench.ts',
     limitMin: 15,
-    env: { BENCH_SUBSCRIBERS: process.env.BENCH_SUBSCRIBERS ?? '100000', BENCH_VISITS: process.env.BENCH_VISITS ?? '1000000' },
+    env: {
+      BENCH_SUBSCRIBERS: process.env.BENCH_SUBSCRIBERS ?? '100000',
+      BENCH_VISITS: process.env.BENCH_VISITS ?? '1000000',
+    },
     nodeArgs: ['--expose-gc'],
   },
 ];
@@ -58,7 +61,11 @@ function runOne(bench: BenchEntry, summaryFile: string): Promise<string> {
       clearTimeout(timer);
       out.end();
       const rel = path.relative(repoRoot, log);
-      resolve(code === 0 ? rel : `${rel} (${signal ? `stopped by ${signal}` : `failed, exit ${code}`}; its last lines say why)`);
+      resolve(
+        code === 0
+          ? rel
+          : `${rel} (${signal ? `stopped by ${signal}` : `failed, exit ${code}`}; its last lines say why)`,
+      );
     });
   });
 }
@@ -84,7 +91,18 @@ async function main(): Promise<void> {
     'All benchmarks (loopback, one server at a time; "bare" = a node:http server answering the same requests in the same run; ' +
       'CPU/request = server CPU per answer, production / bare)',
     ['Bench', 'Figure', 'Production', 'Bare node:http', 'Ratio', 'CPU/request', 'p50', 'Tail', 'Peak RSS', 'Target'],
-    rows.map((r) => [r.bench, r.figure, r.value, r.ceiling, r.ratio, r.cpuPerRequest, r.p50, r.tail, r.peakRss, r.target]),
+    rows.map((r) => [
+      r.bench,
+      r.figure,
+      r.value,
+      r.ceiling,
+      r.ratio,
+      r.cpuPerRequest,
+      r.p50,
+      r.tail,
+      r.peakRss,
+      r.target,
+    ]),
   );
   console.log('\nDetails of each bench:');
   for (const line of logs) console.log(`  ${line}`);

@@ -39,7 +39,7 @@ function nextAddress(): string {
   seed ^= seed >>> 17;
   seed ^= seed << 5;
   const n = seed >>> 0;
-  return `81.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${(n & 255) || 1}`;
+  return `81.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255 || 1}`;
 }
 
 const beaconRequests: autocannon.Request[] = [

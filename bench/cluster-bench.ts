@@ -38,8 +38,18 @@ async function main(): Promise<void> {
         const target = { origin: cluster.url, pid: cluster.instances.map((i) => i.pid) };
         const visitor = await visitorOf(target);
         const template = await probe(target, visitor);
-        const load = await loadSignups(target, LOAD, 'two instances behind nginx, PostgreSQL + Redis', visitor, scratch.backendPids);
-        return { production: { load, perInstance: cluster.answeredBy((l) => l.includes(SIGNUP_PATH)) }, template, visitor };
+        const load = await loadSignups(
+          target,
+          LOAD,
+          'two instances behind nginx, PostgreSQL + Redis',
+          visitor,
+          scratch.backendPids,
+        );
+        return {
+          production: { load, perInstance: cluster.answeredBy((l) => l.includes(SIGNUP_PATH)) },
+          template,
+          visitor,
+        };
       } finally {
         progress('stopping nginx and the instances (SIGTERM: they finish their commits first)');
         await cluster.stop();
@@ -47,7 +57,12 @@ async function main(): Promise<void> {
     })();
 
     const bare = await withServer(
-      () => startBareServer({ status: 200, headers: { 'content-type': String(template.headers['content-type']) }, body: template.body }),
+      () =>
+        startBareServer({
+          status: 200,
+          headers: { 'content-type': String(template.headers['content-type']) },
+          body: template.body,
+        }),
       async (server) => loadSignups(server, LOAD, 'bare node:http', { ...visitor, origin: server.origin }),
     );
     printLoadRows({
@@ -55,13 +70,19 @@ async function main(): Promise<void> {
       title: loadTitle(`Durable sign-ups through nginx (POST ${SIGNUP_PATH}, JSON, a new address each)`, LOAD),
       unit: 'sign-ups/s',
       rows: [
-        { label: 'two instances behind nginx, PostgreSQL + Redis', load: production.load, responseBytes: `${template.headerBytes} + ${template.body.length}` },
+        {
+          label: 'two instances behind nginx, PostgreSQL + Redis',
+          load: production.load,
+          responseBytes: `${template.headerBytes} + ${template.body.length}`,
+        },
         { label: 'bare node:http', load: bare },
       ],
       sideLabel: 'PostgreSQL backends',
     });
     console.log('(server CPU here is both instances together; nginx and Redis are not counted.)');
-    console.log(`Sign-up requests each instance answered (nginx's access log): ${[...production.perInstance].map(([u, n]) => `${u} ${int(n)}`).join(', ')}`);
+    console.log(
+      `Sign-up requests each instance answered (nginx's access log): ${[...production.perInstance].map(([u, n]) => `${u} ${int(n)}`).join(', ')}`,
+    );
     busyWarning(loadBefore);
 
     const [row] = await scratch.query<{ subscribers: string; outbox: string }>(
@@ -71,9 +92,11 @@ async function main(): Promise<void> {
     const outbox = Number(row?.outbox);
     const { answered2xx, failed } = answerCounts(production.load);
     const durable = stored >= answered2xx && outbox === stored;
-    printTable('Durability: sign-ups stored vs acknowledged', ['2xx answers', 'non-2xx+err', 'subscriber rows', 'outbox rows', 'durable'], [
-      [int(answered2xx), int(failed), int(stored), int(outbox), verdict(durable)],
-    ]);
+    printTable(
+      'Durability: sign-ups stored vs acknowledged',
+      ['2xx answers', 'non-2xx+err', 'subscriber rows', 'outbox rows', 'durable'],
+      [[int(answered2xx), int(failed), int(stored), int(outbox), verdict(durable)]],
+    );
   } finally {
     await scratch.drop();
     // Only the run's keys: the Redis server may be shared.

@@ -56,11 +56,63 @@ const ROLLUP = { countries: 150, cities: 3_000, referrers: 300, pages: 6, visito
 // address first.last<i>@domain, half of them at gmail.com (the "common term"); one in 100,000 is
 // "Quinzella Xylander" (the rare term); created evenly over the last year.
 
-const FIRSTS = ['Ada', 'Alan', 'Grace', 'Linus', 'Mary', 'Noor', 'Oskar', 'Priya', 'Sofia', 'Tariq', 'Mateo', 'Yuki', 'Zoë', 'Émile', 'Lena', 'Omar', 'Chen', 'Ines', 'Kofi', 'Maja'];
-const LASTS = ['Smith', 'Nguyen', 'García', 'Müller', 'Kowalski', 'Okafor', 'Tanaka', 'Rossi', 'Dubois', 'Andersson', 'Haddad', 'Silva', 'Novak', 'Ivanova', 'Cohen', 'Singh', 'Kim', 'Jones', 'Larsen', 'Moreau'];
-const DOMAINS = ['gmail.com', 'yahoo.com', 'gmail.com', 'outlook.com', 'gmail.com', 'proton.me', 'gmail.com', 'icloud.com', 'gmail.com', 'web.de'];
+const FIRSTS = [
+  'Ada',
+  'Alan',
+  'Grace',
+  'Linus',
+  'Mary',
+  'Noor',
+  'Oskar',
+  'Priya',
+  'Sofia',
+  'Tariq',
+  'Mateo',
+  'Yuki',
+  'Zoë',
+  'Émile',
+  'Lena',
+  'Omar',
+  'Chen',
+  'Ines',
+  'Kofi',
+  'Maja',
+];
+const LASTS = [
+  'Smith',
+  'Nguyen',
+  'García',
+  'Müller',
+  'Kowalski',
+  'Okafor',
+  'Tanaka',
+  'Rossi',
+  'Dubois',
+  'Andersson',
+  'Haddad',
+  'Silva',
+  'Novak',
+  'Ivanova',
+  'Cohen',
+  'Singh',
+  'Kim',
+  'Jones',
+  'Larsen',
+  'Moreau',
+];
+const DOMAINS = [
+  'gmail.com',
+  'yahoo.com',
+  'gmail.com',
+  'outlook.com',
+  'gmail.com',
+  'proton.me',
+  'gmail.com',
+  'icloud.com',
+  'gmail.com',
+  'web.de',
+];
 const RARE_EVERY = 100_000;
-
 
 interface Seeder {
   /** Runs one statement; `$N` below is the sequence's current number. */
@@ -163,7 +215,8 @@ async function seed(s: Seeder, dialect: Store['dialect']): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const quantile = (sorted: number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 interface Timing {
   what: string;
@@ -228,7 +281,11 @@ async function measureReads(store: Store): Promise<Timing[]> {
     let shift = 0;
     return () => {
       const to = addDays(dayOf(NOW), -endsDaysAgo - shift++);
-      return audienceOverview(store.db, audienceQuerySchema.parse({ period: 'custom', from: addDays(to, 1 - days), to }), NOW);
+      return audienceOverview(
+        store.db,
+        audienceQuerySchema.parse({ period: 'custom', from: addDays(to, 1 - days), to }),
+        NOW,
+      );
     };
   };
   const reportNote = (r: unknown) => `${int((r as { totals: { visitors: number } }).totals.visitors)} visitors`;
@@ -252,7 +309,11 @@ async function measureReads(store: Store): Promise<Timing[]> {
     await time('audience: custom 90 days, a new range each time (after the job)', customReport(90, 100), reportNote),
     await time('audience: custom 300 days, a new range each time (after the job)', customReport(300, 1), reportNote),
     await time('audience: 90 days, nothing kept (no job; cold)', coldReport, reportNote),
-    await time('visitors in the last 30 minutes', () => liveVisitors(store.db, NOW), (r) => `${int((r as { views: number }).views)} views`),
+    await time(
+      'visitors in the last 30 minutes',
+      () => liveVisitors(store.db, NOW),
+      (r) => `${int((r as { views: number }).views)} views`,
+    ),
   ];
 }
 
@@ -265,7 +326,11 @@ interface ExportFigures {
 
 /** The CSV export of every subscriber, streamed in a process of its own (csv-export-child.ts). */
 function measureExport(databaseUrl: string): Promise<ExportFigures> {
-  return runFiguresChild<ExportFigures>('bench/lib/csv-export-child.ts', { EXPORT_DATABASE_URL: databaseUrl }, { timeoutMs: 600_000, nodeArgs: ['--expose-gc'] });
+  return runFiguresChild<ExportFigures>(
+    'bench/lib/csv-export-child.ts',
+    { EXPORT_DATABASE_URL: databaseUrl },
+    { timeoutMs: 600_000, nodeArgs: ['--expose-gc'] },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,8 +382,12 @@ async function benchPostgres(scratch: ScratchDatabase): Promise<Result> {
       await client.end();
     }
     const seedMs = performance.now() - t;
-    const trgm = await sql<{ n: number }>`select count(*) as n from pg_indexes where indexname = 'subscribers_search_trgm'`.execute(store.db);
-    progress(`postgres: seeded in ${seconds(seedMs)}; trigram index ${Number(trgm.rows[0]?.n) ? 'present' : 'ABSENT'}; measuring`);
+    const trgm = await sql<{
+      n: number;
+    }>`select count(*) as n from pg_indexes where indexname = 'subscribers_search_trgm'`.execute(store.db);
+    progress(
+      `postgres: seeded in ${seconds(seedMs)}; trigram index ${Number(trgm.rows[0]?.n) ? 'present' : 'ABSENT'}; measuring`,
+    );
     const reads = await measureReads(store);
     progress('postgres: CSV export of every subscriber');
     return { store: 'PostgreSQL', seedMs, reads, csv: await measureExport(scratch.url) };
@@ -331,7 +400,13 @@ function printReads(r: Result): void {
   printTable(
     `${r.store}: console reads, ${REPEAT} calls each after 3 warm-ups (target p95 ≤ ${TARGET.p95Ms} ms)`,
     ['Call', 'p50', 'p95', 'target', 'result'],
-    r.reads.map((t) => [t.what, `${t.p50.toFixed(1)} ms`, `${t.p95.toFixed(1)} ms`, t.job ? 'n/a' : verdict(t.p95 <= TARGET.p95Ms), t.note]),
+    r.reads.map((t) => [
+      t.what,
+      `${t.p50.toFixed(1)} ms`,
+      `${t.p95.toFixed(1)} ms`,
+      t.job ? 'n/a' : verdict(t.p95 <= TARGET.p95Ms),
+      t.note,
+    ]),
   );
 }
 
@@ -343,7 +418,9 @@ async function main(): Promise<void> {
   try {
     scratch = await createScratchDatabase(pgUrl);
   } catch (error) {
-    console.log(`PostgreSQL skipped: no scratch database on ${redactUrl(pgUrl)} (${error instanceof Error ? error.message : String(error)}).`);
+    console.log(
+      `PostgreSQL skipped: no scratch database on ${redactUrl(pgUrl)} (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   if (scratch) {
     try {
@@ -360,7 +437,12 @@ async function main(): Promise<void> {
   );
   const broadcasts: [string, BroadcastThroughput][] = [];
   progress(`sqlite: a ${int(BROADCAST_RECIPIENTS)}-recipient broadcast into a local SMTP sink`);
-  broadcasts.push(['SQLite', await withSqliteDir('dh-bench-broadcast-', ({ file }) => measureBroadcastThroughput(`sqlite:${file}`, BROADCAST_RECIPIENTS))]);
+  broadcasts.push([
+    'SQLite',
+    await withSqliteDir('dh-bench-broadcast-', ({ file }) =>
+      measureBroadcastThroughput(`sqlite:${file}`, BROADCAST_RECIPIENTS),
+    ),
+  ]);
   try {
     const broadcastScratch = await createScratchDatabase(pgUrl);
     try {
@@ -407,7 +489,9 @@ async function main(): Promise<void> {
         value: `${int(SUBSCRIBERS)} subscribers`,
         p50: `${t.p50.toFixed(1)} ms`,
         tail: `p95 ${t.p95.toFixed(1)} ms`,
-        target: t.job ? 'n/a (a background job; no request waits)' : `p95 ≤ ${TARGET.p95Ms} ms ${verdict(t.p95 <= TARGET.p95Ms)}`,
+        target: t.job
+          ? 'n/a (a background job; no request waits)'
+          : `p95 ≤ ${TARGET.p95Ms} ms ${verdict(t.p95 <= TARGET.p95Ms)}`,
       })),
     ),
     ...results.map((r) => ({

@@ -51,7 +51,9 @@ function perLookup(label: string, ips: string[], fn: (ip: string) => unknown): v
   for (const ip of ips) fn(ip);
   const wall = performance.now() - started;
   const { user } = process.cpuUsage(cpu);
-  console.log(`${label}: ${((wall * 1000) / ips.length).toFixed(2)} µs wall, ${(user / ips.length).toFixed(2)} µs CPU per lookup (${ips.length} lookups)`);
+  console.log(
+    `${label}: ${((wall * 1000) / ips.length).toFixed(2)} µs wall, ${(user / ips.length).toFixed(2)} µs CPU per lookup (${ips.length} lookups)`,
+  );
 }
 
 const files = defaultCityFiles();

@@ -13,7 +13,14 @@ import { pathToFileURL } from 'node:url';
 import type autocannon from 'autocannon';
 import type { Store } from '../src/server/store/database.ts';
 import { busyWarning } from './lib/load-report.ts';
-import { BROADCAST_PREFIX, openMigratedStore, type RecordingSink, seedConfirmed, startBroadcast, startRecordingSink } from './lib/mail.ts';
+import {
+  BROADCAST_PREFIX,
+  openMigratedStore,
+  type RecordingSink,
+  seedConfirmed,
+  startBroadcast,
+  startRecordingSink,
+} from './lib/mail.ts';
 import { withSqliteDir } from './lib/post-bench.ts';
 import { createScratchDatabase, postgresBaseUrl, redactUrl } from './lib/postgres.ts';
 import { startBuiltServer, withServer, type ServerHandle } from './lib/processes.ts';
@@ -46,7 +53,8 @@ export interface MailLatencyFigures {
   broadcastLeftAtEnd: number | null;
 }
 
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const quantile = (sorted: number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 // One counter for the process, so no two sign-ups share an address (nor one of the seeded list's).
 let sequence = 0;
@@ -80,16 +88,29 @@ function signupRequests(headers: Record<string, string>, acks: Acks): autocannon
   ];
 }
 
-async function sendSignups(server: ServerHandle, label: string, shape: typeof BURST | typeof STREAM, acks: Acks): Promise<void> {
+async function sendSignups(
+  server: ServerHandle,
+  label: string,
+  shape: typeof BURST | typeof STREAM,
+  acks: Acks,
+): Promise<void> {
   const visitor = await visitorOf(server);
   const email = nextEmail();
   await probeSignup(server, visitor, JSON.stringify({ name: 'Bench', email }));
   acks.at.set(email, performance.now());
-  await loadRun(label, { url: `${server.origin}${SIGNUP_PATH}`, requests: signupRequests(headersFor(visitor), acks), serverPid: server.pid, ...shape });
+  await loadRun(label, {
+    url: `${server.origin}${SIGNUP_PATH}`,
+    requests: signupRequests(headersFor(visitor), acks),
+    serverPid: server.pid,
+    ...shape,
+  });
 }
 
 /** Waits for every acknowledged sign-up's confirmation (or the drain time), then the figures. */
-async function latencies(sink: RecordingSink, acks: Acks): Promise<Pick<MailLatencyFigures, 'acknowledged' | 'delivered' | 'p50Ms' | 'p95Ms' | 'maxMs'>> {
+async function latencies(
+  sink: RecordingSink,
+  acks: Acks,
+): Promise<Pick<MailLatencyFigures, 'acknowledged' | 'delivered' | 'p50Ms' | 'p95Ms' | 'maxMs'>> {
   const emails = [...acks.at.keys()];
   // Checked at every accepted message: step past the arrived ones, so the whole wait is O(n).
   let arrivedUpTo = 0;
@@ -106,7 +127,13 @@ async function latencies(sink: RecordingSink, acks: Acks): Promise<Pick<MailLate
     if (accepted !== undefined && acked !== undefined) took.push(Math.max(0, accepted - acked));
   }
   took.sort((a, b) => a - b);
-  return { acknowledged: emails.length, delivered: took.length, p50Ms: quantile(took, 0.5), p95Ms: quantile(took, 0.95), maxMs: took.at(-1) ?? NaN };
+  return {
+    acknowledged: emails.length,
+    delivered: took.length,
+    p50Ms: quantile(took, 0.5),
+    p95Ms: quantile(took, 0.95),
+    maxMs: took.at(-1) ?? NaN,
+  };
 }
 
 type StoreName = MailLatencyFigures['store'];
@@ -123,7 +150,13 @@ async function burst(storeName: StoreName, databaseUrl: string): Promise<MailLat
         return latencies(sink, acks);
       },
     );
-    return { store: storeName, scenario: `(a) ${BURST.durationSec} s sign-up burst, ${BURST.connections} connections`, ...figures, broadcastDuring: null, broadcastLeftAtEnd: null };
+    return {
+      store: storeName,
+      scenario: `(a) ${BURST.durationSec} s sign-up burst, ${BURST.connections} connections`,
+      ...figures,
+      broadcastDuring: null,
+      broadcastLeftAtEnd: null,
+    };
   } finally {
     await sink.close();
   }
@@ -136,7 +169,13 @@ async function duringBroadcast(storeName: StoreName, databaseUrl: string, store:
   try {
     const acks: Acks = { at: new Map() };
     const figures = await withServer(
-      () => startBuiltServer({ ...SIGNUP_ENV, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, MAIL_RATE_PER_SEC: BROADCAST_RATE }),
+      () =>
+        startBuiltServer({
+          ...SIGNUP_ENV,
+          DATABASE_URL: databaseUrl,
+          SMTP_URL: sink.url,
+          MAIL_RATE_PER_SEC: BROADCAST_RATE,
+        }),
       async (server) => {
         const recipients = await startBroadcast(store);
         // Under way before the sign-ups start: the worker finds it at its next poll.
@@ -181,7 +220,9 @@ export async function measureMailLatency(): Promise<MailLatencyFigures[]> {
     try {
       scratch = await createScratchDatabase(pgUrl);
     } catch (error) {
-      console.log(`PostgreSQL skipped: no scratch database on ${redactUrl(pgUrl)} (${error instanceof Error ? error.message : String(error)}).`);
+      console.log(
+        `PostgreSQL skipped: no scratch database on ${redactUrl(pgUrl)} (${error instanceof Error ? error.message : String(error)}).`,
+      );
       break;
     }
     try {
@@ -215,7 +256,17 @@ export function printMailLatency(results: MailLatencyFigures[]): void {
   );
   printTable(
     'Confirmation email latency: sign-up answered (load client) → message accepted by the SMTP server',
-    ['Store', 'Case', 'acknowledged', 'delivered', 'p50', 'p95', 'max', 'broadcast sent during', 'broadcast left at end'],
+    [
+      'Store',
+      'Case',
+      'acknowledged',
+      'delivered',
+      'p50',
+      'p95',
+      'max',
+      'broadcast sent during',
+      'broadcast left at end',
+    ],
     results.map((r) => [
       r.store,
       r.scenario,

@@ -44,7 +44,15 @@ interface LoadFigures {
   pause: { sent: number; hard: number; complaints: number; afterMs: number; reason: string } | null;
   rest: { emails: number; seconds: number; perSec: number };
   ceilingPerSec: number;
-  checks: { suppressedMailed: number; mailedTwice: number; hardCounted: number; hardRefused: number; complaintsCounted: number; complaintsPosted: number; retriesCounted: number };
+  checks: {
+    suppressedMailed: number;
+    mailedTwice: number;
+    hardCounted: number;
+    hardRefused: number;
+    complaintsCounted: number;
+    complaintsPosted: number;
+    retriesCounted: number;
+  };
   profile: string | null;
 }
 
@@ -52,8 +60,13 @@ interface LoadFigures {
 function mailgunComplaint(address: string, eventId: string): string {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const token = randomUUID();
-  const signature = createHmac('sha256', SIGNING_KEY).update(timestamp + token).digest('hex');
-  return JSON.stringify({ signature: { timestamp, token, signature }, 'event-data': { id: eventId, event: 'complained', recipient: address } });
+  const signature = createHmac('sha256', SIGNING_KEY)
+    .update(timestamp + token)
+    .digest('hex');
+  return JSON.stringify({
+    signature: { timestamp, token, signature },
+    'event-data': { id: eventId, event: 'complained', recipient: address },
+  });
 }
 
 async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -63,7 +76,11 @@ async function until(check: () => Promise<boolean>, ms: number, what: string): P
   await withTimeout(reached, ms, what);
 }
 
-async function run(storeName: LoadFigures['store'], databaseUrl: string, profileDir: string | null): Promise<LoadFigures> {
+async function run(
+  storeName: LoadFigures['store'],
+  databaseUrl: string,
+  profileDir: string | null,
+): Promise<LoadFigures> {
   const store: Store = await openMigratedStore(databaseUrl);
   progress(`${storeName}: seeding ${int(RECIPIENTS)} confirmed subscribers, 0.5 % of them suppressed already`);
   await seedConfirmed(store, RECIPIENTS);
@@ -72,7 +89,12 @@ async function run(storeName: LoadFigures['store'], databaseUrl: string, profile
   for (let i = 0; i < RECIPIENTS; i++) {
     if (!suppressedBefore(i)) continue;
     earlier.add(`${BROADCAST_PREFIX}${i}@example.com`);
-    await suppressions.suppress(store.db, { address: `${BROADCAST_PREFIX}${i}@example.com`, reason: 'hard-bounce', source: 'smtp', now: new Date() });
+    await suppressions.suppress(store.db, {
+      address: `${BROADCAST_PREFIX}${i}@example.com`,
+      reason: 'hard-bounce',
+      source: 'smtp',
+      now: new Date(),
+    });
   }
 
   const attempts = new Map<string, number>();
@@ -100,7 +122,11 @@ async function run(storeName: LoadFigures['store'], databaseUrl: string, profile
           // The person presses "spam": the provider tells us, and retries the same event once.
           const eventId = `mg-${r}`;
           const post = async (retry: boolean) => {
-            const res = await fetch(`${origin}${apiPaths.mailgunWebhook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: mailgunComplaint(r, eventId) });
+            const res = await fetch(`${origin}${apiPaths.mailgunWebhook}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: mailgunComplaint(r, eventId),
+            });
             const body = (await res.json()) as { counted?: number };
             if (!res.ok) answers.failed++;
             if (retry) answers.retriesCounted += body.counted ?? 0;
@@ -113,29 +139,66 @@ async function run(storeName: LoadFigures['store'], databaseUrl: string, profile
     },
   );
   const server = await startBuiltServer(
-    { DATABASE_URL: databaseUrl, SMTP_URL: sink.url, MAIL_RATE_PER_SEC: '1000', MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY, LOG_LEVEL: 'warn' },
+    {
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: sink.url,
+      MAIL_RATE_PER_SEC: '1000',
+      MAILGUN_WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+      LOG_LEVEL: 'warn',
+    },
     profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : cpuProfileArgs(),
   );
   origin = server.origin;
   try {
     const started = performance.now();
     await startBroadcast(store);
-    const b = await store.db.selectFrom('broadcasts').select(['id', 'recipients']).where('status', '=', 'sending').executeTakeFirstOrThrow();
+    const b = await store.db
+      .selectFrom('broadcasts')
+      .select(['id', 'recipients'])
+      .where('status', '=', 'sending')
+      .executeTakeFirstOrThrow();
     const sample = minSampleOf(b.recipients ?? RECIPIENTS);
-    progress(`${storeName}: broadcast to ${int(b.recipients ?? 0)} started; the brake judges after ${int(sample)} sent`);
-    const status = async () => (await store.db.selectFrom('broadcasts').select(['status', 'paused_reason']).where('id', '=', b.id).executeTakeFirstOrThrow());
+    progress(
+      `${storeName}: broadcast to ${int(b.recipients ?? 0)} started; the brake judges after ${int(sample)} sent`,
+    );
+    const status = async () =>
+      await store.db
+        .selectFrom('broadcasts')
+        .select(['status', 'paused_reason'])
+        .where('id', '=', b.id)
+        .executeTakeFirstOrThrow();
     const pending = async () =>
-      Number((await store.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number | string>().as('n')).where('broadcast_id', '=', b.id).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await store.db
+            .selectFrom('outbox')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .where('broadcast_id', '=', b.id)
+            .where('status', '=', 'pending')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     // Every recipient not suppressed before is attempted once (a complaint comes after delivery).
     const expected = RECIPIENTS - earlier.size;
-    const allAttempted = () => until(() => Promise.resolve(attempts.size >= expected), 10 * 60_000, 'every recipient attempted');
+    const allAttempted = () =>
+      until(() => Promise.resolve(attempts.size >= expected), 10 * 60_000, 'every recipient attempted');
     let pause: LoadFigures['pause'] = null;
-    await until(async () => (await status()).status === 'paused' || attempts.size >= expected, 10 * 60_000, 'the broadcast to pause or finish');
+    await until(
+      async () => (await status()).status === 'paused' || attempts.size >= expected,
+      10 * 60_000,
+      'the broadcast to pause or finish',
+    );
     const s = await status();
     if (s.status === 'paused') {
       const r = await ratesOf(store.db, b.id);
-      pause = { sent: r.sent, hard: r.hard, complaints: r.complaints, afterMs: performance.now() - started, reason: s.paused_reason ?? '' };
+      pause = {
+        sent: r.sent,
+        hard: r.hard,
+        complaints: r.complaints,
+        afterMs: performance.now() - started,
+        reason: s.paused_reason ?? '',
+      };
       progress(`${storeName}: paused after ${int(r.sent)} sent: ${pause.reason}`);
       // Let the rows already in their SMTP exchange finish, then an operator overrides the pause.
       await Promise.all(webhooks);
@@ -153,12 +216,28 @@ async function run(storeName: LoadFigures['store'], databaseUrl: string, profile
       const seconds = (last - restStart) / 1000;
       await Promise.all(webhooks);
       const ceilingPerSec = await sinkCeiling(sink.url, emails, CONCURRENCY);
-      return { store: storeName, sample, pause, rest: { emails, seconds, perSec: emails / seconds }, ceilingPerSec, checks: await checks(), profile: null };
+      return {
+        store: storeName,
+        sample,
+        pause,
+        rest: { emails, seconds, perSec: emails / seconds },
+        ceilingPerSec,
+        checks: await checks(),
+        profile: null,
+      };
     }
     const seconds = (Math.max(accepted.at(-1) ?? 0, refused.at(-1) ?? 0) - started) / 1000;
     const emails = accepted.length + refused.length;
     await Promise.all(webhooks);
-    return { store: storeName, sample, pause, rest: { emails, seconds, perSec: emails / seconds }, ceilingPerSec: await sinkCeiling(sink.url, emails, CONCURRENCY), checks: await checks(), profile: null };
+    return {
+      store: storeName,
+      sample,
+      pause,
+      rest: { emails, seconds, perSec: emails / seconds },
+      ceilingPerSec: await sinkCeiling(sink.url, emails, CONCURRENCY),
+      checks: await checks(),
+      profile: null,
+    };
 
     async function checks(): Promise<LoadFigures['checks']> {
       const r = await ratesOf(store.db, b.id);
@@ -214,7 +293,9 @@ async function measure(): Promise<LoadFigures[]> {
   try {
     scratch = await createScratchDatabase(postgresBaseUrl());
   } catch (error) {
-    console.log(`PostgreSQL skipped: no scratch database on ${redactUrl(postgresBaseUrl())} (${error instanceof Error ? error.message : String(error)}).`);
+    console.log(
+      `PostgreSQL skipped: no scratch database on ${redactUrl(postgresBaseUrl())} (${error instanceof Error ? error.message : String(error)}).`,
+    );
     return results;
   }
   try {
@@ -244,7 +325,14 @@ function print(results: LoadFigures[], loadBefore: string): void {
   );
   printTable(
     'Checks (each should read 0, or the two figures agree)',
-    ['Store', 'suppressed mailed', 'mailed twice', 'hard bounces counted / refused', 'complaints counted / posted', 'webhook retries counted'],
+    [
+      'Store',
+      'suppressed mailed',
+      'mailed twice',
+      'hard bounces counted / refused',
+      'complaints counted / posted',
+      'webhook retries counted',
+    ],
     results.map((r) => [
       r.store,
       int(r.checks.suppressedMailed),

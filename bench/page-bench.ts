@@ -20,7 +20,14 @@ import {
   runLighthouseOnce,
 } from './lib/lighthouse.ts';
 import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
-import { type BareResponse, repoRoot, type ServerHandle, startBareServer, startBuiltServer, withServer } from './lib/processes.ts';
+import {
+  type BareResponse,
+  repoRoot,
+  type ServerHandle,
+  startBareServer,
+  startBuiltServer,
+  withServer,
+} from './lib/processes.ts';
 import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
 import { recordSummary } from './lib/summary.ts';
 import { int, kb, ms, printTable, seconds, verdict } from './lib/table.ts';
@@ -186,19 +193,31 @@ function printFirstLoad(origin: string, sizes: SizeReport, load: UntouchedLoad):
     ],
   );
   const others = load.responses.filter((r) => r.kind !== 'script' && r.kind !== 'document');
-  if (others.length > 0) console.log(`Other responses of that load: ${others.map((r) => `${path(r.url)} ${kb(r.encodedBytes)}`).join(', ')}`);
-  const firstLoad = sizes.html.br + jsBr + total(sizes.css, 'br') + total(sizes.images, 'br') + total(sizes.extras, 'br');
-  printTable('First-load budgets (br)', ['Figure', 'Bytes', 'Target', ''], [
-    ['JS run before interaction', kb(jsBr), `≤ ${kb(TARGETS.jsBeforeInteractionBr)}`, verdict(jsBr <= TARGETS.jsBeforeInteractionBr)],
+  if (others.length > 0)
+    console.log(
+      `Other responses of that load: ${others.map((r) => `${path(r.url)} ${kb(r.encodedBytes)}`).join(', ')}`,
+    );
+  const firstLoad =
+    sizes.html.br + jsBr + total(sizes.css, 'br') + total(sizes.images, 'br') + total(sizes.extras, 'br');
+  printTable(
+    'First-load budgets (br)',
+    ['Figure', 'Bytes', 'Target', ''],
     [
-      'Whole first load: HTML (CSS inline) + that JS + images + icons & manifest',
-      kb(firstLoad),
-      `≤ ${kb(TARGETS.firstLoadBr)}`,
-      verdict(firstLoad <= TARGETS.firstLoadBr),
+      [
+        'JS run before interaction',
+        kb(jsBr),
+        `≤ ${kb(TARGETS.jsBeforeInteractionBr)}`,
+        verdict(jsBr <= TARGETS.jsBeforeInteractionBr),
+      ],
+      [
+        'Whole first load: HTML (CSS inline) + that JS + images + icons & manifest',
+        kb(firstLoad),
+        `≤ ${kb(TARGETS.firstLoadBr)}`,
+        verdict(firstLoad <= TARGETS.firstLoadBr),
+      ],
     ],
-  ]);
+  );
   console.log(`(${jsBr} bytes of JavaScript before interaction; ${firstLoad} bytes of first load.)`);
-
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,7 +385,16 @@ const tbtOf = (r: Result): number | null => metricValue(r, 'total-blocking-time'
 const worstTbt = (runs: Result[]): number | null => worstOf(runs.map(tbtOf), false);
 
 // Response headers a page's own bytes decide, not the site's policy: not copied to the floor page.
-const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'etag', 'vary', 'date', 'connection', 'keep-alive', 'set-cookie']);
+const BODY_HEADERS = new Set([
+  'content-length',
+  'content-encoding',
+  'etag',
+  'vary',
+  'date',
+  'connection',
+  'keep-alive',
+  'set-cookie',
+]);
 
 /**
  * The floor: a page with one heading and nothing else, sent with every header the home page was
@@ -429,26 +457,54 @@ async function lighthouseSection(origin: string, floorOrigin: string): Promise<v
   const median = medianByPerformance(runs);
   printLighthouse(runs, median, origin);
   printFloor(runs, floorRuns);
-  const perf = worstOf(runs.map((r) => score100(r, 'performance')), true);
+  const perf = worstOf(
+    runs.map((r) => score100(r, 'performance')),
+    true,
+  );
   const tbt = worstTbt(runs);
   const lcp = medianOf(runs.map((r) => metricValue(r, 'largest-contentful-paint')));
   recordSummary([
-    { bench: 'Page', figure: `Lighthouse performance, worst of ${runs.length}`, value: shown(perf, String), target: `${TARGETS.score} ${verdict(perf === TARGETS.score)}` },
-    { bench: 'Page', figure: `Lighthouse TBT, worst of ${runs.length}`, value: shown(tbt, ms), target: `≤ ${ms(TARGETS.tbtMs)} ${verdict(tbt !== null && tbt <= TARGETS.tbtMs)}` },
-    { bench: 'Page', figure: 'Lighthouse LCP, median', value: shown(lcp, seconds), target: `≤ ${seconds(TARGETS.lcpMs)} ${verdict(lcp !== null && lcp <= TARGETS.lcpMs)}` },
-    { bench: 'Page', figure: `Lighthouse TBT of the floor page, worst of ${floorRuns.length}`, value: shown(worstTbt(floorRuns), ms), target: '(reference)' },
+    {
+      bench: 'Page',
+      figure: `Lighthouse performance, worst of ${runs.length}`,
+      value: shown(perf, String),
+      target: `${TARGETS.score} ${verdict(perf === TARGETS.score)}`,
+    },
+    {
+      bench: 'Page',
+      figure: `Lighthouse TBT, worst of ${runs.length}`,
+      value: shown(tbt, ms),
+      target: `≤ ${ms(TARGETS.tbtMs)} ${verdict(tbt !== null && tbt <= TARGETS.tbtMs)}`,
+    },
+    {
+      bench: 'Page',
+      figure: 'Lighthouse LCP, median',
+      value: shown(lcp, seconds),
+      target: `≤ ${seconds(TARGETS.lcpMs)} ${verdict(lcp !== null && lcp <= TARGETS.lcpMs)}`,
+    },
+    {
+      bench: 'Page',
+      figure: `Lighthouse TBT of the floor page, worst of ${floorRuns.length}`,
+      value: shown(worstTbt(floorRuns), ms),
+      target: '(reference)',
+    },
   ]);
 
   // The worst run is the one the target is judged on: say where its blocking time came from.
   const worst = runs.reduce((a, b) => ((tbtOf(b) ?? 0) > (tbtOf(a) ?? 0) ? b : a));
   const longTasks = worst.audits['long-tasks']?.details;
   if (longTasks?.type === 'table' && longTasks.items.length > 0) {
-    const where = (url: unknown) => (typeof url === 'string' && url.startsWith(origin) ? url.slice(origin.length) || '/' : String(url));
+    const where = (url: unknown) =>
+      typeof url === 'string' && url.startsWith(origin) ? url.slice(origin.length) || '/' : String(url);
     console.log(
       `\nLong tasks in the run with the most blocking time (run ${runs.indexOf(worst) + 1}, simulated): ` +
-        longTasks.items.map((t) => `${where(t.url)} ${ms(Number(t.duration))} at ${ms(Number(t.startTime))}`).join(', '),
+        longTasks.items
+          .map((t) => `${where(t.url)} ${ms(Number(t.duration))} at ${ms(Number(t.startTime))}`)
+          .join(', '),
     );
-    console.log('("Unattributable" is the browser committing the navigation, mostly creating the page\'s JavaScript context; see the floor above.)');
+    console.log(
+      '("Unattributable" is the browser committing the navigation, mostly creating the page\'s JavaScript context; see the floor above.)',
+    );
   }
 
   const save = (name: string, lhr: Result) => {

@@ -154,7 +154,11 @@ async function measurePostgres(scratch: ScratchDatabase): Promise<Run> {
   }
 }
 
-async function measureBare(template: RawResponse, visitor: Visitor, sqliteCapacity: number): Promise<{ row: LoadRow; floor: OpenLoopRow[] }> {
+async function measureBare(
+  template: RawResponse,
+  visitor: Visitor,
+  sqliteCapacity: number,
+): Promise<{ row: LoadRow; floor: OpenLoopRow[] }> {
   progress('starting a bare node:http server answering the same JSON');
   const contentType = String(template.headers['content-type'] ?? 'application/json; charset=utf-8');
   return withServer(
@@ -172,10 +176,13 @@ async function measureBare(template: RawResponse, visitor: Visitor, sqliteCapaci
       const load = await loadSignups(server, LOAD, 'bare node:http', visitor);
       // The floor: the bare server in the open loop at the rate the SQLite row is judged at. A
       // p99 miss that the bare server shares is the machine's (neighbours, the generator), not ours.
-      const floor = (await openLoopSignups(server, visitor, sqliteCapacity, 'bare node:http (floor)', [TARGETS.openLoopShare])).map(
-        (r) => ({ ...r, floor: true }),
-      );
-      return { row: { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + ${check.body.length}` }, floor };
+      const floor = (
+        await openLoopSignups(server, visitor, sqliteCapacity, 'bare node:http (floor)', [TARGETS.openLoopShare])
+      ).map((r) => ({ ...r, floor: true }));
+      return {
+        row: { label: 'bare node:http', load, responseBytes: `${check.headerBytes} + ${check.body.length}` },
+        floor,
+      };
     },
   );
 }
@@ -267,7 +274,8 @@ async function main(): Promise<void> {
     );
   }
   printOpenLoopRows({
-    title: 'Open-loop sign-ups: constant arrival rate at shares of the capacity above, latency from the intended send time',
+    title:
+      'Open-loop sign-ups: constant arrival rate at shares of the capacity above, latency from the intended send time',
     rows: [...runs.flatMap((r) => r.openLoop), ...floor],
     target: { share: TARGETS.openLoopShare, p99Ms: TARGETS.p99Ms },
     summary: 'Sign-ups',

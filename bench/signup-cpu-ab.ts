@@ -22,7 +22,11 @@ async function measure(dist: string, env: NodeJS.ProcessEnv): Promise<LoadSummar
   const server = await withServer(
     () =>
       startOnFreePort((port) => {
-        const opts = builtServerOptions(`server from ${dist}`, port, { ...SIGNUP_ENV, PUBLIC_URL: `http://127.0.0.1:${port}`, ...env });
+        const opts = builtServerOptions(`server from ${dist}`, port, {
+          ...SIGNUP_ENV,
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          ...env,
+        });
         return { ...opts, args: [path.join(dist, 'server/main.js')] };
       }),
     async (s) => {
@@ -36,7 +40,8 @@ async function measure(dist: string, env: NodeJS.ProcessEnv): Promise<LoadSummar
 
 async function main(): Promise<void> {
   const [a, b = path.join(repoRoot, 'dist')] = process.argv.slice(2).map((d) => path.resolve(d));
-  if (!a || !existsSync(path.join(a, 'server/main.js'))) throw new Error('usage: tsx bench/signup-cpu-ab.ts <before-dist> [<after-dist>]');
+  if (!a || !existsSync(path.join(a, 'server/main.js')))
+    throw new Error('usage: tsx bench/signup-cpu-ab.ts <before-dist> [<after-dist>]');
   // The "after" build is copied too, so `npm run build` during the run cannot change it; inside
   // the repository, where the build's bare imports find node_modules.
   const bCopy = path.join(repoRoot, '.bench', `dist-ab-${process.pid}`);
@@ -54,24 +59,43 @@ async function main(): Promise<void> {
       progress(`round ${round}: ${build.name} on ${store}`);
       const run =
         store === 'sqlite'
-          ? await withSqliteDir('dh-ab-', ({ file, outboxDir }) => measure(build.dir, { DATABASE_URL: `sqlite:${file}`, OUTBOX_DIR: outboxDir }))
+          ? await withSqliteDir('dh-ab-', ({ file, outboxDir }) =>
+              measure(build.dir, { DATABASE_URL: `sqlite:${file}`, OUTBOX_DIR: outboxDir }),
+            )
           : await (async () => {
               const scratch = await createScratchDatabase(postgresBaseUrl());
               try {
-                return await measure(build.dir, { DATABASE_URL: scratch.url, OUTBOX_DIR: path.join(os.tmpdir(), `dh-ab-out-${process.pid}`) });
+                return await measure(build.dir, {
+                  DATABASE_URL: scratch.url,
+                  OUTBOX_DIR: path.join(os.tmpdir(), `dh-ab-out-${process.pid}`),
+                });
               } finally {
                 await scratch.drop();
               }
             })();
       const us = run.serverCpuUsPerRequest;
       if (us !== null) (cpu[build.name] ??= []).push(us);
-      rows.push([String(round), build.name, int(run.reqPerSec), us === null ? 'n/a' : `${Math.round(us)} µs`, `${run.latencyP99Ms} ms`, run.loadavg, loadAverage()]);
+      rows.push([
+        String(round),
+        build.name,
+        int(run.reqPerSec),
+        us === null ? 'n/a' : `${Math.round(us)} µs`,
+        `${run.latencyP99Ms} ms`,
+        run.loadavg,
+        loadAverage(),
+      ]);
     }
   }
-  printTable(`Server CPU per sign-up on ${store}, builds in turns (${SHAPE.connections} connections, ${SHAPE.durationSec} s after ${SHAPE.warmupSec} s)`, ['Round', 'Build', 'sign-ups/s', 'CPU/request', 'p99', 'load avg before', 'load avg after'], rows);
+  printTable(
+    `Server CPU per sign-up on ${store}, builds in turns (${SHAPE.connections} connections, ${SHAPE.durationSec} s after ${SHAPE.warmupSec} s)`,
+    ['Round', 'Build', 'sign-ups/s', 'CPU/request', 'p99', 'load avg before', 'load avg after'],
+    rows,
+  );
   for (const [name, values] of Object.entries(cpu)) {
     const sorted = [...values].sort((x, y) => x - y);
-    console.log(`${name}: median CPU/request ${Math.round(sorted[Math.floor(sorted.length / 2)] ?? NaN)} µs over ${values.length} runs`);
+    console.log(
+      `${name}: median CPU/request ${Math.round(sorted[Math.floor(sorted.length / 2)] ?? NaN)} µs over ${values.length} runs`,
+    );
   }
 }
 

@@ -39,8 +39,7 @@ export const siteContent = {
   faq: [
     {
       question: 'What is Diamond Hand (DH)?',
-      answer:
-        'A community meme coin for holders who don\'t sell in a panic \u2014 the "diamond hands" of crypto.',
+      answer: 'A community meme coin for holders who don\'t sell in a panic \u2014 the "diamond hands" of crypto.',
     },
     { question: 'Which network is DH on?', answer: 'Ethereum.' },
     {

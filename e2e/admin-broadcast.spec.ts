@@ -22,7 +22,10 @@ async function confirmedSubscribers(count: number, label: string): Promise<strin
   });
 }
 
-test('compose → preview → address guard → a second operator approves → send → the emails arrive with unsubscribe links → pause and resume', async ({ page, browser }) => {
+test('compose → preview → address guard → a second operator approves → send → the emails arrive with unsubscribe links → pause and resume', async ({
+  page,
+  browser,
+}) => {
   // Sending is paced (MAIL_RATE_PER_SEC in playwright.config.ts), so the whole send takes seconds.
   test.setTimeout(120_000);
   await ownAddress(page);
@@ -36,7 +39,9 @@ test('compose → preview → address guard → a second operator approves → s
   const subject = `Launch news ${Date.now()}`;
   await page.getByLabel('Subject').fill(subject);
   // The guard: any 0x address while the content file sets none, even split by Markdown.
-  await page.getByLabel('Message (Markdown)').fill(`Send ETH to ${OTHER_ADDRESS.slice(0, 20)}**${OTHER_ADDRESS.slice(20)}** now!`);
+  await page
+    .getByLabel('Message (Markdown)')
+    .fill(`Send ETH to ${OTHER_ADDRESS.slice(0, 20)}**${OTHER_ADDRESS.slice(20)}** now!`);
   await page.getByRole('button', { name: 'Save and preview' }).click();
   const refusal = page.locator('#bc-body-error');
   await expect(refusal).toContainText('contains an Ethereum address');
@@ -46,7 +51,9 @@ test('compose → preview → address guard → a second operator approves → s
   expect(await axeViolations(page)).toEqual([]);
 
   // Several reasons (decision 0027): an invisible character and a foreign link read one per line.
-  await page.getByLabel('Message (Markdown)').fill('Hello\u2063 holders. [Buy on the official dapp](https://any-phishing.example)');
+  await page
+    .getByLabel('Message (Markdown)')
+    .fill('Hello\u2063 holders. [Buy on the official dapp](https://any-phishing.example)');
   await page.getByRole('button', { name: 'Save and preview' }).click();
   await expect(refusal).toContainText('This broadcast cannot go out, for 2 reasons:');
   expect((await refusal.innerText()).split('\n')).toEqual([
@@ -56,7 +63,9 @@ test('compose → preview → address guard → a second operator approves → s
   ]);
   await expect(page.getByRole('button', { name: 'Send to all confirmed subscribers' })).toBeDisabled();
 
-  await page.getByLabel('Message (Markdown)').fill('# The presale\n\nHello **holders**, it opens soon. <b>not bold</b>');
+  await page
+    .getByLabel('Message (Markdown)')
+    .fill('# The presale\n\nHello **holders**, it opens soon. <b>not bold</b>');
   await page.getByRole('button', { name: 'Save and preview' }).click();
   await expect(refusal).toHaveCount(0);
   await expect(page.getByTestId('text-preview')).toContainText('Hello holders, it opens soon. <b>not bold</b>');
@@ -91,7 +100,9 @@ test('compose → preview → address guard → a second operator approves → s
   // The author's screen follows; an edit voids the approval, and both screens say whose edit.
   await expect(page.getByTestId('bc-approval-state')).toContainText(`Approved by ${checker.email}`);
   await expect(sendButton).toBeEnabled();
-  await page.getByLabel('Message (Markdown)').fill('# The presale\n\nHello **holders**, it opens very soon. <b>not bold</b>');
+  await page
+    .getByLabel('Message (Markdown)')
+    .fill('# The presale\n\nHello **holders**, it opens very soon. <b>not bold</b>');
   await expect(sendButton).toBeDisabled();
   await page.getByRole('button', { name: 'Save and preview' }).click();
   await expect(page.getByTestId('bc-approval-lapsed')).toContainText(`Approved by ${checker.email}`);

@@ -7,7 +7,10 @@ test.beforeEach(async ({ page }) => {
   await ownAddress(page);
 });
 
-test('signs in with password and authenticator code; the session is an HttpOnly __Host- cookie, nothing in storage', async ({ page, context }) => {
+test('signs in with password and authenticator code; the session is an HttpOnly __Host- cookie, nothing in storage', async ({
+  page,
+  context,
+}) => {
   const op = await newOperator('totp');
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
@@ -28,7 +31,8 @@ test('signs in with password and authenticator code; the session is an HttpOnly 
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   const nav = page.getByRole('navigation', { name: 'Console' });
-  for (const view of ['Subscribers', 'Audience', 'Broadcast', 'Sessions', 'Audit log']) await expect(nav.getByRole('link', { name: view })).toBeVisible();
+  for (const view of ['Subscribers', 'Audience', 'Broadcast', 'Sessions', 'Audit log'])
+    await expect(nav.getByRole('link', { name: view })).toBeVisible();
   await expect(page.getByText(op.email)).toBeVisible();
 
   // Chromium keeps a Secure cookie from http://127.0.0.1 (a secure context): verified, not assumed.
@@ -94,7 +98,10 @@ test('backs off after five failed sign-ins: 30 s, then 60 s, said in words', asy
   await expect(page.getByRole('alert')).toContainText(/Please wait (60|59|58) seconds/);
 });
 
-test('signs out everywhere after the fresh-proof prompt; the other browser is signed out too', async ({ page, browser }) => {
+test('signs out everywhere after the fresh-proof prompt; the other browser is signed out too', async ({
+  page,
+  browser,
+}) => {
   const op = await newOperator('everywhere');
   const other = await browser.newPage();
   await ownAddress(other);
@@ -162,7 +169,9 @@ test('works at phone width: no sideways scrolling, the views reachable', async (
   await expect(page.getByRole('cell', { name: 'Signed in' }).first()).toBeVisible();
 });
 
-test('a late 401 to a call made before signing out leaves the "You are signed out." notice in place', async ({ page }) => {
+test('a late 401 to a call made before signing out leaves the "You are signed out." notice in place', async ({
+  page,
+}) => {
   const op = await newOperator('late401');
   await signIn(page, op);
   // The audience report is held in the network until the operator has signed out; then it goes

@@ -38,7 +38,15 @@ test.beforeEach(async () => {
   origin = `http://localhost:${port}`;
   outbox = mkdtempSync(path.join(os.tmpdir(), 'dh-e2e-passkeys-'));
   const { databaseUrl } = e2eTarget();
-  const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, OUTBOX_DIR: outbox, TRUST_PROXY: 'true', PUBLIC_URL: origin, DATA_KEY: process.env.E2E_DATA_KEY });
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    OUTBOX_DIR: outbox,
+    TRUST_PROXY: 'true',
+    PUBLIC_URL: origin,
+    DATA_KEY: process.env.E2E_DATA_KEY,
+  });
   store = await openStore(databaseUrl);
   geo = await createGeoLookup();
   app = await buildApp({ env, build: await loadSiteBuild(path.resolve(import.meta.dirname, '../dist')), store, geo });
@@ -61,7 +69,13 @@ test('adds a passkey, signs in with password and passkey, and confirms an action
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
   });
   const op = await newOperator('passkey');
 
@@ -72,7 +86,9 @@ test('adds a passkey, signs in with password and passkey, and confirms an action
   await expect(passkeys.getByText('You have no passkey yet.')).toBeVisible();
   await passkeys.getByLabel('Name for a new passkey').fill('Virtual key');
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
-  await expect(passkeys.getByRole('status')).toHaveText('Added the passkey “Virtual key”. You can use it to sign in and to confirm actions.');
+  await expect(passkeys.getByRole('status')).toHaveText(
+    'Added the passkey “Virtual key”. You can use it to sign in and to confirm actions.',
+  );
   await expect(passkeys.getByRole('cell', { name: 'Virtual key', exact: true })).toBeVisible();
   await passkeys.getByRole('button', { name: 'Rename “Virtual key”' }).click();
   expect(await axeViolations(page)).toEqual([]);
@@ -101,13 +117,27 @@ test('adds a passkey, signs in with password and passkey, and confirms an action
   expect(await axeViolations(page)).toEqual([]);
   await prompt.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(prompt).toBeHidden();
-  await expect(passkeys.getByRole('status')).toHaveText('Removed the passkey “Virtual key”. It no longer signs you in.');
+  await expect(passkeys.getByRole('status')).toHaveText(
+    'Removed the passkey “Virtual key”. It no longer signs you in.',
+  );
   await expect(passkeys.getByText('You have no passkey yet.')).toBeVisible();
 
   const log = await withServerStore((s) =>
-    s.db.selectFrom('audit_log').select(['action', 'detail']).where('actor', '=', op.email).where('action', 'like', 'passkey.%').orderBy('at').orderBy('id').execute(),
+    s.db
+      .selectFrom('audit_log')
+      .select(['action', 'detail'])
+      .where('actor', '=', op.email)
+      .where('action', 'like', 'passkey.%')
+      .orderBy('at')
+      .orderBy('id')
+      .execute(),
   );
   expect(log.map((e) => `${e.action} ${e.detail}`)).toEqual(
-    expect.arrayContaining(['passkey.added “Virtual key”', 'passkey.used “Virtual key”, to sign in', 'passkey.used “Virtual key”, as fresh proof', 'passkey.removed “Virtual key”']),
+    expect.arrayContaining([
+      'passkey.added “Virtual key”',
+      'passkey.used “Virtual key”, to sign in',
+      'passkey.used “Virtual key”, as fresh proof',
+      'passkey.removed “Virtual key”',
+    ]),
   );
 });

@@ -36,7 +36,10 @@ const nav = (page: Page) => page.getByRole('navigation', { name: 'Console' });
 /** One console action that asks the server: open a view and wait for its data. */
 async function act(page: Page, view: 'Sessions' | 'Audit log') {
   await nav(page).getByRole('link', { name: view }).click();
-  const loaded = view === 'Sessions' ? page.getByRole('cell', { name: /This session/ }) : page.getByRole('cell', { name: 'Signed in' }).first();
+  const loaded =
+    view === 'Sessions'
+      ? page.getByRole('cell', { name: /This session/ })
+      : page.getByRole('cell', { name: 'Signed in' }).first();
   await expect(loaded).toBeVisible();
 }
 
@@ -46,7 +49,9 @@ async function expectSentToSignIn(page: Page) {
   await expect(nav(page)).toHaveCount(0);
 }
 
-test('30 minutes without activity end the session; the next action says so on the sign-in screen', async ({ browser }) => {
+test('30 minutes without activity end the session; the next action says so on the sign-in screen', async ({
+  browser,
+}) => {
   const page = await signedInPage(browser, 'idle');
   // 20 minutes on, 10 are left: the action works and does not renew (renewal waits for < 5).
   server.advance(20 * MINUTE);
@@ -85,7 +90,9 @@ test('12 hours after signing in the session ends, however active', async ({ brow
   await expectSentToSignIn(page);
 });
 
-test('a console left open on the Audience view ends after 30 idle minutes: its own polling renews nothing', async ({ browser }) => {
+test('a console left open on the Audience view ends after 30 idle minutes: its own polling renews nothing', async ({
+  browser,
+}) => {
   const page = await signedInPage(browser, 'polling');
   // The view's live count is polled by a page timer (every minute): the page's clock is moved by
   // hand from here on, so a poll happens when the test says.

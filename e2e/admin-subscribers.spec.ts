@@ -28,7 +28,9 @@ async function openOnlyRow(page: Page, masked: RegExp) {
   await details.click();
 }
 
-test('searches, filters and pages a masked list, shows a person on purpose; a hostile name stays text; resends a confirmation', async ({ page }) => {
+test('searches, filters and pages a masked list, shows a person on purpose; a hostile name stays text; resends a confirmation', async ({
+  page,
+}) => {
   const tag = uniqueTag('find');
   await seedSubscribers([
     { name: 'Ada Lovelace', email: `ada.${tag}@example.com`, status: 'confirmed' },
@@ -133,7 +135,9 @@ test('downloads the CSV after fresh proof: BOM, header row, formulas prefixed', 
   await expect(page.getByText(/^Downloaded subscribers-/)).toBeVisible();
 });
 
-test('shows the audience: totals, the per-day chart with its table, presets, a custom range, the credits', async ({ page }) => {
+test('shows the audience: totals, the per-day chart with its table, presets, a custom range, the credits', async ({
+  page,
+}) => {
   const cspViolations = await watchCsp(page);
   const op = await newOperator('audience');
   await signIn(page, op);
@@ -141,18 +145,24 @@ test('shows the audience: totals, the per-day chart with its table, presets, a c
   await expect(page.getByRole('heading', { name: 'Audience' })).toBeVisible();
   await expect(page.getByText(/visitors? in the last 30 minutes/)).toBeVisible();
   const totals = page.getByRole('list', { name: 'Totals' });
-  for (const label of ['Visitors', 'Page views', 'Sign-ups', 'Conversion']) await expect(totals.getByText(label, { exact: true })).toBeVisible();
+  for (const label of ['Visitors', 'Page views', 'Sign-ups', 'Conversion'])
+    await expect(totals.getByText(label, { exact: true })).toBeVisible();
   const chart = page.getByRole('img', { name: /Visitors and sign-ups per day/ });
   await expect(chart).toBeVisible();
   // uPlot draws on a canvas as wide as its box; a narrower window redraws it narrower.
   const canvas = chart.locator('canvas');
-  const drawn = () => canvas.evaluate((c: HTMLCanvasElement) => ({ width: c.getBoundingClientRect().width, image: c.toDataURL() }));
+  const drawn = () =>
+    canvas.evaluate((c: HTMLCanvasElement) => ({ width: c.getBoundingClientRect().width, image: c.toDataURL() }));
   await expect.poll(async () => (await drawn()).width).toBeGreaterThan(600);
   const week = await drawn();
   await page.getByText('The figures as a table').click();
   await expect(page.getByRole('table', { name: 'Visitors and sign-ups per day' }).getByRole('row')).toHaveCount(8);
   await expect(page.getByText('IP geolocation by DB-IP (dbip.com), CC BY 4.0.')).toBeVisible();
-  await expect(page.getByText(/This product includes GeoLite2 data created by MaxMind, available from https:\/\/www\.maxmind\.com/)).toBeVisible();
+  await expect(
+    page.getByText(
+      /This product includes GeoLite2 data created by MaxMind, available from https:\/\/www\.maxmind\.com/,
+    ),
+  ).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
 
   await page.getByRole('button', { name: '30 days' }).click();
@@ -170,5 +180,7 @@ test('shows the audience: totals, the per-day chart with its table, presets, a c
   await expect(page.getByText('The start date must be on or before the end date.')).toBeVisible();
   await page.getByLabel('To', { exact: true }).fill('2026-11-12');
   await page.getByRole('button', { name: 'Show' }).click();
-  await expect(page.getByText(/^2026-11-10 to 2026-11-12 \(UTC\), compared with 2026-11-07 to 2026-11-09/)).toBeVisible();
+  await expect(
+    page.getByText(/^2026-11-10 to 2026-11-12 \(UTC\), compared with 2026-11-07 to 2026-11-09/),
+  ).toBeVisible();
 });

@@ -21,7 +21,9 @@ export interface E2eOperator {
 /** A new operator in the running server's database; an owner unless a role is named. */
 export async function newOperator(label: string, role: OperatorRole = 'owner'): Promise<E2eOperator> {
   const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
-  const { totpSecret, recoveryCodes } = await withServerStore((store) => addOperator(store.db, email, PASSWORD, new Date(), role, e2eSecrets()));
+  const { totpSecret, recoveryCodes } = await withServerStore((store) =>
+    addOperator(store.db, email, PASSWORD, new Date(), role, e2eSecrets()),
+  );
   return { email, secret: totpSecret, recoveryCodes, lastStep: 0 };
 }
 
@@ -75,5 +77,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
   // axe cannot run inside a frame that forbids scripts (sandbox=""): it waits there for ever. The
   // only such frame is the broadcast's HTML preview, which shows the email, not the console.
   const results = await new AxeBuilder({ page }).exclude('iframe[sandbox=""]').analyze();
-  return results.violations.flatMap((v) => v.nodes.map((node) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${node.target.join(' ')}`));
+  return results.violations.flatMap((v) =>
+    v.nodes.map((node) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${node.target.join(' ')}`),
+  );
 }

@@ -10,12 +10,20 @@ test.beforeEach(async ({ page }) => {
   await ownAddress(page);
 });
 
-test('a sender sees a seeded suppression without its address; an owner lifts it through a confirmation and a fresh code', async ({ page }) => {
+test('a sender sees a seeded suppression without its address; an owner lifts it through a confirmation and a fresh code', async ({
+  page,
+}) => {
   // Entries carry no address: a detail of its own tells this test's row from the others'.
   const tag = randomBytes(4).toString('hex');
   const address = `bounced-${tag}@example.com`;
   await withServerStore((store) =>
-    new Suppressions(e2eSecrets()).suppress(store.db, { address, reason: 'hard-bounce', source: 'smtp', detail: `5.1.1 ${tag}`, now: new Date() }),
+    new Suppressions(e2eSecrets()).suppress(store.db, {
+      address,
+      reason: 'hard-bounce',
+      source: 'smtp',
+      detail: `5.1.1 ${tag}`,
+      now: new Date(),
+    }),
   );
 
   const sender = await newOperator('supp-sender', 'sender');
@@ -42,7 +50,10 @@ test('a sender sees a seeded suppression without its address; an owner lifts it 
   const owner = await newOperator('supp-owner', 'owner');
   await signIn(page, owner, 'recovery');
   await page.goto('/admin/suppressions');
-  const ownersRow = page.getByRole('table', { name: /Suppressed addresses/ }).getByRole('row').filter({ hasText: tag });
+  const ownersRow = page
+    .getByRole('table', { name: /Suppressed addresses/ })
+    .getByRole('row')
+    .filter({ hasText: tag });
   await ownersRow.getByRole('button', { name: /Lift/ }).click();
   const confirm = page.getByRole('dialog', { name: 'Lift this suppression?' });
   await expect(confirm).toContainText('this address can be mailed again');

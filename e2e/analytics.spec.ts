@@ -73,9 +73,9 @@ test.describe('the visit beacon', () => {
     await loadHome(page);
     // The beacon script did load and run; it chose not to send.
     expect(seen.all.some((r) => /\/assets\/beacon-[^/]+\.js$/.test(r.url()))).toBe(true);
-    expect(await page.evaluate(() => (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl)).toBe(
-      true,
-    );
+    expect(
+      await page.evaluate(() => (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl),
+    ).toBe(true);
     expect(seen.visits).toEqual([]);
   });
 
@@ -111,7 +111,9 @@ test.describe('the visit beacon', () => {
     await expect(script).toHaveAttribute('type', 'module');
   });
 
-  test('with every script held on the network, never answered, the page is still painted and complete', async ({ page }) => {
+  test('with every script held on the network, never answered, the page is still painted and complete', async ({
+    page,
+  }) => {
     await page.route('**/assets/*.js', () => undefined);
     await page.goto('/', { waitUntil: 'domcontentloaded' });
     await expect.poll(() => page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length)).toBe(1);

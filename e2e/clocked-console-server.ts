@@ -23,7 +23,14 @@ export async function startClockedConsoleServer(databaseUrl: string): Promise<Cl
   // Real time plus what the test added: TOTP codes made from the real clock still work at the start.
   let offset = 0;
   const outbox = mkdtempSync(path.join(os.tmpdir(), 'dh-e2e-clocked-'));
-  const env = loadEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, OUTBOX_DIR: outbox, TRUST_PROXY: 'true', DATA_KEY: process.env.E2E_DATA_KEY });
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    OUTBOX_DIR: outbox,
+    TRUST_PROXY: 'true',
+    DATA_KEY: process.env.E2E_DATA_KEY,
+  });
   const build = await loadSiteBuild(path.resolve(import.meta.dirname, '../dist'));
   const store = await openStore(databaseUrl);
   const geo = await createGeoLookup();

@@ -22,14 +22,22 @@ export interface CountdownServer {
   close(): Promise<void>;
 }
 
-export async function startCountdownServer(opts: { opensAt: string; url: string; now: number }): Promise<CountdownServer> {
+export async function startCountdownServer(opts: {
+  opensAt: string;
+  url: string;
+  now: number;
+}): Promise<CountdownServer> {
   let now = opts.now;
   const build = await loadSiteBuild(path.resolve(import.meta.dirname, '../dist'));
   const content = parseSiteContent({ ...siteContent, presaleDate: opts.opensAt, presaleUrl: opts.url });
   // A test's server has nothing to drain: closing drops every connection, so a browser's open
   // keep-alive never holds up the next test.
   const app = Fastify({ forceCloseConnections: true });
-  const headersFor = securityHeadersFor({ styleHashes: build.styleHashes, scriptHashes: build.scriptHashes, publicUrl: 'http://127.0.0.1' });
+  const headersFor = securityHeadersFor({
+    styleHashes: build.styleHashes,
+    scriptHashes: build.scriptHashes,
+    publicUrl: 'http://127.0.0.1',
+  });
   await app.register(securityHeadersPlugin, { headersFor });
   // The page's own calls, answered as the real server answers them when there is nothing to do;
   // these tests look at the countdown, not at cookies or visits.

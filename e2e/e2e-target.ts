@@ -10,7 +10,8 @@ import type { E2eTarget } from '../playwright.config.ts';
 
 export function e2eTarget(): E2eTarget {
   const { databaseUrl, outboxDir } = test.info().project.metadata as Partial<E2eTarget>;
-  if (!databaseUrl || !outboxDir) throw new Error(`Project ${test.info().project.name} names no database and outbox in its metadata`);
+  if (!databaseUrl || !outboxDir)
+    throw new Error(`Project ${test.info().project.name} names no database and outbox in its metadata`);
   return { databaseUrl, outboxDir };
 }
 

@@ -18,8 +18,12 @@ type Wallet = ReturnType<typeof wallet>;
 /** Which face the card shows, read from both faces' computed transforms (see `facing`). */
 async function expectShowing(w: Wallet, side: 'front' | 'back'): Promise<void> {
   const front = side === 'front' ? 1 : -1;
-  await expect.poll(() => facing(w.front), { message: `the front face should face ${side === 'front' ? 'us' : 'away'}` }).toBe(front);
-  await expect.poll(() => facing(w.back), { message: `the back face should face ${side === 'back' ? 'us' : 'away'}` }).toBe(-front);
+  await expect
+    .poll(() => facing(w.front), { message: `the front face should face ${side === 'front' ? 'us' : 'away'}` })
+    .toBe(front);
+  await expect
+    .poll(() => facing(w.back), { message: `the back face should face ${side === 'back' ? 'us' : 'away'}` })
+    .toBe(-front);
   await expect(w.back).toHaveText('Coming Soon');
 }
 

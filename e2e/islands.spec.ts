@@ -51,7 +51,10 @@ test.describe('before the visitor does anything', () => {
     // The loader asks for the form's cookies at idle time, without the form's code.
     expect((await csrf).status()).toBe(204);
     await page.waitForLoadState('networkidle');
-    expect(scripts.every((s) => loader.test(s) || beacon.test(s)), scripts.join(', ')).toBe(true);
+    expect(
+      scripts.every((s) => loader.test(s) || beacon.test(s)),
+      scripts.join(', '),
+    ).toBe(true);
     expect(scripts.filter((s) => loader.test(s))).toHaveLength(1);
     const names = (await context.cookies(new URL(baseURL ?? '').origin)).map((c) => c.name).sort();
     expect(names).toEqual(['XSRF-TOKEN', '_csrf', 'dh_t']);
@@ -59,7 +62,9 @@ test.describe('before the visitor does anything', () => {
     await expect(page.locator('[data-island-state]')).toHaveCount(0);
   });
 
-  test('the loader and the beacon are requested only once the first contentful paint is on screen', async ({ page }) => {
+  test('the loader and the beacon are requested only once the first contentful paint is on screen', async ({
+    page,
+  }) => {
     await page.goto('/');
     await waitForHydration(page);
     const times = await page.evaluate(() => ({

@@ -17,11 +17,13 @@ const NAME = /^e2e_([0-9]+)_[0-9a-f]{4}$/;
 const STALE_AFTER_S = 3 * 60 * 60;
 
 /** `e2e_<run start, Unix seconds>_<4 hex digits>`. */
-export const e2eDatabaseName = (nowMs: number): string => `${PREFIX}${Math.floor(nowMs / 1000)}_${randomBytes(2).toString('hex')}`;
+export const e2eDatabaseName = (nowMs: number): string =>
+  `${PREFIX}${Math.floor(nowMs / 1000)}_${randomBytes(2).toString('hex')}`;
 
 /** The server URL with its database swapped for `name`. */
 export function e2eDatabaseUrl(serverUrl: string, name: string | undefined): string {
-  if (!name || !NAME.test(name)) throw new Error(`E2E_PG_DATABASE must look like e2e_<seconds>_<hex>, not "${name ?? ''}"`);
+  if (!name || !NAME.test(name))
+    throw new Error(`E2E_PG_DATABASE must look like e2e_<seconds>_<hex>, not "${name ?? ''}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -47,7 +49,9 @@ export async function createE2eDatabase(databaseUrl: string): Promise<void> {
   const name = new URL(databaseUrl).pathname.slice(1);
   if (!NAME.test(name)) throw new Error(`Not an e2e database name: ${name}`);
   await onServer(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${PREFIX}%`]);
+    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [
+      `${PREFIX}%`,
+    ]);
     const staleBefore = Date.now() / 1000 - STALE_AFTER_S;
     for (const { datname } of rows) {
       const startedAt = NAME.exec(datname)?.[1];

@@ -47,7 +47,8 @@ for (const { path, status } of pages) {
     expect(log.problems.filter((line) => hydrationProblem.test(line))).toEqual([]);
     // The one error allowed: Chromium logs the not-found document's own 404 status.
     const documentUrl = new URL(path, origin).href;
-    const expected = (line: string) => status === 404 && line.includes('status of 404') && line.endsWith(`@ ${documentUrl}`);
+    const expected = (line: string) =>
+      status === 404 && line.includes('status of 404') && line.endsWith(`@ ${documentUrl}`);
     expect(log.errors.filter((line) => !expected(line))).toEqual([]);
   });
 }

@@ -62,7 +62,11 @@ async function expectNotice(page: Page, url: string, status: number, title: stri
 }
 
 const confirmPage = { title: 'Confirm your sign-up', button: 'Confirm my sign-up', done: 'You are on the list' };
-const unsubscribePage = { title: 'Unsubscribe from our emails?', button: 'Unsubscribe me', done: 'You are unsubscribed' };
+const unsubscribePage = {
+  title: 'Unsubscribe from our emails?',
+  button: 'Unsubscribe me',
+  done: 'You are unsubscribed',
+};
 
 /** Opens an emailed link, which only shows its page, then presses its one button as the person does. */
 async function openAndPress(page: Page, url: string, link: typeof confirmPage): Promise<void> {
@@ -160,7 +164,10 @@ test.describe('with JavaScript', () => {
     await openAndPress(page, mail.unsubscribeUrl, unsubscribePage);
   });
 
-  test('a mail scanner opening the links (GET and HEAD) changes nothing; the person\'s press still works', async ({ page, request }) => {
+  test("a mail scanner opening the links (GET and HEAD) changes nothing; the person's press still works", async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail('scanner');
     await page.goto('/');
     await waitForHydration(page);
@@ -254,7 +261,11 @@ async function oldCookieJar(context: BrowserContext, baseURL: string | undefined
 }
 
 test.describe('after a key rotation', () => {
-  test('with JavaScript, a visitor with old cookies signs up at the first press', async ({ page, context, baseURL }) => {
+  test('with JavaScript, a visitor with old cookies signs up at the first press', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await oldCookieJar(context, baseURL);
     const email = uniqueEmail('oldjar-js');
     await page.goto('/');
@@ -269,7 +280,11 @@ test.describe('after a key rotation', () => {
   test.describe('without JavaScript', () => {
     test.use({ javaScriptEnabled: false });
 
-    test('a visitor with old cookies is asked to press once more, like anyone new, and then signs up', async ({ page, context, baseURL }) => {
+    test('a visitor with old cookies is asked to press once more, like anyone new, and then signs up', async ({
+      page,
+      context,
+      baseURL,
+    }) => {
       await oldCookieJar(context, baseURL);
       const email = uniqueEmail('oldjar-nojs');
       await page.goto('/');

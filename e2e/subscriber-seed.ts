@@ -18,7 +18,11 @@ export const uniqueTag = (label: string): string => `${label}${randomBytes(3).to
 /** Inserts the people (a second apart, in order) with the wording the server recorded at start. */
 export async function seedSubscribers(people: Seed[]): Promise<string[]> {
   return withServerStore(async (store) => {
-    const wording = await store.db.selectFrom('consent_wordings').select('version').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const wording = await store.db
+      .selectFrom('consent_wordings')
+      .select('version')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     const start = Date.now() - people.length * 1000;
     const ids: string[] = [];
     for (const [i, p] of people.entries()) {

@@ -44,8 +44,7 @@ export async function scrollToBottom(page: Page): Promise<void> {
   await expect
     .poll(() =>
       page.evaluate(() => {
-        const atBottom =
-          Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight - 1;
+        const atBottom = Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight - 1;
         const imagesDone = [...document.images].every((img) => img.complete);
         return atBottom && imagesDone;
       }),
@@ -133,5 +132,7 @@ export async function watchCsp(page: Page): Promise<() => Promise<CspViolation[]
     });
   });
   return () =>
-    page.evaluate(() => (window as unknown as { __cspViolations: { directive: string; blocked: string }[] }).__cspViolations);
+    page.evaluate(
+      () => (window as unknown as { __cspViolations: { directive: string; blocked: string }[] }).__cspViolations,
+    );
 }

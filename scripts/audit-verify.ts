@@ -15,7 +15,9 @@ async function main(): Promise<number> {
     console.log(`Verifying the audit log of ${store.description}.`);
     const report = await verifyAuditChain(store.db);
     if (report.ok) {
-      console.log(`Chain verified: ${report.rows} row${report.rows === 1 ? '' : 's'}, every link holds, and the guard triggers are in place.`);
+      console.log(
+        `Chain verified: ${report.rows} row${report.rows === 1 ? '' : 's'}, every link holds, and the guard triggers are in place.`,
+      );
       return 0;
     }
     console.error(`The audit log does NOT verify (${report.rows} row${report.rows === 1 ? '' : 's'} read):`);

@@ -75,8 +75,20 @@ async function main(): Promise<void> {
 
   // The server and the operator's commands are bundled alike: ESM for Node, packages left to
   // node_modules.
-  const forNode = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'warning' } as const;
-  await esbuild({ ...forNode, entryPoints: [path.join(root, 'src/server/main.ts')], outfile: path.join(dist, 'server/main.js') });
+  const forNode = {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  } as const;
+  await esbuild({
+    ...forNode,
+    entryPoints: [path.join(root, 'src/server/main.ts')],
+    outfile: path.join(dist, 'server/main.js'),
+  });
   // The operator's commands, bundled like the server so they run where it runs (the Docker
   // image has no tsx, nor any development dependency): `node dist/scripts/operator.js list`.
   await esbuild({

@@ -30,7 +30,10 @@ describe('the content file', () => {
     [{ ...siteContent, presaleDate: '2026-12-01T18:00' }, 'presaleDate: must be an ISO date-time with its UTC offset'],
     [{ ...siteContent, presaleDate: '2026-12-01' }, 'presaleDate: must be an ISO date-time with its UTC offset'],
     [{ ...siteContent, presaleDate: '2026-02-30T18:00:00Z' }, 'presaleDate: must be an ISO date-time'],
-    [{ ...siteContent, presaleDate: '2026-12-01T18:00:00Z' }, 'presaleUrl: must be an https:// URL when presaleDate is set'],
+    [
+      { ...siteContent, presaleDate: '2026-12-01T18:00:00Z' },
+      'presaleUrl: must be an https:// URL when presaleDate is set',
+    ],
     [
       { ...siteContent, presaleDate: '2026-12-01T18:00:00Z', presaleUrl: 'http://presale.example/' },
       'presaleUrl: must start with https://',

@@ -58,7 +58,8 @@ try {
   const recipients = parsed.values['encrypt-to'] ?? [];
   if (!dest || parsed.positionals.length > 1) fail(usage);
   const { dialect, target } = parseDatabaseUrl(loadEnv().DATABASE_URL);
-  if (dialect !== 'sqlite') fail('DATABASE_URL is PostgreSQL: back it up with pg_dump (see docs/deploy.md, "Backups").');
+  if (dialect !== 'sqlite')
+    fail('DATABASE_URL is PostgreSQL: back it up with pg_dump (see docs/deploy.md, "Backups").');
   if (existsSync(dest)) fail(`${dest} exists already; choose a new file name (a backup never overwrites another).`);
   if (!existsSync(target)) fail(`There is no database at ${target} to back up.`);
   const encrypter = new Encrypter();
@@ -66,7 +67,9 @@ try {
     try {
       encrypter.addRecipient(r.trim());
     } catch {
-      fail(`--encrypt-to ${r.slice(0, 12)}… is not an age recipient (it starts with age1; \`age-keygen -y identity.txt\` prints yours). Nothing was written.`);
+      fail(
+        `--encrypt-to ${r.slice(0, 12)}… is not an age recipient (it starts with age1; \`age-keygen -y identity.txt\` prints yours). Nothing was written.`,
+      );
     }
   }
   const db = new SqliteDatabase(target, { fileMustExist: true });
@@ -82,7 +85,9 @@ try {
       snapshot[19] = 1;
       checked(snapshot);
       writeNewPrivateFile(dest, await encrypter.encrypt(snapshot));
-      console.log(`Backed up ${target} to ${dest} (${snapshot.length} bytes, checked, encrypted with age to ${recipients.length} recipient(s)).`);
+      console.log(
+        `Backed up ${target} to ${dest} (${snapshot.length} bytes, checked, encrypted with age to ${recipients.length} recipient(s)).`,
+      );
     } else {
       // Created here, 0600, so the backup writes into a file that was never readable by others.
       writeNewPrivateFile(dest, new Uint8Array(0));
@@ -90,7 +95,8 @@ try {
       const copy = new SqliteDatabase(dest, { readonly: true });
       const check = copy.pragma('quick_check', { simple: true });
       copy.close();
-      if (check !== 'ok') fail(`The copy in ${dest} failed SQLite's check (${String(check)}); keep the previous backup and try again.`);
+      if (check !== 'ok')
+        fail(`The copy in ${dest} failed SQLite's check (${String(check)}); keep the previous backup and try again.`);
       console.log(`Backed up ${target} to ${dest} (${totalPages} pages, checked, not encrypted: see --encrypt-to).`);
     }
   } finally {

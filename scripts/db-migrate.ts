@@ -9,7 +9,9 @@ const env = loadEnv();
 const store = await openStore(env.DATABASE_URL, { longStatements: true });
 try {
   const applied = await migrateToLatest(store.db, { secrets: secretBoxFromEnv(env) });
-  console.log(applied.length ? `Applied ${applied.join(', ')} to ${store.description}.` : `${store.description} is up to date.`);
+  console.log(
+    applied.length ? `Applied ${applied.join(', ')} to ${store.description}.` : `${store.description} is up to date.`,
+  );
 } catch (error) {
   console.error(errorText(error));
   process.exitCode = 1;

@@ -13,7 +13,12 @@ import { EnvError, loadEnv } from '../src/server/env.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
 import { DataKeyError, erasureLedgerPath, secretBoxFromEnv } from '../src/server/store/data-keys.ts';
 import { checkpointAfterErasure, openStore, parseDatabaseUrl, type Store } from '../src/server/store/database.ts';
-import { LedgerError, reapplyErasureLedger, type LedgerEntry, type LedgerOutcome } from '../src/server/store/erasure-ledger.ts';
+import {
+  LedgerError,
+  reapplyErasureLedger,
+  type LedgerEntry,
+  type LedgerOutcome,
+} from '../src/server/store/erasure-ledger.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
 import type { SecretBox } from '../src/server/store/secret-box.ts';
 import { unreadableSecrets } from '../src/server/store/secret-rotation.ts';
@@ -39,7 +44,10 @@ async function plainBackup(file: string, identityFile: string | undefined): Prom
   const head = bytes.subarray(0, 40).toString('latin1');
   let plain = bytes;
   if (head.startsWith(AGE_BINARY) || head.startsWith(AGE_ARMOR)) {
-    if (!identityFile) throw new RestoreError(`${file} is encrypted with age: give the identity (secret key) file with --identity <file>.`);
+    if (!identityFile)
+      throw new RestoreError(
+        `${file} is encrypted with age: give the identity (secret key) file with --identity <file>.`,
+      );
     if (!existsSync(identityFile)) throw new RestoreError(`There is no identity file at ${identityFile}.`);
     const decrypter = new Decrypter();
     const identities = readFileSync(identityFile, 'utf8')
@@ -51,14 +59,20 @@ async function plainBackup(file: string, identityFile: string | undefined): Prom
     } catch {
       throw new RestoreError(`${identityFile} does not hold an age identity (a line starting AGE-SECRET-KEY-1).`);
     }
-    if (identities.length === 0) throw new RestoreError(`${identityFile} does not hold an age identity (a line starting AGE-SECRET-KEY-1).`);
+    if (identities.length === 0)
+      throw new RestoreError(`${identityFile} does not hold an age identity (a line starting AGE-SECRET-KEY-1).`);
     try {
-      plain = Buffer.from(await decrypter.decrypt(head.startsWith(AGE_ARMOR) ? armor.decode(bytes.toString('latin1')) : bytes));
+      plain = Buffer.from(
+        await decrypter.decrypt(head.startsWith(AGE_ARMOR) ? armor.decode(bytes.toString('latin1')) : bytes),
+      );
     } catch (error) {
-      throw new RestoreError(`${file} could not be decrypted with the identity in ${identityFile} (${errorText(error)}): it was encrypted to another recipient, or is damaged.`);
+      throw new RestoreError(
+        `${file} could not be decrypted with the identity in ${identityFile} (${errorText(error)}): it was encrypted to another recipient, or is damaged.`,
+      );
     }
   }
-  if (plain.subarray(0, SQLITE_MAGIC.length).toString('latin1') !== SQLITE_MAGIC) throw new RestoreError(`${file} is not a backup made by npm run db:backup (not a SQLite database).`);
+  if (plain.subarray(0, SQLITE_MAGIC.length).toString('latin1') !== SQLITE_MAGIC)
+    throw new RestoreError(`${file} is not a backup made by npm run db:backup (not a SQLite database).`);
   // In memory for the check; a WAL-mode header cannot be opened there (see db-backup.ts).
   const copy = Buffer.from(plain);
   copy[18] = 1;
@@ -66,7 +80,8 @@ async function plainBackup(file: string, identityFile: string | undefined): Prom
   const check = new SqliteDatabase(copy, { readonly: true });
   try {
     const ok = check.pragma('quick_check', { simple: true });
-    if (ok !== 'ok') throw new RestoreError(`${file} failed SQLite's check (${String(ok)}); nothing was changed. Use another backup.`);
+    if (ok !== 'ok')
+      throw new RestoreError(`${file} failed SQLite's check (${String(ok)}); nothing was changed. Use another backup.`);
   } finally {
     check.close();
   }
@@ -79,7 +94,13 @@ function liveLedger(target: string): LedgerEntry[] {
   try {
     const has = live.prepare("select 1 from sqlite_master where type = 'table' and name = 'erasure_ledger'").get();
     if (!has) return [];
-    return (live.prepare('select key_id, hash, erased_at from erasure_ledger').all() as { key_id: string; hash: string; erased_at: string }[]).map((r) => ({
+    return (
+      live.prepare('select key_id, hash, erased_at from erasure_ledger').all() as {
+        key_id: string;
+        hash: string;
+        erased_at: string;
+      }[]
+    ).map((r) => ({
       keyId: r.key_id,
       hash: r.hash,
       erasedAt: r.erased_at,
@@ -101,13 +122,21 @@ function ledgerWords(outcome: LedgerOutcome, file: string): string {
   return lines.join('\n');
 }
 
-async function afterRestore(store: Store, secrets: SecretBox, ledgerFile: string, alsoFrom: LedgerEntry[]): Promise<string> {
+async function afterRestore(
+  store: Store,
+  secrets: SecretBox,
+  ledgerFile: string,
+  alsoFrom: LedgerEntry[],
+): Promise<string> {
   await migrateToLatest(store.db, { secrets });
   const outcome = await reapplyErasureLedger(store.db, secrets, ledgerFile, alsoFrom);
   await checkpointAfterErasure(store);
   const lines = [ledgerWords(outcome, ledgerFile)];
   const unreadable = await unreadableSecrets(store.db, secrets);
-  if (unreadable.length) lines.push(`WARNING: ${unreadable.length} stored secret(s) cannot be opened with this configuration's data keys:\n  - ${unreadable.join('\n  - ')}`);
+  if (unreadable.length)
+    lines.push(
+      `WARNING: ${unreadable.length} stored secret(s) cannot be opened with this configuration's data keys:\n  - ${unreadable.join('\n  - ')}`,
+    );
   return lines.join('\n');
 }
 
@@ -166,14 +195,17 @@ async function main(): Promise<void> {
   let aside = '';
   if (present) {
     aside = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    for (const side of ['', '-wal', '-shm']) if (existsSync(`${target}${side}`)) renameSync(`${target}${side}`, `${aside}${side}`);
+    for (const side of ['', '-wal', '-shm'])
+      if (existsSync(`${target}${side}`)) renameSync(`${target}${side}`, `${aside}${side}`);
   }
   for (const side of ['-wal', '-shm', '-journal']) rmSync(`${target}${side}`, { force: true });
   renameSync(incoming, target);
   const store = await openStore(`sqlite:${target}`, { longStatements: true });
   try {
     const report = await afterRestore(store, secrets, ledgerFile, alsoFrom);
-    console.log(`Restored ${backup} to ${target}.${aside ? ` The database it replaced is in ${aside} (delete it once the restore is checked).` : ''}\n${report}`);
+    console.log(
+      `Restored ${backup} to ${target}.${aside ? ` The database it replaced is in ${aside} (delete it once the restore is checked).` : ''}\n${report}`,
+    );
   } finally {
     await store.close();
   }
@@ -182,7 +214,11 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (error) {
-  const known = error instanceof RestoreError || error instanceof EnvError || error instanceof DataKeyError || error instanceof LedgerError;
+  const known =
+    error instanceof RestoreError ||
+    error instanceof EnvError ||
+    error instanceof DataKeyError ||
+    error instanceof LedgerError;
   console.error(known ? (error as Error).message : `The restore failed: ${errorText(error)}`);
   process.exitCode = 1;
 }

@@ -11,10 +11,16 @@ import { domainOf } from '../src/server/mail/verp.ts';
 try {
   const env = loadEnv();
   const fromDomain = domainOf(env.MAIL_FROM);
-  if (!fromDomain) throw new EnvError('MAIL_FROM must be an address with a domain, such as "Diamond Hand <hello@example.com>".');
-  const dkim = env.DKIM_PRIVATE_KEY && env.DKIM_SELECTOR
-    ? { selector: env.DKIM_SELECTOR, domain: env.DKIM_DOMAIN ?? fromDomain, key: readDkimKey(env.DKIM_PRIVATE_KEY).key }
-    : undefined;
+  if (!fromDomain)
+    throw new EnvError('MAIL_FROM must be an address with a domain, such as "Diamond Hand <hello@example.com>".');
+  const dkim =
+    env.DKIM_PRIVATE_KEY && env.DKIM_SELECTOR
+      ? {
+          selector: env.DKIM_SELECTOR,
+          domain: env.DKIM_DOMAIN ?? fromDomain,
+          key: readDkimKey(env.DKIM_PRIVATE_KEY).key,
+        }
+      : undefined;
   // One try, two seconds: an offline machine should hear so at once, not after a minute of retries.
   const resolver = new Resolver({ timeout: 2000, tries: 1 });
   const checks = await checkMailDns(
@@ -27,10 +33,14 @@ try {
     },
     resolver,
   );
-  console.log(`Mail DNS for ${fromDomain} (MAIL_FROM)${env.BOUNCE_DOMAIN ? ` and ${env.BOUNCE_DOMAIN} (BOUNCE_DOMAIN)` : ''}:\n`);
+  console.log(
+    `Mail DNS for ${fromDomain} (MAIL_FROM)${env.BOUNCE_DOMAIN ? ` and ${env.BOUNCE_DOMAIN} (BOUNCE_DOMAIN)` : ''}:\n`,
+  );
   console.log(formatMailCheck(checks));
   if (checks.some((c) => c.verdict === 'unreachable')) {
-    console.log('Some records could not be looked up: DNS did not answer. Run this again on a machine that reaches the internet.');
+    console.log(
+      'Some records could not be looked up: DNS did not answer. Run this again on a machine that reaches the internet.',
+    );
     process.exitCode = 2;
   } else if (checks.some((c) => c.verdict === 'differs' || c.verdict === 'missing')) process.exitCode = 1;
 } catch (error) {

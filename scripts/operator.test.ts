@@ -49,7 +49,9 @@ describe('npm run operator', { timeout: 120_000 }, () => {
   it('refuses to create a store without --create: names it, creates no file, changes nothing', async () => {
     const r = await operator(['add', 'first@example.com'], 'a long enough passphrase\n');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^There is no database at sqlite:.*dh\.sqlite .*Check DATABASE_URL\. Nothing was created; to start a new store there, run again with --create\.\n$/);
+    expect(r.err).toMatch(
+      /^There is no database at sqlite:.*dh\.sqlite .*Check DATABASE_URL\. Nothing was created; to start a new store there, run again with --create\.\n$/,
+    );
     expect(existsSync(path.join(dir, 'dh.sqlite'))).toBe(false);
     // A file that exists but is not the app's (an empty one) is refused too.
     const stray = path.join(dir, 'stray.sqlite');
@@ -62,8 +64,14 @@ describe('npm run operator', { timeout: 120_000 }, () => {
 
   it('adds the first operator with --create, as an owner: the store named first, a warning before secrets go to a pipe, argon2id hash, an otpauth URI and ten recovery codes stored hashed', async () => {
     // Asked for less, the first operator is an owner all the same: someone must be able to do everything.
-    const r = await operator(['add', 'First@Example.com', '--create', '--role', 'viewer'], 'a long enough passphrase\nignored second line\n');
-    expect(r.err.startsWith(`Store: sqlite:${path.join(dir, 'dh.sqlite')}\nWarning: standard output is not a terminal.`), r.err).toBe(true);
+    const r = await operator(
+      ['add', 'First@Example.com', '--create', '--role', 'viewer'],
+      'a long enough passphrase\nignored second line\n',
+    );
+    expect(
+      r.err.startsWith(`Store: sqlite:${path.join(dir, 'dh.sqlite')}\nWarning: standard output is not a terminal.`),
+      r.err,
+    ).toBe(true);
     expect(r.code).toBe(0);
     const uri = /otpauth:\/\/totp\/\S+/.exec(r.out)?.[0] ?? '';
     expect(uri).toMatch(/secret=[A-Z2-7]{32}/);
@@ -75,7 +83,9 @@ describe('npm run operator', { timeout: 120_000 }, () => {
       expect(row.role).toBe('owner');
       expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
       expect(await verifyPassword(row.password_hash, 'a long enough passphrase')).toBe(true);
-      const stored = (await s.db.selectFrom('operator_recovery_codes').select('code_hash').execute()).map((x) => x.code_hash);
+      const stored = (await s.db.selectFrom('operator_recovery_codes').select('code_hash').execute()).map(
+        (x) => x.code_hash,
+      );
       expect(stored.sort()).toEqual(codes.map(recoveryCodeHash).sort());
       expect(JSON.stringify(stored)).not.toContain(codes[0]);
       const log = await s.db.selectFrom('audit_log').selectAll().execute();
@@ -90,7 +100,11 @@ describe('npm run operator', { timeout: 120_000 }, () => {
       [['add', 'b@example.com', '--role', 'sender'], '', /No password on standard input/],
       [['add', 'first@example.com'], 'a long enough passphrase\n', /exists already/],
       [['add', 'not-an-address'], 'a long enough passphrase\n', /not an email address/],
-      [['add', 'b@example.com', '--role', 'admin'], 'a long enough passphrase\n', /A role is one of viewer, sender, owner/],
+      [
+        ['add', 'b@example.com', '--role', 'admin'],
+        'a long enough passphrase\n',
+        /A role is one of viewer, sender, owner/,
+      ],
       [['role', 'first@example.com', 'root'], '', /A role is one of viewer, sender, owner/],
       [['remove', 'nobody@example.com'], '', /no operator with the address nobody@example.com/],
     ];
@@ -110,7 +124,9 @@ describe('npm run operator', { timeout: 120_000 }, () => {
   });
 
   it('makes the first operator an owner, later ones what --role says, and changes a role (sessions end)', async () => {
-    expect((await operator(['add', 'viewer@example.com', '--role', 'viewer'], 'a long enough passphrase\n')).code).toBe(0);
+    expect((await operator(['add', 'viewer@example.com', '--role', 'viewer'], 'a long enough passphrase\n')).code).toBe(
+      0,
+    );
     const changed = await operator(['role', 'viewer@example.com', 'sender']);
     expect(changed.code).toBe(0);
     expect(changed.out).toMatch(/viewer@example\.com is now sender \(was viewer\)/);
@@ -120,7 +136,11 @@ describe('npm run operator', { timeout: 120_000 }, () => {
         { email: 'First@example.com', role: 'owner' },
         { email: 'viewer@example.com', role: 'sender' },
       ]);
-      const last = await s.db.selectFrom('audit_log').selectAll().where('action', '=', 'operator.role-changed').executeTakeFirstOrThrow();
+      const last = await s.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'operator.role-changed')
+        .executeTakeFirstOrThrow();
       expect(last).toMatchObject({ subject: 'viewer@example.com', via: 'command-line' });
       expect(last.detail).toMatch(/^viewer → sender, by /);
     });
@@ -128,7 +148,9 @@ describe('npm run operator', { timeout: 120_000 }, () => {
   });
 
   it('asks for the address again before remove and reset-2fa, and does nothing on a mismatch', async () => {
-    const secret = async () => (await withStore((s) => s.db.selectFrom('operators').select('totp_secret').executeTakeFirstOrThrow())).totp_secret;
+    const secret = async () =>
+      (await withStore((s) => s.db.selectFrom('operators').select('totp_secret').executeTakeFirstOrThrow()))
+        .totp_secret;
     const before = await secret();
     for (const [args, stdin, message] of [
       [['remove', 'first@example.com'], '', /type the address again to confirm \(or pass --yes\)/],
@@ -145,14 +167,27 @@ describe('npm run operator', { timeout: 120_000 }, () => {
   });
 
   it('lists, changes the password, resets 2FA and removes — each in the audit log', async () => {
-    expect((await operator(['list'])).out).toMatch(/^First@example\.com\towner\tadded \d{4}-\d{2}-\d{2}\t0 active session\(s\)\t10 recovery code\(s\) left$/m);
+    expect((await operator(['list'])).out).toMatch(
+      /^First@example\.com\towner\tadded \d{4}-\d{2}-\d{2}\t0 active session\(s\)\t10 recovery code\(s\) left$/m,
+    );
     expect((await operator(['passwd', 'first@example.com'], 'another long passphrase\n')).code).toBe(0);
     // A passkey the operator (or a thief with fresh proof) added: a reset removes it with the rest.
     await withStore(async (s) => {
       const op = await s.db.selectFrom('operators').select('id').executeTakeFirstOrThrow();
       await s.db
         .insertInto('operator_passkeys')
-        .values({ id: 'pk-1', operator_id: op.id, credential_id: 'cred-1', public_key: 'pk', counter: 0, transports: '[]', device_type: 'singleDevice', name: 'Laptop', created_at: new Date().toISOString(), last_used_at: null })
+        .values({
+          id: 'pk-1',
+          operator_id: op.id,
+          credential_id: 'cred-1',
+          public_key: 'pk',
+          counter: 0,
+          transports: '[]',
+          device_type: 'singleDevice',
+          name: 'Laptop',
+          created_at: new Date().toISOString(),
+          last_used_at: null,
+        })
         .execute();
     });
     const reset = await operator(['reset-2fa', 'FIRST@example.com'], 'first@EXAMPLE.com\n');
@@ -163,7 +198,9 @@ describe('npm run operator', { timeout: 120_000 }, () => {
     expect((await operator(['remove', 'first@example.com', '--yes'])).code).toBe(0);
     expect((await operator(['list'])).out).toMatch(/No operators yet/);
     await withStore(async (s) => {
-      const actions = (await s.db.selectFrom('audit_log').select('action').orderBy('seq').execute()).map((r) => r.action);
+      const actions = (await s.db.selectFrom('audit_log').select('action').orderBy('seq').execute()).map(
+        (r) => r.action,
+      );
       expect(actions).toEqual([
         'operator.added',
         'operator.added',
@@ -176,21 +213,28 @@ describe('npm run operator', { timeout: 120_000 }, () => {
     });
   });
 
-  it.skipIf(!testPostgresUrl)('refuses a PostgreSQL database or schema without the app\'s tables unless --create', async () => {
-    const pg = await openTestStore('postgres', { migrate: false });
-    try {
-      const pgUrl = serverDatabaseUrl(pg);
-      const refused = await operator(['list'], '', pgUrl);
-      expect(refused.code).toBe(1);
-      expect(refused.err).toMatch(/^Store: postgres:\/\/.*\n.*holds no Diamond Hand tables: nothing was changed/);
-      // Nothing was made in the schema (Kysely's introspection would list every schema's tables).
-      const made0 = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = ${pg.pgSchema ?? ''}`.execute(pg.db);
-      expect(made0.rows[0]?.n).toBe(0);
-      const made = await operator(['add', 'pg@example.com', '--create'], 'a long enough passphrase\n', pgUrl);
-      expect(made.code, made.err).toBe(0);
-      expect((await operator(['list'], '', pgUrl)).out).toMatch(/^pg@example\.com\t/m);
-    } finally {
-      await pg.destroy();
-    }
-  });
+  it.skipIf(!testPostgresUrl)(
+    "refuses a PostgreSQL database or schema without the app's tables unless --create",
+    async () => {
+      const pg = await openTestStore('postgres', { migrate: false });
+      try {
+        const pgUrl = serverDatabaseUrl(pg);
+        const refused = await operator(['list'], '', pgUrl);
+        expect(refused.code).toBe(1);
+        expect(refused.err).toMatch(/^Store: postgres:\/\/.*\n.*holds no Diamond Hand tables: nothing was changed/);
+        // Nothing was made in the schema (Kysely's introspection would list every schema's tables).
+        const made0 = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = ${pg.pgSchema ?? ''}`.execute(
+          pg.db,
+        );
+        expect(made0.rows[0]?.n).toBe(0);
+        const made = await operator(['add', 'pg@example.com', '--create'], 'a long enough passphrase\n', pgUrl);
+        expect(made.code, made.err).toBe(0);
+        expect((await operator(['list'], '', pgUrl)).out).toMatch(/^pg@example\.com\t/m);
+      } finally {
+        await pg.destroy();
+      }
+    },
+  );
 });

@@ -110,12 +110,17 @@ function warnIfCaptured(): void {
 async function askPassword(email: string): Promise<string> {
   let password: string;
   if (process.stdin.isTTY) {
-    password = await read({ prompt: `New password for ${email} (at least ${MIN_PASSWORD_LENGTH} characters): `, silent: true, replace: '' });
+    password = await read({
+      prompt: `New password for ${email} (at least ${MIN_PASSWORD_LENGTH} characters): `,
+      silent: true,
+      replace: '',
+    });
     const again = await read({ prompt: 'The same password again: ', silent: true, replace: '' });
     if (again !== password) throw new CliError('The two passwords differ. Nothing was changed.');
   } else {
     password = await nextLine();
-    if (password === '') throw new CliError('No password on standard input (pipe one line, or run this in a terminal).');
+    if (password === '')
+      throw new CliError('No password on standard input (pipe one line, or run this in a terminal).');
   }
   const problem = passwordProblem(password, email);
   if (problem) throw new CliError(`${problem} Nothing was changed.`);
@@ -132,7 +137,12 @@ function emailArg(args: string[]): string {
 
 /** `add`'s arguments: one address and a role (the first operator is an owner, whatever is asked). */
 function addArgs(args: string[]): { email: string; role: OperatorRole | undefined } {
-  const { values, positionals } = parseArgs({ args, options: { role: { type: 'string' } }, allowPositionals: true, strict: false });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { role: { type: 'string' } },
+    allowPositionals: true,
+    strict: false,
+  });
   const email = emailArg(positionals);
   if (values.role === undefined) return { email, role: undefined };
   return { email, role: roleArg(String(values.role)) };
@@ -156,12 +166,23 @@ async function printFactors(email: string, factors: NewFactors): Promise<void> {
   console.log('');
 }
 
-async function run(store: Store, secrets: SecretBox, command: string | undefined, args: string[], flags: { yes: boolean }): Promise<void> {
+async function run(
+  store: Store,
+  secrets: SecretBox,
+  command: string | undefined,
+  args: string[],
+  flags: { yes: boolean },
+): Promise<void> {
   const db = store.db;
   const now = () => new Date();
   const by = `by ${os.userInfo().username} on ${os.hostname()}`;
   const log = (action: AuditAction, subject: string, what?: string) =>
-    recordAudit(db, now(), { email: null, via: 'command-line' }, { action, subject, detail: what ? `${what}, ${by}` : by });
+    recordAudit(
+      db,
+      now(),
+      { email: null, via: 'command-line' },
+      { action, subject, detail: what ? `${what}, ${by}` : by },
+    );
 
   switch (command) {
     case 'add': {
@@ -171,7 +192,8 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
       const first = !(await hasOperators(db));
       const role = first ? 'owner' : asked;
       if (!role) throw new UsageError(`Give the new operator a role: --role ${operatorRoles.join('|')}.`);
-      if (first && asked && asked !== 'owner') console.log(`${email} is the first operator, so an owner (not ${asked}).`);
+      if (first && asked && asked !== 'owner')
+        console.log(`${email} is the first operator, so an owner (not ${asked}).`);
       const password = await askPassword(email);
       const factors = await addOperator(db, email, password, now(), role, secrets);
       await log('operator.added', email, `as ${role}`);
@@ -187,13 +209,16 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
         return;
       }
       for (const o of operators) {
-        console.log(`${o.email}\t${o.role}\tadded ${o.createdAt.slice(0, 10)}\t${o.activeSessions} active session(s)\t${o.recoveryCodesLeft} recovery code(s) left`);
+        console.log(
+          `${o.email}\t${o.role}\tadded ${o.createdAt.slice(0, 10)}\t${o.activeSessions} active session(s)\t${o.recoveryCodesLeft} recovery code(s) left`,
+        );
       }
       return;
     }
     case 'role': {
       const [address, raw, ...rest] = args;
-      if (address === undefined || raw === undefined || rest.length > 0) throw new UsageError('role takes an email address and a role.');
+      if (address === undefined || raw === undefined || rest.length > 0)
+        throw new UsageError('role takes an email address and a role.');
       const email = emailArg([address]);
       const role = roleArg(raw);
       const before = await setRole(db, email, role, now());
@@ -203,7 +228,8 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
     }
     case 'remove': {
       const email = emailArg(args);
-      if (!(await findOperator(db, email))) throw new CliError(`There is no operator with the address ${email} in ${store.description}.`);
+      if (!(await findOperator(db, email)))
+        throw new CliError(`There is no operator with the address ${email} in ${store.description}.`);
       await confirmAddress(email, 'remove the operator', flags.yes);
       await removeOperator(db, email);
       await log('operator.removed', email);
@@ -221,11 +247,14 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
     }
     case 'reset-2fa': {
       const email = emailArg(args);
-      if (!(await findOperator(db, email))) throw new CliError(`There is no operator with the address ${email} in ${store.description}.`);
+      if (!(await findOperator(db, email)))
+        throw new CliError(`There is no operator with the address ${email} in ${store.description}.`);
       await confirmAddress(email, 'replace the authenticator secret, recovery codes and passkeys of', flags.yes);
       const factors = await resetTwoFactor(db, email, now(), secrets);
       await log('operator.2fa-reset', email);
-      console.log(`New authenticator secret and recovery codes for ${email}; the old ones and their passkeys no longer work, and their sessions have ended.`);
+      console.log(
+        `New authenticator secret and recovery codes for ${email}; the old ones and their passkeys no longer work, and their sessions have ended.`,
+      );
       await printFactors(email, factors);
       return;
     }
@@ -246,18 +275,30 @@ async function run(store: Store, secrets: SecretBox, command: string | undefined
  * operators table is not migrated from nothing. Pending migrations of a store that has them are
  * applied, as the server applies them at start.
  */
-async function openExistingStore(url: string | undefined, create: boolean, keys: () => SecretBox): Promise<{ store: Store; secrets: SecretBox }> {
+async function openExistingStore(
+  url: string | undefined,
+  create: boolean,
+  keys: () => SecretBox,
+): Promise<{ store: Store; secrets: SecretBox }> {
   const store = await openStore(url, create ? {} : { create: false });
   // PostgreSQL: the schema first on the search path (a URL's `options=-c search_path=…` may name
   // one), whose tables and migration bookkeeping are the ones meant.
   const pgSchema =
-    store.dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(store.db)).rows[0]?.schema : undefined;
+    store.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(store.db)).rows[0]?.schema
+      : undefined;
   console.error(`Store: ${store.description}${pgSchema && pgSchema !== 'public' ? ` (schema ${pgSchema})` : ''}`);
   if (!create) {
     const present =
       store.dialect === 'postgres'
-        ? await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = ${pgSchema ?? ''} AND table_name = 'operators'`.execute(store.db)
-        : await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'operators'`.execute(store.db);
+        ? await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = ${pgSchema ?? ''} AND table_name = 'operators'`.execute(
+            store.db,
+          )
+        : await sql<{
+            n: number;
+          }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'operators'`.execute(store.db);
     if (Number(present.rows[0]?.n ?? 0) === 0) {
       await store.close();
       throw new CliError(
@@ -300,7 +341,12 @@ async function main(): Promise<number> {
       console.error(`${error.message} Nothing was created; to start a new store there, run again with --create.`);
       return 1;
     }
-    if (error instanceof CliError || error instanceof OperatorError || error instanceof EnvError || error instanceof DataKeyError) {
+    if (
+      error instanceof CliError ||
+      error instanceof OperatorError ||
+      error instanceof EnvError ||
+      error instanceof DataKeyError
+    ) {
       console.error(error.message);
       return 1;
     }

@@ -8,7 +8,9 @@ import { simpleParser } from 'mailparser';
 const dir = path.resolve(process.env.OUTBOX_DIR || 'data/outbox');
 const names = await readdir(dir).catch(() => [] as string[]);
 const emails = await Promise.all(
-  names.filter((n) => n.endsWith('.eml')).map(async (n) => ({ file: path.join(dir, n), at: (await stat(path.join(dir, n))).mtimeMs })),
+  names
+    .filter((n) => n.endsWith('.eml'))
+    .map(async (n) => ({ file: path.join(dir, n), at: (await stat(path.join(dir, n))).mtimeMs })),
 );
 // File names start with the time they were written; the modification time breaks any tie.
 const newest = emails.sort((a, b) => a.at - b.at || a.file.localeCompare(b.file)).at(-1);

@@ -35,7 +35,9 @@ try {
     .filter((line) => !line.includes('bound _after'))
     .map((line) => line.replace(/ \d+ ms$/, '').replace('─┬', '──'))
     .join('\n');
-  console.log(`Plugins (in registration order)\n\n${tree}\n\nBackground jobs (started in this order, stopped in reverse): ${app.jobs.names().join(', ')}\n`);
+  console.log(
+    `Plugins (in registration order)\n\n${tree}\n\nBackground jobs (started in this order, stopped in reverse): ${app.jobs.names().join(', ')}\n`,
+  );
   console.log(`Routes\n\n${app.printRoutes({ commonPrefix: false })}`);
   await app.close();
   geo.close();

@@ -13,7 +13,8 @@ const status = Number(process.env.BARE_STATUS ?? '200');
 const configured = JSON.parse(process.env.BARE_HEADERS ?? '{}') as Record<string, string>;
 const body = await readStdin();
 // A 204 or 304 carries no body and, per RFC 9110, no Content-Length either (Fastify sends none).
-const headers = status === 204 || status === 304 ? configured : { ...configured, 'content-length': String(body.length) };
+const headers =
+  status === 204 || status === 304 ? configured : { ...configured, 'content-length': String(body.length) };
 const payload = status === 204 || status === 304 ? undefined : body;
 
 const server = http.createServer((req, res) => {

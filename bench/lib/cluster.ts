@@ -6,7 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUILT_SERVER, builtServerOptions, freePort, repoRoot, type ServerHandle, startOnFreePort, startServer, tempDir } from './processes.ts';
+import {
+  BUILT_SERVER,
+  builtServerOptions,
+  freePort,
+  repoRoot,
+  type ServerHandle,
+  startOnFreePort,
+  startServer,
+  tempDir,
+} from './processes.ts';
 
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 export const NGINX_SITE_FILE = path.join(repoRoot, 'deploy/nginx.conf');
@@ -24,16 +33,21 @@ export const OPENSSL = process.env.OPENSSL_PATH ?? '/usr/bin/openssl';
 
 /** Says, in words, what is missing for a cluster run; null when everything is there. */
 export function clusterPrerequisites(): string | null {
-  if (!existsSync(BUILT_SERVER)) return `${path.relative(repoRoot, BUILT_SERVER)} is missing: run \`npm run build\` first.`;
-  if (!existsSync(NGINX)) return `nginx is not installed at ${NGINX} (Debian: \`apt-get install nginx\`; or set NGINX_PATH).`;
-  if (!existsSync(OPENSSL)) return `openssl is not installed at ${OPENSSL} (it makes the run's test certificate; Debian: \`apt-get install openssl\`; or set OPENSSL_PATH).`;
+  if (!existsSync(BUILT_SERVER))
+    return `${path.relative(repoRoot, BUILT_SERVER)} is missing: run \`npm run build\` first.`;
+  if (!existsSync(NGINX))
+    return `nginx is not installed at ${NGINX} (Debian: \`apt-get install nginx\`; or set NGINX_PATH).`;
+  if (!existsSync(OPENSSL))
+    return `openssl is not installed at ${OPENSSL} (it makes the run's test certificate; Debian: \`apt-get install openssl\`; or set OPENSSL_PATH).`;
   return null;
 }
 
 function replaceOnce(text: string, from: string, to: string): string {
   const at = text.indexOf(from);
   if (at < 0 || text.indexOf(from, at + 1) >= 0) {
-    throw new Error(`deploy/nginx.conf must contain "${from}" exactly once (the cluster run replaces it); it was changed.`);
+    throw new Error(
+      `deploy/nginx.conf must contain "${from}" exactly once (the cluster run replaces it); it was changed.`,
+    );
   }
   return text.slice(0, at) + to + text.slice(at + from.length);
 }
@@ -47,7 +61,25 @@ export function makeTestCertificate(dir: string): { cert: string; key: string } 
   const key = path.join(dir, 'key.pem');
   execFileSync(
     OPENSSL,
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
     { stdio: 'pipe' },
   );
   return { cert, key };
@@ -67,8 +99,13 @@ export function renderSiteConfig(
   const [firstUpstream, secondUpstream] = SITE_UPSTREAMS as [string, string];
   let text = replaceOnce(site, `server ${firstUpstream} `, `server 127.0.0.1:${first} `);
   // The second instance's line, once per further instance, with the same options.
-  const secondLine = text.split('\n').find((l) => l.includes(`server ${secondUpstream} `)) ?? `server ${secondUpstream} `;
-  text = replaceOnce(text, secondLine, others.map((port) => secondLine.replace(secondUpstream, `127.0.0.1:${port}`)).join('\n'));
+  const secondLine =
+    text.split('\n').find((l) => l.includes(`server ${secondUpstream} `)) ?? `server ${secondUpstream} `;
+  text = replaceOnce(
+    text,
+    secondLine,
+    others.map((port) => secondLine.replace(secondUpstream, `127.0.0.1:${port}`)).join('\n'),
+  );
   text = replaceOnce(text, SITE_LISTEN_TLS, `\n    listen 127.0.0.1:${opts.listenPort} ssl http2;`);
   text = replaceOnce(text, SITE_LISTEN_HTTP, `\n    listen 127.0.0.1:${opts.httpPort};`);
   for (const line of SITE_LISTEN_V6) text = replaceOnce(text, line, '');
@@ -128,7 +165,8 @@ export interface ClusterOptions {
 }
 
 /** The upstream address that answered an access-log line: the last one tried. */
-export const answeringUpstream = (line: string): string | undefined => /upstream=(\S+)/.exec(line)?.[1]?.split(',').at(-1)?.trim();
+export const answeringUpstream = (line: string): string | undefined =>
+  /upstream=(\S+)/.exec(line)?.[1]?.split(',').at(-1)?.trim();
 
 /**
  * Starts `instances` (default 2) built servers and nginx in front of them, all on loopback, and
@@ -170,7 +208,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     };
     // Side by side, as a deploy restarts them; migrations are already applied or run under a lock.
     // allSettled: when one fails, the others are in `started` before the clean-up below stops them.
-    const results = await Promise.allSettled(Array.from({ length: opts.instances ?? 2 }, (_, i) => startInstance(i + 1)));
+    const results = await Promise.allSettled(
+      Array.from({ length: opts.instances ?? 2 }, (_, i) => startInstance(i + 1)),
+    );
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
     const instances = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -183,7 +223,14 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const { cert, key } = makeTestCertificate(prefix);
     writeFileSync(
       siteFile,
-      renderSiteConfig(readFileSync(NGINX_SITE_FILE, 'utf8'), { listenPort, httpPort, upstreamPorts: instances.map((s) => s.port), logDir, cert, key }),
+      renderSiteConfig(readFileSync(NGINX_SITE_FILE, 'utf8'), {
+        listenPort,
+        httpPort,
+        upstreamPorts: instances.map((s) => s.port),
+        logDir,
+        cert,
+        key,
+      }),
     );
     const mainFile = path.join(prefix, 'nginx.conf');
     writeFileSync(mainFile, mainConfig(prefix, siteFile));
@@ -191,7 +238,16 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       name: 'nginx',
       command: NGINX,
       // -e: the start-up error log, which would otherwise be Debian's root-only /var/log/nginx.
-      args: ['-p', prefix, '-c', mainFile, '-e', path.join(logDir, 'error.log'), '-g', `daemon off; pid ${path.join(prefix, 'nginx.pid')};`],
+      args: [
+        '-p',
+        prefix,
+        '-c',
+        mainFile,
+        '-e',
+        path.join(logDir, 'error.log'),
+        '-g',
+        `daemon off; pid ${path.join(prefix, 'nginx.pid')};`,
+      ],
       // Ready once port 80's server answers (its redirect); the HTTPS one starts with it.
       port: httpPort,
       readyPath: '/healthz',
@@ -199,7 +255,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     started.push(nginx);
 
     const accessLogFile = path.join(logDir, 'diamond-hand.access.log');
-    const accessLog = () => (existsSync(accessLogFile) ? readFileSync(accessLogFile, 'utf8').split('\n').filter(Boolean) : []);
+    const accessLog = () =>
+      existsSync(accessLogFile) ? readFileSync(accessLogFile, 'utf8').split('\n').filter(Boolean) : [];
     return {
       url,
       httpUrl,

@@ -51,18 +51,22 @@ export function httpRequest(url: string, opts: RequestOptions = {}): Promise<Raw
     // one any CA signed, and what is tested there is the site, not the certificate's trust.
     const tls = target.protocol === 'https:' ? { rejectUnauthorized: false } : {};
     const request = target.protocol === 'https:' ? https.request : http.request;
-    const req = request(target, { method, headers, agent: false, timeout: timeoutMs, ...tls, ...(localAddress ? { localAddress } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        let headerBytes = `HTTP/${res.httpVersion} ${res.statusCode ?? 0} ${res.statusMessage ?? ''}\r\n`.length + 2;
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-          headerBytes += `${res.rawHeaders[i] ?? ''}: ${res.rawHeaders[i + 1] ?? ''}\r\n`.length;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), headerBytes });
-      });
-    });
+    const req = request(
+      target,
+      { method, headers, agent: false, timeout: timeoutMs, ...tls, ...(localAddress ? { localAddress } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          let headerBytes = `HTTP/${res.httpVersion} ${res.statusCode ?? 0} ${res.statusMessage ?? ''}\r\n`.length + 2;
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+            headerBytes += `${res.rawHeaders[i] ?? ''}: ${res.rawHeaders[i + 1] ?? ''}\r\n`.length;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), headerBytes });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);

@@ -108,12 +108,18 @@ export async function startBroadcast(store: Store): Promise<number> {
   const now = new Date();
   const id = await createDraft(
     store.db,
-    { subject: 'The presale is live', body: '# The presale is live\n\nThank you for waiting with us. Read the FAQ before you buy.' },
+    {
+      subject: 'The presale is live',
+      body: '# The presale is live\n\nThank you for waiting with us. Read the FAQ before you buy.',
+    },
     'bench',
     now,
   );
   // A team of one, and the bench's own fixed text (no address): what is measured is the sending.
-  const started = await startSend(store.db, id, { email: 'bench', via: 'command-line' }, now, { approvals: 1, refusalOf: () => null });
+  const started = await startSend(store.db, id, { email: 'bench', via: 'command-line' }, now, {
+    approvals: 1,
+    refusalOf: () => null,
+  });
   if (started.outcome !== 'started') throw new Error(`The bench broadcast could not be started (${started.outcome}).`);
   return started.recipients;
 }
@@ -145,12 +151,18 @@ export interface BroadcastThroughput {
  * A `recipients`-strong broadcast sent by the built server (MAIL_RATE_PER_SEC at its maximum, so
  * the pace is not the limit) into a sink in this process, then the sink's ceiling.
  */
-export async function measureBroadcastThroughput(databaseUrl: string, recipients: number): Promise<BroadcastThroughput> {
+export async function measureBroadcastThroughput(
+  databaseUrl: string,
+  recipients: number,
+): Promise<BroadcastThroughput> {
   const store = await openMigratedStore(databaseUrl);
   const sink = await startRecordingSink();
   try {
     await seedConfirmed(store, recipients);
-    const server = await startBuiltServer({ DATABASE_URL: databaseUrl, SMTP_URL: sink.url, MAIL_RATE_PER_SEC: '1000', LOG_LEVEL: 'warn' }, cpuProfileArgs());
+    const server = await startBuiltServer(
+      { DATABASE_URL: databaseUrl, SMTP_URL: sink.url, MAIL_RATE_PER_SEC: '1000', LOG_LEVEL: 'warn' },
+      cpuProfileArgs(),
+    );
     try {
       await startBroadcast(store);
       await sink.until(() => sink.counts.broadcast >= recipients, 10 * 60_000, `a ${recipients}-recipient broadcast`);
@@ -160,7 +172,12 @@ export async function measureBroadcastThroughput(databaseUrl: string, recipients
     const times = [...sink.acceptedAt].filter(([r]) => r.startsWith(BROADCAST_PREFIX)).map(([, at]) => at);
     const seconds = (Math.max(...times) - Math.min(...times)) / 1000;
     const connections = Number(process.env.MAIL_CONCURRENCY ?? 4);
-    return { recipients, seconds, emailsPerSec: recipients / seconds, ceilingPerSec: await sinkCeiling(sink.url, recipients, connections) };
+    return {
+      recipients,
+      seconds,
+      emailsPerSec: recipients / seconds,
+      ceilingPerSec: await sinkCeiling(sink.url, recipients, connections),
+    };
   } finally {
     await sink.close();
     await store.close();

@@ -23,7 +23,21 @@ export function printOpenLoopRows(opts: {
   const p = (r: OpenLoopRow, q: number) => percentile(r.result.latenciesMs, q);
   printTable(
     opts.title,
-    ['Server', 'offered', 'rate/s', 'sent', 'non-2xx+err', 'waited for a connection', 'p50', 'p99', 'p99.9', 'max', 'p99 from actual send', 'max send lag', 'CPU/request'],
+    [
+      'Server',
+      'offered',
+      'rate/s',
+      'sent',
+      'non-2xx+err',
+      'waited for a connection',
+      'p50',
+      'p99',
+      'p99.9',
+      'max',
+      'p99 from actual send',
+      'max send lag',
+      'CPU/request',
+    ],
     rows.map((r) => [
       r.label,
       pct(r.share),
@@ -41,13 +55,15 @@ export function printOpenLoopRows(opts: {
     ]),
   );
   for (const r of rows.filter((row) => row.share === target.share && !row.floor)) {
-    console.log(`${r.label} at ${pct(r.share)} of capacity: p99 ${msText(p(r, 99))}  (target ≤ ${target.p99Ms} ms: ${verdict(p(r, 99) <= target.p99Ms)})`);
+    console.log(
+      `${r.label} at ${pct(r.share)} of capacity: p99 ${msText(p(r, 99))}  (target ≤ ${target.p99Ms} ms: ${verdict(p(r, 99) <= target.p99Ms)})`,
+    );
   }
   console.log(
     '(Open loop: requests leave at a constant rate whatever the server does, and each latency runs from the moment ' +
       'the request was meant to leave, so a stall counts against every visitor who arrived during it (coordinated-' +
       '"omission" corrected, as wrk2 and k6 constant-arrival-rate do). "p99 from actual send" is what a closed loop ' +
-      'would have reported for the same requests; the floor row is the bare server at the SQLite row\'s 50 % rate, so a ' +
+      "would have reported for the same requests; the floor row is the bare server at the SQLite row's 50 % rate, so a " +
       'miss it shares is the machine\'s; "waited for a connection" should be 0, else the generator was short of ' +
       `sockets; "max send lag" is how late the generator's own timer fired. Load average now ${loadAverage()}.)`,
   );
@@ -60,7 +76,11 @@ export function printOpenLoopRows(opts: {
       cpuPerRequest: us(r.serverCpuUsPerRequest),
       p50: msText(p(r, 50)),
       tail: `p99 ${msText(p(r, 99))}, p99.9 ${msText(p(r, 99.9))}`,
-      target: r.floor ? 'floor: not judged' : r.share === target.share ? `p99 ≤ ${target.p99Ms} ms ${verdict(p(r, 99) <= target.p99Ms)}` : '',
+      target: r.floor
+        ? 'floor: not judged'
+        : r.share === target.share
+          ? `p99 ≤ ${target.p99Ms} ms ${verdict(p(r, 99) <= target.p99Ms)}`
+          : '',
     })),
   );
 }

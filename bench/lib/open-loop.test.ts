@@ -78,7 +78,11 @@ describe('open-loop generator against a server that stalls once', () => {
 
     // Every request meant to go out while the server stalled waited at least until its end.
     const during = result.intendedMs
-      .map((intended, k) => ({ at: result.startedAt + intended, latency: result.latenciesMs[k] ?? 0, service: result.serviceMs[k] ?? 0 }))
+      .map((intended, k) => ({
+        at: result.startedAt + intended,
+        latency: result.latenciesMs[k] ?? 0,
+        service: result.serviceMs[k] ?? 0,
+      }))
       .filter((r) => r.at > from + 1 && r.at < until - 20);
     expect(during.length).toBeGreaterThan(40);
     for (const r of during) expect(r.latency).toBeGreaterThanOrEqual(until - r.at - 2);

@@ -75,7 +75,9 @@ export function percentile(values: readonly number[], p: number): number {
 export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult> {
   const target = assertLocal(opts.url);
   if (!(opts.rate > 0) || !(opts.durationSec > 0) || !(opts.connections >= 1)) {
-    throw new Error(`open loop: rate, duration and connections must be positive (got ${opts.rate}/s, ${opts.durationSec} s, ${opts.connections})`);
+    throw new Error(
+      `open loop: rate, duration and connections must be positive (got ${opts.rate}/s, ${opts.durationSec} s, ${opts.connections})`,
+    );
   }
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const total = Math.max(1, Math.floor(opts.rate * opts.durationSec));

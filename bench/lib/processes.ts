@@ -14,7 +14,8 @@ import { httpGet } from './http.ts';
 // The benches' (and tests') databases are throwaway, and so is their data key: one per run, in the
 // environment every process started from here inherits, so they all open the same stored secrets.
 process.env.DATA_KEY ??= randomBytes(32).toString('base64');
-export const testSecretsForBench = (): SecretBox => secretBoxFromEnv(loadEnv({ NODE_ENV: 'test', DATA_KEY: process.env.DATA_KEY }));
+export const testSecretsForBench = (): SecretBox =>
+  secretBoxFromEnv(loadEnv({ NODE_ENV: 'test', DATA_KEY: process.env.DATA_KEY }));
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -263,7 +264,12 @@ export const BUILT_SERVER = path.join(repoRoot, 'dist/server/main.js');
  * How to start the production build (`node dist/server/main.js`) on `port` on loopback, as
  * production runs it; `env` adds to and wins over those settings.
  */
-export function builtServerOptions(name: string, port: number, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Omit<StartOptions, 'port'> {
+export function builtServerOptions(
+  name: string,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): Omit<StartOptions, 'port'> {
   return {
     name,
     command: process.execPath,
@@ -298,13 +304,18 @@ export async function startBuiltServer(
   const unregister = onCleanup(removeData);
   try {
     const server = await startOnFreePort((port) =>
-      builtServerOptions('production server', port, {
-        // Canonical and og:url links must match the address Lighthouse loads, or SEO flags them.
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
-        OUTBOX_DIR: path.join(dataDir, 'outbox'),
-        ...extraEnv,
-      }, nodeArgs),
+      builtServerOptions(
+        'production server',
+        port,
+        {
+          // Canonical and og:url links must match the address Lighthouse loads, or SEO flags them.
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
+          OUTBOX_DIR: path.join(dataDir, 'outbox'),
+          ...extraEnv,
+        },
+        nodeArgs,
+      ),
     );
     return {
       ...server,
@@ -385,7 +396,11 @@ const execFile = promisify(execFileCallback);
  * Runs a bench child (a TypeScript file under bench/) to its end, killed if the bench is stopped,
  * and returns the JSON object on the last line it printed: its figures.
  */
-export async function runFiguresChild<T>(script: string, env: NodeJS.ProcessEnv, opts: { timeoutMs: number; nodeArgs?: string[] }): Promise<T> {
+export async function runFiguresChild<T>(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  opts: { timeoutMs: number; nodeArgs?: string[] },
+): Promise<T> {
   const child = execFile(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(repoRoot, script)], {
     cwd: repoRoot,
     env: { ...process.env, ...env },

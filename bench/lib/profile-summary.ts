@@ -64,7 +64,11 @@ export interface ProfileSummary {
  * `window`: only the samples taken between these seconds after the profile's start (e.g. one
  * load run of several).
  */
-export function summariseProfile(raw: unknown, under?: string, window?: { fromS: number; toS: number }): ProfileSummary {
+export function summariseProfile(
+  raw: unknown,
+  under?: string,
+  window?: { fromS: number; toS: number },
+): ProfileSummary {
   const profile = profileSchema.parse(raw);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -131,12 +135,17 @@ if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
   const [file, topArg, under] = process.argv.slice(2);
   const top = Number(topArg ?? 25);
   if (!file) {
-    console.error('usage: [PROFILE_WINDOW=from-to] tsx bench/lib/profile-summary.ts <file.cpuprofile> [top] [only stacks through this function]');
+    console.error(
+      'usage: [PROFILE_WINDOW=from-to] tsx bench/lib/profile-summary.ts <file.cpuprofile> [top] [only stacks through this function]',
+    );
     process.exit(2);
   }
   // PROFILE_WINDOW=from-to (seconds after the profile's start) looks at one part of a run.
   const [fromS, toS] = (process.env.PROFILE_WINDOW ?? '').split('-').map(Number);
-  const window = fromS !== undefined && toS !== undefined && Number.isFinite(fromS) && Number.isFinite(toS) ? { fromS, toS } : undefined;
+  const window =
+    fromS !== undefined && toS !== undefined && Number.isFinite(fromS) && Number.isFinite(toS)
+      ? { fromS, toS }
+      : undefined;
   const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
   const summary = summariseProfile(raw, under || undefined, window);
   const whole = under ? summariseProfile(raw, undefined, window) : summary;

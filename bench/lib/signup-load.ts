@@ -86,7 +86,11 @@ export const loadSignups = (
 
 /** One sign-up by hand with `body`, so a broken flow fails loudly rather than as 100% 403s. */
 export async function probeSignup(server: SignupTarget, visitor: Visitor, body: string): Promise<RawResponse> {
-  const res = await httpRequest(`${server.origin}${SIGNUP_PATH}`, { method: 'POST', headers: headersFor(visitor), body });
+  const res = await httpRequest(`${server.origin}${SIGNUP_PATH}`, {
+    method: 'POST',
+    headers: headersFor(visitor),
+    body,
+  });
   if (res.status !== 200) {
     throw new Error(`The probe sign-up answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
   }
@@ -94,7 +98,8 @@ export async function probeSignup(server: SignupTarget, visitor: Visitor, body: 
 }
 
 /** One sign-up by hand before the load, with the next address of the sequence. */
-export const probe = (server: SignupTarget, visitor: Visitor): Promise<RawResponse> => probeSignup(server, visitor, nextBody());
+export const probe = (server: SignupTarget, visitor: Visitor): Promise<RawResponse> =>
+  probeSignup(server, visitor, nextBody());
 
 /** One open-loop run at a share of the capacity a closed loop measured on the same server. */
 export interface OpenLoopRow {
@@ -131,7 +136,9 @@ export async function openLoopSignups(
   };
   for (const share of shares) {
     const rate = Math.max(1, Math.round(capacity * share));
-    progress(`open loop: ${label}, ${rate} sign-ups/s (${Math.round(share * 100)}% of ${Math.round(capacity)}) for ${OPEN_LOOP.durationSec} s`);
+    progress(
+      `open loop: ${label}, ${rate} sign-ups/s (${Math.round(share * 100)}% of ${Math.round(capacity)}) for ${OPEN_LOOP.durationSec} s`,
+    );
     const before = cpu();
     const result = await runOpenLoop({
       url: `${server.origin}${SIGNUP_PATH}`,
@@ -145,7 +152,8 @@ export async function openLoopSignups(
       label,
       share,
       result,
-      serverCpuUsPerRequest: before !== null && after !== null && answers > 0 ? ((after - before) * 1e6) / answers : null,
+      serverCpuUsPerRequest:
+        before !== null && after !== null && answers > 0 ? ((after - before) * 1e6) / answers : null,
     });
   }
   return rows;

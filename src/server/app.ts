@@ -66,7 +66,9 @@ const loggedPath = (url: string): string => {
 };
 // One JSON object a line (with Fastify's request id) for log collectors; read by a person at a
 // terminal, the same lines pretty-printed (pino-pretty, in pino's worker thread).
-const prettyOnTerminal = { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } };
+const prettyOnTerminal = {
+  transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } },
+};
 
 const loggerOptions = (env: Env, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] => ({
   level: env.LOG_LEVEL,
@@ -123,7 +125,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { env, build } = deps;
   // Worked out once, and used both by the hook that covers every routed response and by the two
   // handlers Fastify calls outside its hooks (an unreadable URL; a request Node's parser refused).
-  const headersFor = securityHeadersFor({ styleHashes: build.styleHashes, scriptHashes: build.scriptHashes, publicUrl: env.PUBLIC_URL });
+  const headersFor = securityHeadersFor({
+    styleHashes: build.styleHashes,
+    scriptHashes: build.scriptHashes,
+    publicUrl: env.PUBLIC_URL,
+  });
   const app: FastifyInstance = Fastify({
     logger: loggerOptions(env, deps.logStream),
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
@@ -135,7 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
-    frameworkErrors: frameworkErrorHandler(headersFor, (request, reply, status) => sendUnreadableAddressPage(request, reply, app.pages, status)),
+    frameworkErrors: frameworkErrorHandler(headersFor, (request, reply, status) =>
+      sendUnreadableAddressPage(request, reply, app.pages, status),
+    ),
     clientErrorHandler: clientErrorHandler(headersFor, () => app.log),
   });
   const content = parseSiteContent(siteContent);

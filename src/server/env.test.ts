@@ -57,7 +57,9 @@ describe('loadEnv: store, mail and abuse settings', () => {
     expect(() => loadEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be sqlite:/);
     expect(() => loadEnv({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL: must be smtp:/);
     expect(() => loadEnv({ REDIS_URL: 'cache.internal:6379' })).toThrow(/REDIS_URL: must be redis:/);
-    expect(loadEnv({ REDIS_URL: 'rediss://default:pw@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://default:pw@cache.internal:6380/2');
+    expect(loadEnv({ REDIS_URL: 'rediss://default:pw@cache.internal:6380/2' }).REDIS_URL).toBe(
+      'rediss://default:pw@cache.internal:6380/2',
+    );
     expect(() => loadEnv({ REDIS_KEY_PREFIX: 'two words' })).toThrow(/REDIS_KEY_PREFIX: must be 1–64/);
     expect(() => loadEnv({ SIGNUP_MIN_FILL_SECONDS: '10' })).toThrow(/SIGNUP_MIN_FILL_SECONDS: must be 0–3/);
   });
@@ -66,7 +68,9 @@ describe('loadEnv: store, mail and abuse settings', () => {
     expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
     expect(loadEnv({ METRICS_TOKEN: ' 0123456789abcdef0123 ' }).METRICS_TOKEN).toBe('0123456789abcdef0123');
     expect(() => loadEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
-    expect(() => loadEnv({ METRICS_TOKEN: '0123456789 abcdef0123' })).toThrow(/METRICS_TOKEN: must be printable characters without spaces/);
+    expect(() => loadEnv({ METRICS_TOKEN: '0123456789 abcdef0123' })).toThrow(
+      /METRICS_TOKEN: must be printable characters without spaces/,
+    );
   });
 });
 
@@ -117,7 +121,9 @@ describe('loadEnv: APP_SECRET as a key ring', () => {
   });
 
   it('refuses a short key anywhere in the ring, naming the variable', () => {
-    expect(() => loadEnv({ APP_SECRET: `${'a'.repeat(32)},short` })).toThrow(/APP_SECRET.*each key must be at least 32 characters/);
+    expect(() => loadEnv({ APP_SECRET: `${'a'.repeat(32)},short` })).toThrow(
+      /APP_SECRET.*each key must be at least 32 characters/,
+    );
     expect(() => loadEnv({ APP_SECRET: ' , ' })).toThrow(/APP_SECRET.*at least one key/);
   });
 });
@@ -137,9 +143,15 @@ describe('loadEnv: PERSONAL_DATA_DAILY_ALLOWANCE', () => {
   it('allows 200 personal records a day unless told otherwise, and refuses a count it cannot use, in words', () => {
     expect(loadEnv({}).PERSONAL_DATA_DAILY_ALLOWANCE).toBe(200);
     expect(loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '0' }).PERSONAL_DATA_DAILY_ALLOWANCE).toBe(0);
-    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '-1' })).toThrow(/PERSONAL_DATA_DAILY_ALLOWANCE: must be 0 \(every read needs a code\) or more/);
-    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: 'lots' })).toThrow(/PERSONAL_DATA_DAILY_ALLOWANCE: must be a whole number of records/);
-    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '1.5' })).toThrow(/PERSONAL_DATA_DAILY_ALLOWANCE: must be a whole number of records/);
+    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '-1' })).toThrow(
+      /PERSONAL_DATA_DAILY_ALLOWANCE: must be 0 \(every read needs a code\) or more/,
+    );
+    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: 'lots' })).toThrow(
+      /PERSONAL_DATA_DAILY_ALLOWANCE: must be a whole number of records/,
+    );
+    expect(() => loadEnv({ PERSONAL_DATA_DAILY_ALLOWANCE: '1.5' })).toThrow(
+      /PERSONAL_DATA_DAILY_ALLOWANCE: must be a whole number of records/,
+    );
   });
 });
 
@@ -149,7 +161,9 @@ describe('loadEnv: BROADCAST_APPROVALS', () => {
     expect(loadEnv({ BROADCAST_APPROVALS: '1' }).BROADCAST_APPROVALS).toBe(1);
     expect(loadEnv({ BROADCAST_APPROVALS: ' 2 ' }).BROADCAST_APPROVALS).toBe(2);
     for (const bad of ['0', '3', 'yes', '1.0']) {
-      expect(() => loadEnv({ BROADCAST_APPROVALS: bad }), bad).toThrow(/BROADCAST_APPROVALS: must be 2 \(a second operator approves each broadcast: the default\) or 1 \(a team of one: nobody checks sends\)/);
+      expect(() => loadEnv({ BROADCAST_APPROVALS: bad }), bad).toThrow(
+        /BROADCAST_APPROVALS: must be 2 \(a second operator approves each broadcast: the default\) or 1 \(a team of one: nobody checks sends\)/,
+      );
     }
   });
 });

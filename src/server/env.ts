@@ -19,7 +19,10 @@ export function parseKeyText(text: string): Buffer | null {
 
 const keyText = z
   .string()
-  .refine((v) => parseKeyText(v) !== null, 'must be 32 random bytes as base64 or 64 hex digits (e.g. `openssl rand -base64 32`)');
+  .refine(
+    (v) => parseKeyText(v) !== null,
+    'must be 32 random bytes as base64 or 64 hex digits (e.g. `openssl rand -base64 32`)',
+  );
 
 // Every setting the server reads, read once at start. Defaults make a fresh clone work.
 const envSchema = z
@@ -68,13 +71,19 @@ const envSchema = z
       .string()
       .trim()
       .toLowerCase()
-      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as bounces.example.com')
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+        'must be a domain name such as bounces.example.com',
+      )
       .optional(),
     // The mailbox the VERP addresses deliver to, read every minute for DSNs and feedback reports.
     BOUNCE_IMAP_URL: z
       .string()
       .trim()
-      .regex(/^imaps?:\/\/[^@/]+@[^/]+/, 'must be imaps://user:password@host:993/INBOX (or imap:// for a mailbox on this machine)')
+      .regex(
+        /^imaps?:\/\/[^@/]+@[^/]+/,
+        'must be imaps://user:password@host:993/INBOX (or imap:// for a mailbox on this machine)',
+      )
       .optional(),
     // DKIM signing by the app (docs/decisions/0040): the PEM itself (`\n` for its line breaks
     // allowed) or the path of a file holding it; read and checked here, so a bad key stops the start.
@@ -84,7 +93,10 @@ const envSchema = z
         try {
           return readDkimKey(v).pem;
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'is not a usable DKIM key' });
+          ctx.addIssue({
+            code: 'custom',
+            message: error instanceof Error ? error.message : 'is not a usable DKIM key',
+          });
           return z.NEVER;
         }
       })
@@ -99,12 +111,27 @@ const envSchema = z
       .string()
       .trim()
       .toLowerCase()
-      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as example.com')
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+        'must be a domain name such as example.com',
+      )
       .optional(),
     // Providers' bounce and complaint webhooks (docs/decisions/0035); each unset: its route answers 404.
-    POSTMARK_WEBHOOK_USER: z.string().trim().min(1).regex(/^[^:]+$/, 'must not contain ":"').optional(),
-    POSTMARK_WEBHOOK_PASSWORD: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -base64 24`)').optional(),
-    MAILGUN_WEBHOOK_SIGNING_KEY: z.string().trim().min(16, 'must be the HTTP webhook signing key Mailgun shows').optional(),
+    POSTMARK_WEBHOOK_USER: z
+      .string()
+      .trim()
+      .min(1)
+      .regex(/^[^:]+$/, 'must not contain ":"')
+      .optional(),
+    POSTMARK_WEBHOOK_PASSWORD: z
+      .string()
+      .min(16, 'must be at least 16 characters (e.g. `openssl rand -base64 24`)')
+      .optional(),
+    MAILGUN_WEBHOOK_SIGNING_KEY: z
+      .string()
+      .trim()
+      .min(16, 'must be the HTTP webhook signing key Mailgun shows')
+      .optional(),
     SENDGRID_WEBHOOK_PUBLIC_KEY: z
       .string()
       .trim()
@@ -120,7 +147,10 @@ const envSchema = z
     SES_SNS_TOPIC_ARN: z
       .string()
       .trim()
-      .refine((v) => regionOfTopic(v) !== null, 'must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:ses-bounces')
+      .refine(
+        (v) => regionOfTopic(v) !== null,
+        'must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:ses-bounces',
+      )
       .optional(),
     // Broadcast emails each instance sends per second at most. 5 stays under the common limits of
     // shared SMTP relays and new sending domains (about 10/s at the large providers, less while a
@@ -149,7 +179,8 @@ const envSchema = z
         if (v === '1' || v === '2') return Number(v) as 1 | 2;
         ctx.addIssue({
           code: 'custom',
-          message: 'must be 2 (a second operator approves each broadcast: the default) or 1 (a team of one: nobody checks sends)',
+          message:
+            'must be 2 (a second operator approves each broadcast: the default) or 1 (a team of one: nobody checks sends)',
         });
         return z.NEVER;
       })
@@ -158,7 +189,12 @@ const envSchema = z
     // verify, so a rotation re-signs visitors' cookies instead of locking them out.
     APP_SECRET: z
       .string()
-      .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
       .pipe(
         z
           .array(z.string().min(32, 'each key must be at least 32 characters (e.g. `openssl rand -base64 32`)'))
@@ -171,7 +207,12 @@ const envSchema = z
     DATA_KEY: keyText.optional(),
     DATA_KEY_PREVIOUS: z
       .string()
-      .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(keyText))
       .optional(),
     // The erasure ledger's copy outside the database (an append-only file, 0600); unset: beside
@@ -204,7 +245,10 @@ const envSchema = z
       .string()
       .trim()
       .url('must be a full URL such as https://ipinfo.io')
-      .refine((u) => u.startsWith('https://') || u.startsWith('http://127.') || u.startsWith('http://localhost'), 'must use https://')
+      .refine(
+        (u) => u.startsWith('https://') || u.startsWith('http://127.') || u.startsWith('http://localhost'),
+        'must use https://',
+      )
       .optional(),
     GEO_LOOKUP_TOKEN: z.string().trim().min(1).optional(),
     // Overload (src/server/plugins/health.ts): past either, writes answer 503 at once.
@@ -252,13 +296,26 @@ const envSchema = z
   }))
   .superRefine((e, ctx) => {
     if ((e.POSTMARK_WEBHOOK_USER === undefined) !== (e.POSTMARK_WEBHOOK_PASSWORD === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['POSTMARK_WEBHOOK_PASSWORD'], message: 'must be set together with POSTMARK_WEBHOOK_USER (both or neither)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['POSTMARK_WEBHOOK_PASSWORD'],
+        message: 'must be set together with POSTMARK_WEBHOOK_USER (both or neither)',
+      });
     }
     if (e.DKIM_PRIVATE_KEY !== undefined && e.DKIM_SELECTOR === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['DKIM_SELECTOR'], message: 'must be set when DKIM_PRIVATE_KEY is: the DNS name <selector>._domainkey.<domain> holds the public key' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DKIM_SELECTOR'],
+        message:
+          'must be set when DKIM_PRIVATE_KEY is: the DNS name <selector>._domainkey.<domain> holds the public key',
+      });
     }
     if (e.DKIM_PRIVATE_KEY === undefined && (e.DKIM_SELECTOR !== undefined || e.DKIM_DOMAIN !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['DKIM_PRIVATE_KEY'], message: 'must be set when DKIM_SELECTOR or DKIM_DOMAIN is (nothing can be signed without the key)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DKIM_PRIVATE_KEY'],
+        message: 'must be set when DKIM_SELECTOR or DKIM_DOMAIN is (nothing can be signed without the key)',
+      });
     }
   })
   .transform((e) => ({

@@ -155,11 +155,14 @@ describe('a client that goes away mid-body', () => {
     const socket = net.connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
     await new Promise((r) => socket.on('connect', r));
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 1000\r\nSec-Fetch-Site: same-origin\r\n\r\nname=`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 1000\r\nSec-Fetch-Site: same-origin\r\n\r\nname=`,
+    );
     // Wait until the server has started on this request, then vanish.
     await within(
       (async () => {
-        while (!logLines.slice(before).some((l) => l.includes('incoming request'))) await new Promise((r) => setTimeout(r, 20));
+        while (!logLines.slice(before).some((l) => l.includes('incoming request')))
+          await new Promise((r) => setTimeout(r, 20));
       })(),
       10_000,
       'the request to start',
@@ -167,7 +170,8 @@ describe('a client that goes away mid-body', () => {
     socket.destroy();
     await within(
       (async () => {
-        while (!logLines.slice(before).some((l) => l.includes('request aborted by the client'))) await new Promise((r) => setTimeout(r, 20));
+        while (!logLines.slice(before).some((l) => l.includes('request aborted by the client')))
+          await new Promise((r) => setTimeout(r, 20));
       })(),
       10_000,
       'the abort to be logged',

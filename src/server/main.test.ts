@@ -13,7 +13,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [main], {
-      env: { PATH: process.env.PATH ?? '', DATA_KEY: process.env.DATA_KEY ?? '', PORT: '0', OUTBOX_DIR: path.join(dir, 'outbox'), DATABASE_URL: `sqlite:${path.join(dir, 'dh.sqlite')}`, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_KEY: process.env.DATA_KEY ?? '',
+        PORT: '0',
+        OUTBOX_DIR: path.join(dir, 'outbox'),
+        DATABASE_URL: `sqlite:${path.join(dir, 'dh.sqlite')}`,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -26,12 +33,36 @@ function start(env: Record<string, string>): Promise<{ code: number | null; outp
 describe('a start that fails says why without printing secrets', () => {
   it.each([
     ['APP_SECRET too short', { APP_SECRET: 'canary-secret-short' }, /APP_SECRET: .*at least 32 characters/],
-    ['no data key (production is the default)', { DATA_KEY: '' }, /cannot start\. No data key: .*Set DATA_KEY to 32 random bytes, e\.g\. DATA_KEY=\$\(openssl rand -base64 32\)/],
-    ['a data key that is not 32 bytes', { DATA_KEY: 'canary-data-key' }, /DATA_KEY: must be 32 random bytes as base64 or 64 hex digits/],
-    ['DATABASE_URL of another kind', { DATABASE_URL: 'mysql://dh:canary-password@db.internal/dh' }, /DATABASE_URL: must be sqlite:/],
-    ['SMTP_URL of another kind', { SMTP_URL: 'http://mailer:canary-password@mail.internal' }, /SMTP_URL: must be smtp:/],
-    ['a database that is not there', { DATABASE_URL: 'postgres://dh:canary-password@127.0.0.1:1/dh' }, /DATABASE_URL could not be opened: .*ECONNREFUSED/],
-    ['a database URL that cannot be read', { DATABASE_URL: 'postgres://dh:canary-password@[::1/dh' }, /DATABASE_URL could not be opened/],
+    [
+      'no data key (production is the default)',
+      { DATA_KEY: '' },
+      /cannot start\. No data key: .*Set DATA_KEY to 32 random bytes, e\.g\. DATA_KEY=\$\(openssl rand -base64 32\)/,
+    ],
+    [
+      'a data key that is not 32 bytes',
+      { DATA_KEY: 'canary-data-key' },
+      /DATA_KEY: must be 32 random bytes as base64 or 64 hex digits/,
+    ],
+    [
+      'DATABASE_URL of another kind',
+      { DATABASE_URL: 'mysql://dh:canary-password@db.internal/dh' },
+      /DATABASE_URL: must be sqlite:/,
+    ],
+    [
+      'SMTP_URL of another kind',
+      { SMTP_URL: 'http://mailer:canary-password@mail.internal' },
+      /SMTP_URL: must be smtp:/,
+    ],
+    [
+      'a database that is not there',
+      { DATABASE_URL: 'postgres://dh:canary-password@127.0.0.1:1/dh' },
+      /DATABASE_URL could not be opened: .*ECONNREFUSED/,
+    ],
+    [
+      'a database URL that cannot be read',
+      { DATABASE_URL: 'postgres://dh:canary-password@[::1/dh' },
+      /DATABASE_URL could not be opened/,
+    ],
   ])('%s', async (_label, env, expected) => {
     const { code, output } = await start(env);
     expect(code).toBe(1);
@@ -66,7 +97,9 @@ describe('a Redis that cannot be reached', () => {
     });
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).toMatch(/Redis cannot be reached \(.*ECONNREFUSED.*\); limits count per instance until it answers again\./);
+    expect(output).toMatch(
+      /Redis cannot be reached \(.*ECONNREFUSED.*\); limits count per instance until it answers again\./,
+    );
     expect(output).toMatch(/limits: shared in Redis/);
     expect(output).not.toContain('canary');
     expect(output).not.toMatch(/"stack"|\\n\s+at /);

@@ -39,10 +39,14 @@ async function main(): Promise<void> {
       return openStore(env.DATABASE_URL);
     })
     .catch((error: unknown) => {
-      throw new StartError(`The server could not start: the database in DATABASE_URL could not be opened: ${errorText(error)}`);
+      throw new StartError(
+        `The server could not start: the database in DATABASE_URL could not be opened: ${errorText(error)}`,
+      );
     });
   const geo = await createGeoLookup(
-    env.GEO_LOOKUP_URL ? { remote: { url: env.GEO_LOOKUP_URL, ...(env.GEO_LOOKUP_TOKEN ? { token: env.GEO_LOOKUP_TOKEN } : {}) } } : {},
+    env.GEO_LOOKUP_URL
+      ? { remote: { url: env.GEO_LOOKUP_URL, ...(env.GEO_LOOKUP_TOKEN ? { token: env.GEO_LOOKUP_TOKEN } : {}) } }
+      : {},
   );
   const app = await buildApp({ env, build, store, geo, secrets, runJobs: true });
 
@@ -69,12 +73,16 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
-  app.log.info(`Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; secrets sealed with the key from ${secrets.source}; mail: ${app.mailer.description}; limits: ${app.redis ? 'shared in Redis' : 'per instance'})`);
+  app.log.info(
+    `Diamond Hand is up at ${env.PUBLIC_URL} (store: ${store.description}; secrets sealed with the key from ${secrets.source}; mail: ${app.mailer.description}; limits: ${app.redis ? 'shared in Redis' : 'per instance'})`,
+  );
   // The audit log's guard triggers, checked at every start: one dropped or disabled below the app
   // (SQLite has no privilege to stop that) is said here; `npm run audit:verify` walks the chain.
   const unguarded = await missingAuditTriggers(store.db).catch(() => []);
   if (unguarded.length) {
-    app.log.error(`The audit log's guard triggers are missing or disabled (${unguarded.join(', ')}): the schema was changed below the app. Run npm run audit:verify.`);
+    app.log.error(
+      `The audit log's guard triggers are missing or disabled (${unguarded.join(', ')}): the schema was changed below the app. Run npm run audit:verify.`,
+    );
   }
 }
 
@@ -82,7 +90,16 @@ async function main(): Promise<void> {
 // inside URLs (as written and decoded), in case an error quotes either.
 function configuredSecrets(source: NodeJS.ProcessEnv): string[] {
   const secrets: string[] = [];
-  for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'APP_SECRET', 'DATA_KEY', 'DATA_KEY_PREVIOUS', 'GEO_LOOKUP_TOKEN', 'GEO_LOOKUP_URL']) {
+  for (const name of [
+    'DATABASE_URL',
+    'SMTP_URL',
+    'REDIS_URL',
+    'APP_SECRET',
+    'DATA_KEY',
+    'DATA_KEY_PREVIOUS',
+    'GEO_LOOKUP_TOKEN',
+    'GEO_LOOKUP_URL',
+  ]) {
     const value = source[name];
     if (!value) continue;
     secrets.push(value);
@@ -107,8 +124,8 @@ main().catch((error: unknown) => {
     error instanceof EnvError || error instanceof StartError
       ? error.message
       : error instanceof DataKeyError
-      ? `The server cannot start. ${error.message}`
-      : `The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+        ? `The server cannot start. ${error.message}`
+        : `The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   process.stderr.write(`${redact(text, configuredSecrets(process.env))}\n`);
   process.exit(1);
 });

@@ -19,7 +19,8 @@ import { postSignupForm, postSignupJson, visitPage, type Visitor } from './test/
 // client address, link tokens exist only inside the emails, and the secret in none of them (the
 // database keeps it only encrypted).
 
-const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const chrome =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const addresses = ['81.2.69.142', '130.149.7.201', '2a00:1450:4001:800::200e'];
 const emails = ['pat.canary@example.co.uk', 'sam.canary@example.de'];
 const appSecret = `canary-app-secret-${randomBytes(24).toString('base64url')}`;
@@ -37,7 +38,10 @@ function* files(d: string): Generator<string> {
 /** Opens a link from an email as a browser would and, when the page asks for a press, presses it. */
 async function followLink(t: TestApp, link: string, visitor: Visitor): Promise<LightMyRequestResponse> {
   const u = new URL(link);
-  const opened = await t.app.inject({ url: `${u.pathname}${u.search}`, headers: { accept: 'text/html', cookie: visitor.cookie } });
+  const opened = await t.app.inject({
+    url: `${u.pathname}${u.search}`,
+    headers: { accept: 'text/html', cookie: visitor.cookie },
+  });
   const form = /<form[^>]*method="post"[^>]*>([\s\S]*?)<\/form>/i.exec(opened.body);
   if (!form) return opened;
   const action = /action="([^"]*)"/i.exec(form[0])?.[1]?.replace(/&amp;/g, '&') || `${u.pathname}${u.search}`;
@@ -84,7 +88,13 @@ for (const { dialect, skip, label } of dialectCases) {
         store = await openTestStore('postgres');
       }
       t = await buildTestApp({
-        env: { TRUST_PROXY: 'true', LOG_LEVEL: 'trace', OUTBOX_DIR: path.join(dir, 'data/outbox'), APP_SECRET: appSecret, METRICS_TOKEN: metricsToken },
+        env: {
+          TRUST_PROXY: 'true',
+          LOG_LEVEL: 'trace',
+          OUTBOX_DIR: path.join(dir, 'data/outbox'),
+          APP_SECRET: appSecret,
+          METRICS_TOKEN: metricsToken,
+        },
         store,
         mailer: 'from-env',
         logStream: log,
@@ -113,14 +123,18 @@ for (const { dialect, skip, label } of dialectCases) {
       const linksTo = new Map<string, string[]>();
       for (const file of readdirSync(outbox).sort()) {
         const mail = await simpleParser(readFileSync(path.join(outbox, file)));
-        const to = [mail.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address ?? '')).join(',');
+        const to = [mail.to ?? []]
+          .flat()
+          .flatMap((a) => a.value.map((v) => v.address ?? ''))
+          .join(',');
         const found = (mail.text ?? '').match(/https?:\/\/[^\s<>"')]+/g) ?? [];
         linksTo.set(to, [...(linksTo.get(to) ?? []), ...found]);
         links.push(...found);
       }
       for (const link of links) {
         // Every parameter that acts (token, signature); a subscriber's id is a row key, stored by design.
-        for (const [name, value] of new URL(link).searchParams) if (name !== 'id' && value.length >= 16) secrets.push(value);
+        for (const [name, value] of new URL(link).searchParams)
+          if (name !== 'id' && value.length >= 16) secrets.push(value);
       }
       // Pat confirms from the email; Sam leaves with the one-click POST a mail provider sends (RFC 8058).
       const confirmPat = linksTo.get(emails[0] ?? '')?.find((l) => l.includes('/confirm'));
@@ -138,7 +152,8 @@ for (const { dialect, skip, label } of dialectCases) {
 
       await t.app.jobs.runOnce('visit-flush');
       // A scrape, as Prometheus would make it, after all of that.
-      metricsText = (await t.app.inject({ url: metricsPath, headers: { authorization: `Bearer ${metricsToken}` } })).body;
+      metricsText = (await t.app.inject({ url: metricsPath, headers: { authorization: `Bearer ${metricsToken}` } }))
+        .body;
       await t.close();
       await new Promise<void>((r) => log.end(r));
     });
@@ -155,7 +170,10 @@ for (const { dialect, skip, label } of dialectCases) {
       // Any table of this store, including ones added later: the promise covers them too. (The
       // PostgreSQL server holds other tests' schemas; only this one's are ours.)
       for (const table of tables.filter((tb) => dialect === 'sqlite' || tb.schema === store.pgSchema)) {
-        const rows = await reopened.db.selectFrom(table.name as 'settings').selectAll().execute();
+        const rows = await reopened.db
+          .selectFrom(table.name as 'settings')
+          .selectAll()
+          .execute();
         parts.push(`${table.name}: ${JSON.stringify(rows)}`);
       }
       if (reopened !== store) await reopened.close();
@@ -169,7 +187,11 @@ for (const { dialect, skip, label } of dialectCases) {
       const text = await tableText();
       for (const email of emails) expect(text).toContain(email);
       const reopened = dialect === 'sqlite' ? await openStore(`sqlite:${path.join(dir, 'data/dh.sqlite')}`) : store;
-      const subscribers = await reopened.db.selectFrom('subscribers').select(['email', 'status', 'country']).orderBy('email').execute();
+      const subscribers = await reopened.db
+        .selectFrom('subscribers')
+        .select(['email', 'status', 'country'])
+        .orderBy('email')
+        .execute();
       // Every beacon was counted, each with the place its address resolved to (then forgotten).
       const visits = await reopened.db.selectFrom('visits').select(['country']).execute();
       if (reopened !== store) await reopened.close();
@@ -195,7 +217,10 @@ for (const { dialect, skip, label } of dialectCases) {
     });
 
     it('every request line carries its request id, and no header (no address, agent or token)', () => {
-      const lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const requestLines = lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed');
       expect(requestLines.length).toBeGreaterThan(10);
       for (const line of requestLines) {
@@ -222,7 +247,9 @@ for (const { dialect, skip, label } of dialectCases) {
         // The link-key ring keeps the secret that signed links before it existed, encrypted under
         // the data key (docs/decisions/0031-data-key-and-erasure-ledger.md): no file holds it.
         expect(bytes.includes(Buffer.from(appSecret)), `APP_SECRET in ${file}`).toBe(false);
-        if (!file.endsWith('.eml')) for (const secret of secrets) expect(bytes.includes(Buffer.from(secret)), `a link token in ${file}`).toBe(false);
+        if (!file.endsWith('.eml'))
+          for (const secret of secrets)
+            expect(bytes.includes(Buffer.from(secret)), `a link token in ${file}`).toBe(false);
       }
     });
 

@@ -4,7 +4,8 @@ import { checksumProblem } from './eth-address.ts';
 // The one description of what a team may put in content/site-content.ts. It runs at build time
 // (vite plugin + SSR), never in the browser, so the full zod build is fine here.
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 const httpsUrl = z
   .string()
@@ -26,9 +27,7 @@ export const socialLinkSchema = z.object({
 export const siteContentSchema = z
   .object({
     name: text(60),
-    ticker: z
-      .string()
-      .regex(/^[A-Z0-9]{2,8}$/, 'must be 2–8 capital letters or digits'),
+    ticker: z.string().regex(/^[A-Z0-9]{2,8}$/, 'must be 2–8 capital letters or digits'),
     network: text(40),
     description: text(160),
     heroTagline: text(160),
@@ -38,10 +37,11 @@ export const siteContentSchema = z
     }),
     // When the presale opens: an ISO date-time with an explicit UTC offset (the page counts down
     // to one instant, wherever the visitor is); null means "Coming Soon".
-    presaleDate: z
-      .iso.datetime({
+    presaleDate: z.iso
+      .datetime({
         offset: true,
-        error: 'must be an ISO date-time with its UTC offset, like 2026-12-01T18:00:00Z or 2026-12-01T20:00:00+02:00, or null',
+        error:
+          'must be an ISO date-time with its UTC offset, like 2026-12-01T18:00:00Z or 2026-12-01T20:00:00+02:00, or null',
       })
       .nullable(),
     // Where the banner sends people once the presale is open; needed when presaleDate is set.

@@ -38,7 +38,11 @@ describe('EIP-55 checksum', () => {
     delete without.contractAddress;
     expect(parseSiteContent(without).contractAddress).toBeNull();
     expect(parseSiteContent({ ...siteContent, contractAddress: OFFICIAL }).contractAddress).toBe(OFFICIAL);
-    expect(() => parseSiteContent({ ...siteContent, contractAddress: OFFICIAL.toLowerCase() })).toThrow(/contractAddress: fails its EIP-55 checksum/);
-    expect(() => parseSiteContent({ ...siteContent, contractAddress: '0x1234' })).toThrow(/contractAddress: must be 0x followed by 40/);
+    expect(() => parseSiteContent({ ...siteContent, contractAddress: OFFICIAL.toLowerCase() })).toThrow(
+      /contractAddress: fails its EIP-55 checksum/,
+    );
+    expect(() => parseSiteContent({ ...siteContent, contractAddress: '0x1234' })).toThrow(
+      /contractAddress: must be 0x followed by 40/,
+    );
   });
 });

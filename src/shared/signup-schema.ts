@@ -9,7 +9,6 @@ import { defineContract } from './route-contract.ts';
 
 export const signupLimits = { name: 100, email: 254, emailLocalPart: 64, comment: 1000 } as const;
 
-
 /**
  * Trims, and writes the domain in its one ASCII form: lower-cased, and an internationalised domain
  * (`bücher.de`) as the punycode the mail system uses (`xn--bcher-kva.de`), so both spellings are
@@ -53,61 +52,58 @@ const loneSurrogate = /\p{Cs}/u;
 const joinerInWord = /(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}])/gu;
 const invisible = /[\p{Cf}\u115f\u1160\u3164\uffa0\u180e]|\u034f/u;
 // A scheme (`https://`), `www.`, or a dotted name ending in letters (`evil.example/login`).
-const urlLike = /:\/\/|(?:^|[^\p{L}\p{N}])www\.|(?:^|[^\p{L}\p{N}.-])[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
+const urlLike =
+  /:\/\/|(?:^|[^\p{L}\p{N}])www\.|(?:^|[^\p{L}\p{N}.-])[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
 
 export const fieldMessages = {
   nameLines: 'Please write your name on one line.',
-  nameControl: 'Your name contains a character we cannot accept (an invisible control character). Please type it again.',
+  nameControl:
+    'Your name contains a character we cannot accept (an invisible control character). Please type it again.',
   nameInvisible: 'Your name contains invisible formatting characters. Please type it again without them.',
   nameUrl: 'Please enter just your name, without web addresses or links.',
-  emailLocalAscii: 'The part before the @ can only use the letters a to z, digits and . _ \' + -.',
+  emailLocalAscii: "The part before the @ can only use the letters a to z, digits and . _ ' + -.",
   emailInvalid: 'Please enter a valid email address, like name@example.com.',
-  commentControl: 'Your comment contains a character we cannot accept (an invisible control character). Please remove it.',
+  commentControl:
+    'Your comment contains a character we cannot accept (an invisible control character). Please remove it.',
   unreadable: 'This field contains a character we cannot read. Please type it again.',
 } as const;
 
 const tabsToSpaces = (v: string) => v.replace(/\t/g, ' ');
 
 export const signupSchema = z.strictObject({
-  name: z
-    .string({ error: 'Please enter your name.' })
-    .check(
-      z.overwrite(tabsToSpaces),
-      z.trim(),
-      z.minLength(1, 'Please enter your name.'),
-      z.maxLength(signupLimits.name, `Your name can be at most ${signupLimits.name} characters.`),
-      z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
-      z.refine((v) => !lineBreak.test(v), fieldMessages.nameLines),
-      z.refine((v) => !control.test(v), fieldMessages.nameControl),
-      z.refine((v) => !invisible.test(v.replace(joinerInWord, '')), fieldMessages.nameInvisible),
-      z.refine((v) => !urlLike.test(v), fieldMessages.nameUrl),
+  name: z.string({ error: 'Please enter your name.' }).check(
+    z.overwrite(tabsToSpaces),
+    z.trim(),
+    z.minLength(1, 'Please enter your name.'),
+    z.maxLength(signupLimits.name, `Your name can be at most ${signupLimits.name} characters.`),
+    z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
+    z.refine((v) => !lineBreak.test(v), fieldMessages.nameLines),
+    z.refine((v) => !control.test(v), fieldMessages.nameControl),
+    z.refine((v) => !invisible.test(v.replace(joinerInWord, '')), fieldMessages.nameInvisible),
+    z.refine((v) => !urlLike.test(v), fieldMessages.nameUrl),
+  ),
+  email: z.string({ error: 'Please enter your email address.' }).check(
+    z.trim(),
+    z.minLength(1, 'Please enter your email address.'),
+    z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
+    z.refine(
+      (v) => v.lastIndexOf('@') <= signupLimits.emailLocalPart,
+      `The part before the @ can be at most ${signupLimits.emailLocalPart} characters.`,
     ),
-  email: z
-    .string({ error: 'Please enter your email address.' })
-    .check(
-      z.trim(),
-      z.minLength(1, 'Please enter your email address.'),
-      z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
-      z.refine(
-        (v) => v.lastIndexOf('@') <= signupLimits.emailLocalPart,
-        `The part before the @ can be at most ${signupLimits.emailLocalPart} characters.`,
-      ),
-      z.refine((v) => /^[\x21-\x7e]*$/.test(v.slice(0, Math.max(0, v.lastIndexOf('@')))), fieldMessages.emailLocalAscii),
-      z.overwrite(normaliseEmail),
-      z.maxLength(signupLimits.email, `An email address can be at most ${signupLimits.email} characters.`),
-      z.email({ pattern: asciiEmail, error: fieldMessages.emailInvalid }),
-    ),
+    z.refine((v) => /^[\x21-\x7e]*$/.test(v.slice(0, Math.max(0, v.lastIndexOf('@')))), fieldMessages.emailLocalAscii),
+    z.overwrite(normaliseEmail),
+    z.maxLength(signupLimits.email, `An email address can be at most ${signupLimits.email} characters.`),
+    z.email({ pattern: asciiEmail, error: fieldMessages.emailInvalid }),
+  ),
   comment: z._default(
-    z
-      .string({ error: 'Your comment must be text.' })
-      .check(
-        // Browsers send a textarea's line breaks as CRLF; one kind is stored.
-        z.overwrite((v) => tabsToSpaces(v).replace(/\r\n?/g, '\n')),
-        z.trim(),
-        z.maxLength(signupLimits.comment, `Your comment can be at most 1,000 characters.`),
-        z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
-        z.refine((v) => !control.test(v.replace(/\n/g, '')), fieldMessages.commentControl),
-      ),
+    z.string({ error: 'Your comment must be text.' }).check(
+      // Browsers send a textarea's line breaks as CRLF; one kind is stored.
+      z.overwrite((v) => tabsToSpaces(v).replace(/\r\n?/g, '\n')),
+      z.trim(),
+      z.maxLength(signupLimits.comment, `Your comment can be at most 1,000 characters.`),
+      z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
+      z.refine((v) => !control.test(v.replace(/\n/g, '')), fieldMessages.commentControl),
+    ),
     '',
   ),
   // The honeypot: hidden from people, so anything in it was typed by a bot. Never stored.
@@ -121,7 +117,8 @@ const honeypot = 'website';
 /** The form's fields, in order, read from the schema: a field added there is one here. */
 export type SignupField = Exclude<keyof typeof signupSchema.shape, typeof honeypot>;
 export const signupFields = Object.keys(signupSchema.shape).filter((k): k is SignupField => k !== honeypot);
-const isSignupField = (key: unknown): key is SignupField => typeof key === 'string' && (signupFields as string[]).includes(key);
+const isSignupField = (key: unknown): key is SignupField =>
+  typeof key === 'string' && (signupFields as string[]).includes(key);
 export type SignupFieldErrors = Partial<Record<SignupField | 'form', string>>;
 
 export type SignupParse = { ok: true; data: SignupInput } | { ok: false; errors: SignupFieldErrors };
@@ -170,7 +167,17 @@ export const signupContract = defineContract({
   path: pagePaths.signup,
   body: signupSchema,
   reply: signupReplySchema,
-  errors: ['bad_request', 'invalid_fields', 'csrf', 'forbidden', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal', 'unavailable'],
+  errors: [
+    'bad_request',
+    'invalid_fields',
+    'csrf',
+    'forbidden',
+    'payload_too_large',
+    'unsupported_media_type',
+    'rate_limited',
+    'internal',
+    'unavailable',
+  ],
 });
 
 /** The query of a confirmation link (`/confirm?token=…`). */

@@ -23,7 +23,8 @@ export const signupMessages = {
 /** The server's answers to a sign-up it could not take (yet): never in the form's script. */
 export const signupRefusals = {
   oneMorePress: 'Almost there: please press Submit once more to confirm you are a person.',
-  tooMany: ({ seconds }: { seconds: number }): string => `Too many sign-ups from your network. Please try again in ${seconds} seconds.`,
+  tooMany: ({ seconds }: { seconds: number }): string =>
+    `Too many sign-ups from your network. Please try again in ${seconds} seconds.`,
   // Where the form's own words say more than the general ones (http-contract.ts), by status.
   unreadable: 'We could not read that form. Please try again.',
   tooLarge: 'That was more than this form takes (16 KB at most). Please shorten your comment.',

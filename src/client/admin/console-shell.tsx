@@ -107,7 +107,11 @@ export function ConsoleShell({
             <Redirect to={homeViewFor(role)} replace />
           </Route>
           <Route>
-            <p>{consoleViews.some((v) => v.path === location) ? `This page is not open to your role (${role}).` : 'There is no such page in the console.'}</p>
+            <p>
+              {consoleViews.some((v) => v.path === location)
+                ? `This page is not open to your role (${role}).`
+                : 'There is no such page in the console.'}
+            </p>
           </Route>
         </Switch>
       </main>

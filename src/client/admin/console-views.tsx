@@ -27,7 +27,12 @@ export interface ConsoleView {
   role: OperatorRole;
 }
 
-export const consoleViews: ConsoleView[] = consoleViewList.map((v) => ({ path: v.path, label: v.label, role: v.role, Component: components[v.key] }));
+export const consoleViews: ConsoleView[] = consoleViewList.map((v) => ({
+  path: v.path,
+  label: v.label,
+  role: v.role,
+  Component: components[v.key],
+}));
 
 /** The views an operator with `role` is shown, in order. */
 export const viewsFor = (role: OperatorRole): ConsoleView[] => consoleViews.filter((v) => roleAllows(role, v.role));

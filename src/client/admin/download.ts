@@ -28,7 +28,9 @@ export async function postForFile(path: string, body: unknown): Promise<ApiResul
     res = await send();
     if (!res.ok) {
       const parsed = apiErrorSchema.safeParse(await res.json().catch(() => undefined));
-      const error = parsed.success ? parsed.data.error : { code: 'internal' as const, message: 'The download failed. Please try again.' };
+      const error = parsed.success
+        ? parsed.data.error
+        : { code: 'internal' as const, message: 'The download failed. Please try again.' };
       return { ok: false, status: res.status, error, retryAfter: null };
     }
     // Rejects when the server cuts the stream short (a failure mid-export): never a short file.

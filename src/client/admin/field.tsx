@@ -1,7 +1,9 @@
 import type { ComponentProps } from 'react';
 
 /** A labelled input with its error beside it (announced, and tied to the input). */
-export function Field(props: ComponentProps<'input'> & { id: string; label: string; error?: string | undefined; hint?: string }) {
+export function Field(
+  props: ComponentProps<'input'> & { id: string; label: string; error?: string | undefined; hint?: string },
+) {
   const { label, error, hint, id, ...input } = props;
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (

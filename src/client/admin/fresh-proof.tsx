@@ -15,7 +15,13 @@ import { callContract } from '../lib/call-contract.ts';
  * (sending, exporting, erasing, signing out everywhere). A modal <dialog>: the browser keeps focus
  * inside it and closes it on Escape. Views do not use it directly: `useConsole().withFreshProof`.
  */
-export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (proven: boolean, signedOutMessage?: string) => void }) {
+export function FreshProofPrompt({
+  open,
+  onDone,
+}: {
+  open: boolean;
+  onDone: (proven: boolean, signedOutMessage?: string) => void;
+}) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | undefined>();
@@ -42,7 +48,9 @@ export function FreshProofPrompt({ open, onDone }: { open: boolean; onDone: (pro
     setError(undefined);
     setRefusal(null);
     const answer = await answerWithPasskey(freshProofPasskeyOptionsContract);
-    const result = answer.ok ? await callContract(freshProofPasskeyContract, { body: { response: answer.response } }) : answer.result;
+    const result = answer.ok
+      ? await callContract(freshProofPasskeyContract, { body: { response: answer.response } })
+      : answer.result;
     setBusy(false);
     if (result?.ok) return onDone(true);
     if (result?.status === 401) return onDone(false, result.error.message);

@@ -1,5 +1,15 @@
 /** The "next page" button under a keyset-paged console list; nothing when there is no next page. */
-export function LoadMore({ cursor, busy, label, onLoad }: { cursor: string | null; busy: boolean; label: string; onLoad: () => void }) {
+export function LoadMore({
+  cursor,
+  busy,
+  label,
+  onLoad,
+}: {
+  cursor: string | null;
+  busy: boolean;
+  label: string;
+  onLoad: () => void;
+}) {
   if (!cursor) return null;
   return (
     <div className="cs-actions">

@@ -1,4 +1,9 @@
-import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  startRegistration,
+  WebAuthnError,
+} from '@simplewebauthn/browser';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import {
   passkeyNameSchema,
@@ -18,7 +23,7 @@ import {
   passkeyRegistrationOptionsContract,
   passkeysContract,
   removePasskeyContract,
-  renamePasskeyContract
+  renamePasskeyContract,
 } from '../../shared/admin/contracts.ts';
 import { callContract } from '../lib/call-contract.ts';
 
@@ -27,13 +32,17 @@ import { callContract } from '../lib/call-contract.ts';
 
 /** Why the browser's passkey prompt gave no answer, in words. */
 export function passkeyPromptMessage(error: unknown): string {
-  if (!browserSupportsWebAuthn()) return 'This browser cannot use passkeys. Please use a code from your authenticator app.';
+  if (!browserSupportsWebAuthn())
+    return 'This browser cannot use passkeys. Please use a code from your authenticator app.';
   if (error instanceof WebAuthnError && error.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
     return 'This device or password manager holds one of your passkeys already.';
   }
   const name = error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'AbortError') return 'The passkey prompt was closed or timed out. Nothing was changed.';
-  return error instanceof Error ? `The browser could not use a passkey: ${error.message}` : 'The browser could not use a passkey.';
+  if (name === 'NotAllowedError' || name === 'AbortError')
+    return 'The passkey prompt was closed or timed out. Nothing was changed.';
+  return error instanceof Error
+    ? `The browser could not use a passkey: ${error.message}`
+    : 'The browser could not use a passkey.';
 }
 
 /** The server's refusal to give a challenge (`result`), or the browser's prompt giving no answer (null). */
@@ -48,7 +57,8 @@ export type PasskeyAnswer =
  */
 export async function answerWithPasskey(
   optionsContract: typeof signInPasskeyOptionsContract | typeof freshProofPasskeyOptionsContract,
-  ready: AuthenticationOptions | null = null): Promise<PasskeyAnswer> {
+  ready: AuthenticationOptions | null = null,
+): Promise<PasskeyAnswer> {
   let optionsJSON = ready;
   if (!optionsJSON) {
     const options = await callContract(optionsContract, { body: {} });
@@ -129,7 +139,9 @@ export function PasskeysSection() {
     const raw = new FormData(event.currentTarget).get('name');
     const checked = passkeyNameSchema.safeParse(typeof raw === 'string' ? raw : '');
     if (!checked.success) return setError(checked.error.issues[0]?.message ?? null);
-    const { data, error: failed } = read(await callContract(renamePasskeyContract, { params: { id: passkey.id }, body: { name: checked.data } }));
+    const { data, error: failed } = read(
+      await callContract(renamePasskeyContract, { params: { id: passkey.id }, body: { name: checked.data } }),
+    );
     setError(failed);
     if (data) {
       setRenaming(null);
@@ -141,7 +153,9 @@ export function PasskeysSection() {
   async function remove(passkey: PasskeyEntry) {
     setError(null);
     setStatus(null);
-    const result = await withFreshProof(() => callContract(removePasskeyContract, { params: { id: passkey.id }, body: {} }));
+    const result = await withFreshProof(() =>
+      callContract(removePasskeyContract, { params: { id: passkey.id }, body: {} }),
+    );
     if (result.ok) {
       setStatus(result.data.message);
       await load();
@@ -152,8 +166,8 @@ export function PasskeysSection() {
     <section aria-labelledby="passkeys-title" className="cs-section">
       <h2 id="passkeys-title">Passkeys</h2>
       <p className="cs-muted">
-        A passkey signs you in after your password and confirms actions, with your fingerprint, face or device PIN instead of a code. Your
-        authenticator app keeps working too.
+        A passkey signs you in after your password and confirms actions, with your fingerprint, face or device PIN
+        instead of a code. Your authenticator app keeps working too.
       </p>
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{status}</Notice>
@@ -181,7 +195,14 @@ export function PasskeysSection() {
                   <td data-label="Name">
                     {renaming === k.id ? (
                       <form onSubmit={(e) => void rename(e, k)} className="cs-inline-form">
-                        <Field id={`passkey-name-${k.id}`} name="name" label={`New name for “${k.name}”`} defaultValue={k.name} maxLength={60} required />
+                        <Field
+                          id={`passkey-name-${k.id}`}
+                          name="name"
+                          label={`New name for “${k.name}”`}
+                          defaultValue={k.name}
+                          maxLength={60}
+                          required
+                        />
                         <button type="submit">Save name</button>
                       </form>
                     ) : (
@@ -195,7 +216,11 @@ export function PasskeysSection() {
                   <td data-label="Last used">{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'Never'}</td>
                   <td>
                     <div className="cs-actions">
-                      <button type="button" className="cs-secondary" onClick={() => setRenaming(renaming === k.id ? null : k.id)}>
+                      <button
+                        type="button"
+                        className="cs-secondary"
+                        onClick={() => setRenaming(renaming === k.id ? null : k.id)}
+                      >
                         {renaming === k.id ? 'Cancel' : 'Rename'}
                         <span className="cs-visually-hidden">{` “${k.name}”`}</span>
                       </button>

@@ -64,8 +64,25 @@ export function SignInScreen({ notice, onPassword }: { notice: string | null; on
       <h1 id="sign-in-title">Sign in to the console</h1>
       <Notice kind="info">{notice}</Notice>
       <form onSubmit={onSubmit} noValidate>
-        <Field ref={emailRef} id="sign-in-email" name="email" type="email" label="Email" autoComplete="username" required error={errors.email} />
-        <Field id="sign-in-password" name="password" type="password" label="Password" autoComplete="current-password" required error={errors.password} />
+        <Field
+          ref={emailRef}
+          id="sign-in-email"
+          name="email"
+          type="email"
+          label="Email"
+          autoComplete="username"
+          required
+          error={errors.email}
+        />
+        <Field
+          id="sign-in-password"
+          name="password"
+          type="password"
+          label="Password"
+          autoComplete="current-password"
+          required
+          error={errors.password}
+        />
         <Notice kind="error">
           {refusal.message && refusal.waiting ? `${refusal.message} (${refusal.secondsLeft} s)` : refusal.message}
         </Notice>
@@ -77,7 +94,13 @@ export function SignInScreen({ notice, onPassword }: { notice: string | null; on
   );
 }
 
-export function SecondStepScreen({ onSignedIn, onRestart }: { onSignedIn: (s: OperatorSession) => void; onRestart: (message: string) => void }) {
+export function SecondStepScreen({
+  onSignedIn,
+  onRestart,
+}: {
+  onSignedIn: (s: OperatorSession) => void;
+  onRestart: (message: string) => void;
+}) {
   const [method, setMethod] = useState<'totp' | 'recovery'>('totp');
   const [busy, setBusy] = useState(false);
   const [fieldError, setFieldError] = useState<string | undefined>();
@@ -107,7 +130,14 @@ export function SecondStepScreen({ onSignedIn, onRestart }: { onSignedIn: (s: Op
     if (!answer.ok) {
       setBusy(false);
       if (answer.result?.status === 401) return onRestart(answer.message);
-      return refusal.show(answer.result ?? { ok: false, status: 0, error: { code: 'bad_request', message: answer.message }, retryAfter: null });
+      return refusal.show(
+        answer.result ?? {
+          ok: false,
+          status: 0,
+          error: { code: 'bad_request', message: answer.message },
+          retryAfter: null,
+        },
+      );
     }
     const result = await callContract(secondFactorContract, { body: { method: 'passkey', response: answer.response } });
     setBusy(false);

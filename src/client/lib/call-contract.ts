@@ -9,7 +9,9 @@ type Part<K extends string, C, Key extends string> = C extends { [P in Key]: inf
   ? { [P in K]: z.input<S> }
   : { [P in K]?: undefined };
 
-export type CallInput<C extends RouteContract> = Part<'params', C, 'params'> & Part<'query', C, 'query'> & Part<'body', C, 'body'>;
+export type CallInput<C extends RouteContract> = Part<'params', C, 'params'> &
+  Part<'query', C, 'query'> &
+  Part<'body', C, 'body'>;
 
 export interface CallOptions {
   /** e.g. the console's mark on its own polling (BACKGROUND_HEADER). Reads only. */
@@ -22,7 +24,11 @@ export function callContract<C extends RouteContract>(
   input: CallInput<C>,
   options: CallOptions = {},
 ): Promise<ApiResult<z.output<C['reply']>>> {
-  const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+  const { params, query, body } = input as {
+    params?: Record<string, string>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  };
   const path = fillPath(contract.path, params);
   const reply: C['reply'] = contract.reply;
   if (contract.method === 'GET') {

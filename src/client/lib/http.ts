@@ -68,7 +68,11 @@ export async function apiGet<S extends z.ZodMiniType>(
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   const url = params.size ? `${path}?${params.toString()}` : path;
-  return request(url, replySchema, async () => ({ method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json', ...extraHeaders } }));
+  return request(url, replySchema, async () => ({
+    method: 'GET',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...extraHeaders },
+  }));
 }
 
 /** `init(force)`: the request to make; `force` asks for fresh cookies first (after a refused token). */
@@ -88,7 +92,8 @@ async function request<S extends z.ZodMiniType>(
     ({ res, json } = await send(false));
     // The token was refused (cookies out of date, e.g. from before a key rotation): get fresh
     // cookies and send once more, so the person never sees an error they cannot fix.
-    if (res.status === 403 && apiErrorSchema.safeParse(json).data?.error.code === 'csrf') ({ res, json } = await send(true));
+    if (res.status === 403 && apiErrorSchema.safeParse(json).data?.error.code === 'csrf')
+      ({ res, json } = await send(true));
   } catch {
     return { ok: false, status: 0, error: { code: 'unavailable', message: offlineMessage }, retryAfter: null };
   }

@@ -36,7 +36,11 @@ export const presaleOpenText = countdownMessages.open;
 export function countdownSentence(opensAtMs: number, nowMs: number): string {
   const left = Math.ceil((opensAtMs - nowMs) / 60_000);
   if (!(left > 0)) return presaleOpenText;
-  return countdownMessages.opensIn({ days: Math.floor(left / 1440), hours: Math.floor((left % 1440) / 60), minutes: left % 60 });
+  return countdownMessages.opensIn({
+    days: Math.floor(left / 1440),
+    hours: Math.floor((left % 1440) / 60),
+    minutes: left % 60,
+  });
 }
 
 /** Two digits for the clock face (days may have more). */

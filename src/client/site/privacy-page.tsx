@@ -8,38 +8,37 @@ export function PrivacyPage() {
     <article className="prose" aria-labelledby="privacy-title">
       <h1 id="privacy-title">Privacy notice</h1>
       <p>
-        This notice explains what the {content.name} ({content.ticker}) website does with information about you. We
-        keep it short because we keep very little.
+        This notice explains what the {content.name} ({content.ticker}) website does with information about you. We keep
+        it short because we keep very little.
       </p>
 
       <h2>When you visit</h2>
       <p>
-        Our server does not write your IP address to any database, log or file. Its logs record only the time, the
-        page asked for, the answer code and how long it took, so that we can keep the site running. To stop floods of
-        fake sign-ups, it remembers in memory, for one minute, how many sign-ups came from your network; that count is
-        never written down.
+        Our server does not write your IP address to any database, log or file. Its logs record only the time, the page
+        asked for, the answer code and how long it took, so that we can keep the site running. To stop floods of fake
+        sign-ups, it remembers in memory, for one minute, how many sign-ups came from your network; that count is never
+        written down.
       </p>
       <p>
-        The page loads nothing from any other website: every font, image and script comes from our own server. We run
-        no advertising or analytics scripts from other companies.
+        The page loads nothing from any other website: every font, image and script comes from our own server. We run no
+        advertising or analytics scripts from other companies.
       </p>
 
       <h2>Counting visits</h2>
       <p>
-        To know how many people come, from where and to which page, your browser sends us one small message when a
-        page has loaded: the page&apos;s address, the address of the site that sent you here, your time zone and your
+        To know how many people come, from where and to which page, your browser sends us one small message when a page
+        has loaded: the page&apos;s address, the address of the site that sent you here, your time zone and your
         language. It sends no cookies and reads nothing stored in your browser. If your browser sends Global Privacy
-        Control or Do Not Track, it sends nothing and we count nothing. Search engines and other robots are not
-        counted.
+        Control or Do Not Track, it sends nothing and we count nothing. Search engines and other robots are not counted.
       </p>
       <p>For each visit we store exactly:</p>
       <ul>
         <li>the time, and the page visited;</li>
         <li>only the name of the website that sent you (for example t.co), never the page on it;</li>
         <li>
-          the city, region, country, approximate coordinates of that area, postal code, time zone and network
-          operator (such as your mobile carrier) that our own copy of a public address database gives for your
-          connection&apos;s address; the address itself is looked up in memory on our server and never stored;
+          the city, region, country, approximate coordinates of that area, postal code, time zone and network operator
+          (such as your mobile carrier) that our own copy of a public address database gives for your connection&apos;s
+          address; the address itself is looked up in memory on our server and never stored;
         </li>
         <li>your browser&apos;s time zone and language;</li>
         <li>
@@ -75,9 +74,9 @@ export function PrivacyPage() {
       </ul>
       <p>
         We first send one email asking you to confirm. Until you click its link, you get nothing else from us; an
-        unconfirmed address is never mailed again unless you sign up again, and then at most once every 15 minutes.
-        Once confirmed, we email you only about {content.name}: the presale and news about the project. We do not sell
-        or share your details. Our emails are sent through our mail provider, which sees the address it delivers to.
+        unconfirmed address is never mailed again unless you sign up again, and then at most once every 15 minutes. Once
+        confirmed, we email you only about {content.name}: the presale and news about the project. We do not sell or
+        share your details. Our emails are sent through our mail provider, which sees the address it delivers to.
       </p>
 
       <h2>Stopping emails and erasing your data</h2>
@@ -88,8 +87,8 @@ export function PrivacyPage() {
 
       <h2>Links to other sites</h2>
       <p>
-        Our Twitter and Telegram buttons take you to those services. What they collect is governed by their own
-        privacy notices.
+        Our Twitter and Telegram buttons take you to those services. What they collect is governed by their own privacy
+        notices.
       </p>
       <h2>Credits</h2>
       <p>

@@ -76,7 +76,10 @@ export const adminFeature = fp(
         ratePerSec: opts.mailRatePerSec,
         approvals: opts.broadcastApprovals,
       });
-      registerSubscriberRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance, erasureLedger: opts.erasureLedger });
+      registerSubscriberRoutes(api, {
+        dailyAllowance: opts.personalDataDailyAllowance,
+        erasureLedger: opts.erasureLedger,
+      });
       registerAudienceRoutes(api);
       registerSuppressionRoutes(api);
     });
@@ -107,6 +110,8 @@ export const adminFeature = fp(
     fastify: '5.x',
     encapsulate: true,
     dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-redis', 'dh-write-protection', 'dh-jobs', 'dh-mail'],
-    decorators: { fastify: ['store', 'clock', 'keys', 'redis', 'protection', 'jobs', 'outbox', 'mailer', 'suppressions'] },
+    decorators: {
+      fastify: ['store', 'clock', 'keys', 'redis', 'protection', 'jobs', 'outbox', 'mailer', 'suppressions'],
+    },
   },
 );

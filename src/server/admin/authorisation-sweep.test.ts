@@ -92,7 +92,8 @@ describe('the authorisation sweep over every /api/admin route', () => {
   });
 
   it('stops the server from starting when a console route declares no role', () => {
-    const route = (extra: Partial<RouteOptions>) => ({ method: 'GET', url: `${apiPaths.admin}/new`, handler: () => undefined, ...extra }) as RouteOptions;
+    const route = (extra: Partial<RouteOptions>) =>
+      ({ method: 'GET', url: `${apiPaths.admin}/new`, handler: () => undefined, ...extra }) as RouteOptions;
     const viewer = requireRole('viewer');
     expect(() => checkAdminRoute(route({}))).toThrow(/declares no role/);
     expect(() => checkAdminRoute(route({ onRequest: [async () => undefined, viewer] }))).toThrow(/declares no role/);

@@ -21,12 +21,17 @@ describe('the console is its own build', () => {
   it('nothing of it is in the public page: code, words or styles', async () => {
     const t = await buildTestApp();
     try {
-      const publicTexts = [...files(path.join(dist, 'client')), ...files(path.join(dist, 'ssr'))].map((f) => readFileSync(f, 'utf8'));
+      const publicTexts = [...files(path.join(dist, 'client')), ...files(path.join(dist, 'ssr'))].map((f) =>
+        readFileSync(f, 'utf8'),
+      );
       for (const doc of ['/', '/privacy']) publicTexts.push((await t.app.inject({ method: 'GET', url: doc })).body);
       const consoleText = [...files(path.join(dist, 'admin'))].map((f) => readFileSync(f, 'utf8')).join('\n');
       for (const marker of CONSOLE_ONLY) {
         expect(consoleText, `the console build has "${marker}"`).toContain(marker);
-        expect(publicTexts.some((text) => text.includes(marker)), `the public build has "${marker}"`).toBe(false);
+        expect(
+          publicTexts.some((text) => text.includes(marker)),
+          `the public build has "${marker}"`,
+        ).toBe(false);
       }
     } finally {
       await t.close();
@@ -42,7 +47,12 @@ describe('GET /admin', () => {
   afterAll(() => t.close());
 
   it('serves the shell for each view: never cached, not indexed, under the strict CSP', async () => {
-    for (const view of [adminPaths.home, consoleViewPath('sessions'), consoleViewPath('audit'), consoleViewPath('subscribers')]) {
+    for (const view of [
+      adminPaths.home,
+      consoleViewPath('sessions'),
+      consoleViewPath('audit'),
+      consoleViewPath('subscribers'),
+    ]) {
       const res = await t.app.inject({ method: 'GET', url: view });
       expect(res.statusCode, view).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -69,6 +79,8 @@ describe('GET /admin', () => {
       expect(res.headers['cache-control']).toMatch(/max-age=31536000, immutable/);
     }
     expect((await t.app.inject({ method: 'GET', url: `${adminPaths.assets}nope.js` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/admin/nope', headers: { accept: 'text/html' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/nope', headers: { accept: 'text/html' } })).statusCode,
+    ).toBe(404);
   });
 });

@@ -61,13 +61,17 @@ export function consoleShell(build: ConsoleBuild, siteName: string): string {
  * GET /admin and each console view: the shell (never cached: it names the current build's files,
  * and a console page should not sit in a shared cache); /admin/assets/*: the hashed files.
  */
-export async function registerConsolePages(app: FastifyInstance, opts: { distDir: string; siteName: string }): Promise<void> {
+export async function registerConsolePages(
+  app: FastifyInstance,
+  opts: { distDir: string; siteName: string },
+): Promise<void> {
   const build = loadConsoleBuild(opts.distDir);
   const html = build ? consoleShell(build, opts.siteName) : null;
   for (const view of consoleDocumentPaths) {
     app.get(view, async (_request, reply) => {
       reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow');
-      if (!html) return reply.code(503).send(apiError('unavailable', 'The console has not been built: run `npm run build`.'));
+      if (!html)
+        return reply.code(503).send(apiError('unavailable', 'The console has not been built: run `npm run build`.'));
       return reply.type('text/html; charset=utf-8').send(html);
     });
   }

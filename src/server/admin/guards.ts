@@ -54,7 +54,9 @@ async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<S
   // Background traffic does not keep a session alive: a console left open on a polling view
   // still ends after 30 idle minutes. Trusting the header is safe: it can only withhold renewal.
   const background = request.routeOptions.config.renewsSession === false || request.headers[BACKGROUND_HEADER] === '1';
-  const session = token ? await loadSession(request.server.store.db, token, request.server.clock(), { renew: !background }) : null;
+  const session = token
+    ? await loadSession(request.server.store.db, token, request.server.clock(), { renew: !background })
+    : null;
   if (!session) {
     if (token) reply.clearCookie(SESSION_COOKIE, cookieOptions(0));
     await reply.code(401).header('cache-control', 'no-store').send(apiError('unauthorized', signedOutMessage));
@@ -90,12 +92,14 @@ export async function pendingSignIn(
 
 /** The signed-in operator of a route behind requireRole. */
 export function operatorOf(request: FastifyRequest): SignedInOperator {
-  if (!request.operator) throw new Error(`${request.method} ${request.url}: no operator (does the route declare requireRole?)`);
+  if (!request.operator)
+    throw new Error(`${request.method} ${request.url}: no operator (does the route declare requireRole?)`);
   return request.operator;
 }
 
 /** The fresh proof's end, for a session (null when there is none). */
-export const freshProofUntil = (at: Date | null): Date | null => (at ? new Date(at.getTime() + sessionTimes.freshProofMs) : null);
+export const freshProofUntil = (at: Date | null): Date | null =>
+  at ? new Date(at.getTime() + sessionTimes.freshProofMs) : null;
 
 /** Whether the operator entered an authenticator code (or used a passkey) in the last five minutes. */
 export const hasFreshProof = (request: FastifyRequest): boolean => {

@@ -63,7 +63,8 @@ const routes: string[] = [];
 beforeAll(async () => {
   t = await buildTestApp({
     onRoute: (r: RouteOptions) => {
-      for (const method of [r.method].flat()) if (r.url.startsWith(apiPaths.admin) && method !== 'HEAD') routes.push(`${String(method)} ${r.url}`);
+      for (const method of [r.method].flat())
+        if (r.url.startsWith(apiPaths.admin) && method !== 'HEAD') routes.push(`${String(method)} ${r.url}`);
     },
   });
   await t.app.ready();

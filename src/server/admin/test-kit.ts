@@ -21,7 +21,12 @@ export interface TestOperator {
 }
 
 /** An operator made straight in the store; an owner unless a role is named. */
-export async function makeOperator(db: Kysely<Database>, email: string, now: Date, role: OperatorRole = 'owner'): Promise<TestOperator> {
+export async function makeOperator(
+  db: Kysely<Database>,
+  email: string,
+  now: Date,
+  role: OperatorRole = 'owner',
+): Promise<TestOperator> {
   const factors = await addOperator(db, email, PASSWORD, now, role, testSecrets());
   return { email, secret: factors.totpSecret, recoveryCodes: factors.recoveryCodes };
 }
@@ -54,7 +59,12 @@ export class ConsoleClient {
   }
 
   /** A request as our own console page sends it (same-origin, cookies, XSRF header on writes). */
-  async send(method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  async send(
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     if (method !== 'GET' && !this.xsrfToken()) this.take(await this.app.inject({ method: 'GET', url: apiPaths.csrf }));
     const opts: InjectOptions = {
       method,
@@ -67,7 +77,11 @@ export class ConsoleClient {
         ...this.headers,
         ...headers,
       },
-      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : method === 'POST' ? { payload: {} } : {}),
+      ...(body !== undefined
+        ? { payload: body as InjectOptions['payload'] }
+        : method === 'POST'
+          ? { payload: {} }
+          : {}),
     };
     const res = await this.app.inject(opts);
     this.take(res);

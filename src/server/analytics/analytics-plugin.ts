@@ -48,7 +48,9 @@ export const analyticsFeature = fp(
     const audienceSums = new AudienceSums(app.store.db);
     const withdraw = offerAudienceSums(app.store.db, audienceSums);
     app.addHook('onClose', async () => withdraw());
-    const budget = app.redis ? new SharedOrLocalVisitBudget(app.redis, opts.visitsPerMinute) : new MemoryVisitBudget(opts.visitsPerMinute);
+    const budget = app.redis
+      ? new SharedOrLocalVisitBudget(app.redis, opts.visitsPerMinute)
+      : new MemoryVisitBudget(opts.visitsPerMinute);
     const verdicts = new BotVerdicts({ onEvict: () => recorder.drops.add('bot-cache-evicted', dayOf(app.clock())) });
 
     // The work after a beacon's 204, kept track of so a flush can wait for it.
@@ -68,7 +70,12 @@ export const analyticsFeature = fp(
     app.jobs.add({ name: 'visit-flush', start: () => undefined, stop: flushAll, runOnce: flushAll });
     // Several instances doing these at once is harmless (they only delete).
     app.jobs.add(
-      intervalJob('analytics-retention', HOUR, () => purgeAnalytics(app.store.db, app.clock(), opts.retentionDays), warn('analytics retention failed')),
+      intervalJob(
+        'analytics-retention',
+        HOUR,
+        () => purgeAnalytics(app.store.db, app.clock(), opts.retentionDays),
+        warn('analytics retention failed'),
+      ),
     );
     // At start and just after each day turns and closes (decision 0023). It logs no figures:
     // nothing in them is personal, but nothing in them is needed in a log either.

@@ -43,7 +43,9 @@ describe('audience periods', () => {
       ['from', 'The start date must be on or before the end date.'],
     ]);
     expect(issues({ period: 'custom', from: '2025-01-01', to: '2026-01-01' })).toEqual([]); // 366 days
-    expect(issues({ period: 'custom', from: '2025-01-01', to: '2026-01-02' })).toEqual([['to', 'A period can be at most 366 days long.']]);
+    expect(issues({ period: 'custom', from: '2025-01-01', to: '2026-01-02' })).toEqual([
+      ['to', 'A period can be at most 366 days long.'],
+    ]);
   });
 });
 
@@ -123,7 +125,14 @@ for (const { dialect, skip, label } of dialectCases) {
     it('limits each country to its top cities, ranked by visitors', async () => {
       const rec = new VisitRecorder(store.db);
       let n = 0;
-      for (const [city, visitors] of [['A', 1], ['B', 5], ['C', 3], ['D', 4], ['E', 2], ['F', 6]] as const) {
+      for (const [city, visitors] of [
+        ['A', 1],
+        ['B', 5],
+        ['C', 3],
+        ['D', 4],
+        ['E', 2],
+        ['F', 6],
+      ] as const) {
         for (let i = 0; i < visitors; i++) rec.add(visit({ visitor_hash: `h${n++}`, city, country: 'US' }));
       }
       await rec.flush();
@@ -133,7 +142,9 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it("keeps closed days' sums and adds today's rows live on every call", async () => {
       const rec = new VisitRecorder(store.db);
-      rec.add(visit({ day: '2026-11-21', at: '2026-11-21T09:00:00.000Z', visitor_hash: 'y1', referrer_host: 'old.example' }));
+      rec.add(
+        visit({ day: '2026-11-21', at: '2026-11-21T09:00:00.000Z', visitor_hash: 'y1', referrer_host: 'old.example' }),
+      );
       rec.add(visit({ visitor_hash: 't1', referrer_host: 'new.example' }));
       await rec.flush();
       const first = await audienceOverview(store.db, q({ period: '7d' }), now);
@@ -152,7 +163,14 @@ for (const { dialect, skip, label } of dialectCases) {
       ]);
       // Early on a day, yesterday is still open (a flush may be landing): read, not kept.
       const early = new Date('2026-11-22T00:02:00.000Z');
-      rec.add(visit({ day: '2026-11-21', at: '2026-11-21T23:59:59.000Z', visitor_hash: 'late', referrer_host: 'late.example' }));
+      rec.add(
+        visit({
+          day: '2026-11-21',
+          at: '2026-11-21T23:59:59.000Z',
+          visitor_hash: 'late',
+          referrer_host: 'late.example',
+        }),
+      );
       await rec.flush();
       const custom = q({ period: 'custom', from: '2026-11-21', to: '2026-11-21' });
       expect((await audienceOverview(store.db, custom, early)).referrers.map((r) => r.host)).toContain('late.example');

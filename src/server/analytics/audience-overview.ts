@@ -1,5 +1,10 @@
 import type { Kysely } from 'kysely';
-import { type AudienceQuery, type AudienceReport, LIVE_WINDOW_MINUTES, type LiveVisitors } from '../../shared/admin/audience.ts';
+import {
+  type AudienceQuery,
+  type AudienceReport,
+  LIVE_WINDOW_MINUTES,
+  type LiveVisitors,
+} from '../../shared/admin/audience.ts';
 import { addDays } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
 import { signupsPerDay } from '../signups/queries.ts';
@@ -69,7 +74,11 @@ export async function audienceOverview(
       cities: (cities.get(c.value) ?? []).map((x) => ({ city: x.value, visitors: x.visitors, views: x.views })),
     })),
     pages: pages.map((p) => ({ path: p.value, visitors: p.visitors, views: p.views })),
-    referrers: referrers.map((r) => ({ host: r.value === '' ? '(direct)' : r.value, visitors: r.visitors, views: r.views })),
+    referrers: referrers.map((r) => ({
+      host: r.value === '' ? '(direct)' : r.value,
+      visitors: r.visitors,
+      views: r.views,
+    })),
   };
 }
 
@@ -82,7 +91,10 @@ export async function liveVisitors(db: Kysely<Database>, now: Date): Promise<Liv
   const since = new Date(now.getTime() - LIVE_WINDOW_MINUTES * 60_000).toISOString();
   const row = await db
     .selectFrom('visits')
-    .select((eb) => [eb.fn.count<number>('visitor_hash').distinct().as('visitors'), eb.fn.countAll<number>().as('views')])
+    .select((eb) => [
+      eb.fn.count<number>('visitor_hash').distinct().as('visitors'),
+      eb.fn.countAll<number>().as('views'),
+    ])
     .where('at', '>=', since)
     .executeTakeFirstOrThrow();
   return { since, visitors: Number(row.visitors), views: Number(row.views) };

@@ -30,7 +30,11 @@ export function* grouped(sums: Map<string, Sums>): Iterable<Grouped> {
  * The top `perCountry` cities of each country. City roll-ups are keyed "City, CC"
  * (visit-recorder.ts), so a city's country is what follows its last ", ".
  */
-export function citiesByCountry(sums: Map<string, Sums>, countries: string[], perCountry: number): Map<string, Grouped[]> {
+export function citiesByCountry(
+  sums: Map<string, Sums>,
+  countries: string[],
+  perCountry: number,
+): Map<string, Grouped[]> {
   const wanted = new Map<string, Grouped[]>(countries.map((c) => [c, []]));
   for (const [value, s] of sums) {
     const cut = value.lastIndexOf(', ');
@@ -44,5 +48,10 @@ export function citiesByCountry(sums: Map<string, Sums>, countries: string[], pe
 export const totalsOf = (series: { visitors: number; views: number; signups: number }[]) => {
   const visitors = series.reduce((a, d) => a + d.visitors, 0);
   const signups = series.reduce((a, d) => a + d.signups, 0);
-  return { visitors, views: series.reduce((a, d) => a + d.views, 0), signups, conversion: visitors === 0 ? 0 : signups / visitors };
+  return {
+    visitors,
+    views: series.reduce((a, d) => a + d.views, 0),
+    signups,
+    conversion: visitors === 0 ? 0 : signups / visitors,
+  };
 };

@@ -55,7 +55,12 @@ export async function audienceReport(
   const days: DayPoint[] = [];
   for (let d = from; d <= to; d = addDays(d, 1)) {
     const t = byDay.get(d);
-    days.push({ day: d, visitors: Number(t?.visitors ?? 0), views: Number(t?.views ?? 0), signups: signupsByDay.get(d) ?? 0 });
+    days.push({
+      day: d,
+      visitors: Number(t?.visitors ?? 0),
+      views: Number(t?.views ?? 0),
+      signups: signupsByDay.get(d) ?? 0,
+    });
   }
 
   const top = async (dimension: CountDimension): Promise<TopRow[]> => {

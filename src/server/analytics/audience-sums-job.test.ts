@@ -52,7 +52,8 @@ for (const { dialect, skip, label } of dialectCases) {
     };
     const reports = async (): Promise<Record<string, AudienceReport>> => {
       const out: Record<string, AudienceReport> = {};
-      for (const period of PRESETS) out[period] = await audienceOverview(store.db, audienceQuerySchema.parse({ period }), clock());
+      for (const period of PRESETS)
+        out[period] = await audienceOverview(store.db, audienceQuerySchema.parse({ period }), clock());
       return out;
     };
     const coldReports = async () => {
@@ -99,7 +100,12 @@ for (const { dialect, skip, label } of dialectCases) {
       audienceSumsOf(store.db).forget();
 
       await t.app.jobs.runOnce('audience-sums');
-      await store.db.deleteFrom('daily_counts').where('dimension', '!=', 'total').where('day', '>=', '2026-08-17').where('day', '<=', '2026-10-18').execute();
+      await store.db
+        .deleteFrom('daily_counts')
+        .where('dimension', '!=', 'total')
+        .where('day', '>=', '2026-08-17')
+        .where('day', '<=', '2026-10-18')
+        .execute();
       expect(await report()).toEqual(cold);
 
       // What the weeks alone could not give: without them, the same report is short.

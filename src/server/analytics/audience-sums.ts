@@ -35,7 +35,12 @@ export interface DayRange {
 async function sumsFromDb(db: Kysely<Database>, from: string, to: string): Promise<RangeSums> {
   const rows = await db
     .selectFrom('daily_counts')
-    .select((eb) => ['dimension', 'value', eb.fn.sum<number>('visitors').as('visitors'), eb.fn.sum<number>('views').as('views')])
+    .select((eb) => [
+      'dimension',
+      'value',
+      eb.fn.sum<number>('visitors').as('visitors'),
+      eb.fn.sum<number>('views').as('views'),
+    ])
     .where('dimension', 'in', TOP_DIMENSIONS)
     .where('day', '>=', from)
     .where('day', '<=', to)
@@ -43,7 +48,8 @@ async function sumsFromDb(db: Kysely<Database>, from: string, to: string): Promi
     .execute();
   const sums = emptySums();
   for (const r of rows) {
-    if (r.dimension !== 'total') sums[r.dimension].set(r.value, { visitors: Number(r.visitors), views: Number(r.views) });
+    if (r.dimension !== 'total')
+      sums[r.dimension].set(r.value, { visitors: Number(r.visitors), views: Number(r.views) });
   }
   return sums;
 }
@@ -83,7 +89,8 @@ const lastClosedDay = (now: Date) => addDays(dayOf(new Date(now.getTime() - CLOS
 // custom range can reach (MAX_PERIOD_DAYS back), so any range reads at most its 12 edge days from
 // the database: a 90-day range is at most 13 kept weeks and 12 days, a 366-day one 52 and 12.
 const WEEK_ORIGIN_MS = Date.parse('1970-01-05T00:00:00Z'); // a Monday
-const weekdayOf = (day: string) => (((Math.round((Date.parse(`${day}T00:00:00Z`) - WEEK_ORIGIN_MS) / 86_400_000) % 7) + 7) % 7); // 0 = Monday
+const weekdayOf = (day: string) =>
+  ((Math.round((Date.parse(`${day}T00:00:00Z`) - WEEK_ORIGIN_MS) / 86_400_000) % 7) + 7) % 7; // 0 = Monday
 
 type Block = DayRange;
 const isWeek = (b: Block) => b.from !== b.to;
@@ -110,7 +117,8 @@ function blocksOf(from: string, to: string): Block[] {
 const MAX_BLOCK_VALUES = 400_000;
 const MAX_RANGE_VALUES = 100_000;
 
-const valuesCache = (max: number) => new LRUCache<string, RangeSums>({ maxSize: max, sizeCalculation: (s) => Math.max(1, sizeOf(s)) });
+const valuesCache = (max: number) =>
+  new LRUCache<string, RangeSums>({ maxSize: max, sizeCalculation: (s) => Math.max(1, sizeOf(s)) });
 
 const keyOf = (b: Block) => `${b.from} ${b.to}`;
 /** The last day of the block a key names. */
@@ -120,7 +128,11 @@ function keep(cache: LRUCache<string, RangeSums>, key: string, sums: RangeSums):
   if (sizeOf(sums) <= cache.maxSize) cache.set(key, sums);
 }
 
-async function keptOrRead(cache: LRUCache<string, RangeSums>, key: string, read: () => Promise<RangeSums>): Promise<RangeSums> {
+async function keptOrRead(
+  cache: LRUCache<string, RangeSums>,
+  key: string,
+  read: () => Promise<RangeSums>,
+): Promise<RangeSums> {
   const hit = cache.get(key);
   if (hit) return hit;
   const sums = await read();
@@ -181,7 +193,8 @@ export class AudienceSums {
   private blockSums(b: Block): Promise<RangeSums> {
     return keptOrRead(this.blocks, keyOf(b), async () => {
       const days = Array.from({ length: daysInPeriod(b.from, b.to) }, (_, i) => addDays(b.from, i));
-      if (!isWeek(b) || !days.some((d) => this.blocks.has(keyOf({ from: d, to: d })))) return sumsFromDb(this.db, b.from, b.to);
+      if (!isWeek(b) || !days.some((d) => this.blocks.has(keyOf({ from: d, to: d }))))
+        return sumsFromDb(this.db, b.from, b.to);
       const total = emptySums();
       for (const d of days) addInto(total, await this.blockSums({ from: d, to: d }));
       return total;

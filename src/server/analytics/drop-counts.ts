@@ -62,7 +62,11 @@ export async function writeDrops(trx: Transaction<Database>, rows: readonly Drop
     await trx
       .insertInto('abuse_counters')
       .values(row)
-      .onConflict((oc) => oc.columns(['day', 'reason']).doUpdateSet((eb) => ({ count: eb('abuse_counters.count', '+', eb.ref('excluded.count')) })))
+      .onConflict((oc) =>
+        oc
+          .columns(['day', 'reason'])
+          .doUpdateSet((eb) => ({ count: eb('abuse_counters.count', '+', eb.ref('excluded.count')) })),
+      )
       .execute();
   }
 }

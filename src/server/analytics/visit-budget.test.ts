@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SharedRedis } from '../plugins/redis.ts';
-import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
+import {
+  closedPort,
+  deleteRedisKeys,
+  openSharedRedis,
+  redisSkipReason,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../test/test-redis.ts';
 import { MemoryVisitBudget, RedisVisitBudget, SharedOrLocalVisitBudget, type VisitBudget } from './visit-budget.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -27,7 +34,11 @@ function inRedis(name: string, make: (redis: SharedRedis, perMinute: number) => 
 
 // The same contract for every budget: the beacon route cannot tell which one it was given.
 const budgets = [
-  { label: 'in memory', skip: false, open: async (perMinute: number): Promise<VisitBudget> => new MemoryVisitBudget(perMinute) },
+  {
+    label: 'in memory',
+    skip: false,
+    open: async (perMinute: number): Promise<VisitBudget> => new MemoryVisitBudget(perMinute),
+  },
   inRedis('in Redis', (redis, perMinute) => new RedisVisitBudget(redis, perMinute)),
   inRedis('in Redis with the local fallback', (redis, perMinute) => new SharedOrLocalVisitBudget(redis, perMinute)),
   {

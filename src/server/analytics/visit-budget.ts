@@ -92,6 +92,10 @@ export class SharedOrLocalVisitBudget implements VisitBudget {
   async take(client: string, now: Date): Promise<boolean> {
     const local = this.local.take(client, now);
     // The stricter answer wins, and a budget Redis cannot read is spent.
-    return this.redis.orLocal(() => this.shared.take(client, now), () => local, { merge: (shared, mine) => shared && mine, unreadable: () => false });
+    return this.redis.orLocal(
+      () => this.shared.take(client, now),
+      () => local,
+      { merge: (shared, mine) => shared && mine, unreadable: () => false },
+    );
   }
 }

@@ -23,7 +23,9 @@ export class BotVerdicts {
     this.cache = new LRUCache<string, boolean>({
       maxSize: opts.maxBytes ?? 1024 * 1024,
       sizeCalculation: (_verdict, agent) => agent.length + ENTRY_OVERHEAD,
-      ...(onEvict ? { dispose: (_v: boolean, _k: string, reason: LRUCache.DisposeReason) => reason === 'evict' && onEvict() } : {}),
+      ...(onEvict
+        ? { dispose: (_v: boolean, _k: string, reason: LRUCache.DisposeReason) => reason === 'evict' && onEvict() }
+        : {}),
     });
   }
 

@@ -29,7 +29,12 @@ for (const { dialect, skip, label } of dialectCases) {
       t.app.inject({
         method: 'POST',
         url: apiPaths.visit,
-        headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', 'user-agent': agent(i), 'x-forwarded-for': ip },
+        headers: {
+          'content-type': 'application/json',
+          'sec-fetch-site': 'same-origin',
+          'user-agent': agent(i),
+          'x-forwarded-for': ip,
+        },
         payload: JSON.stringify(body),
       });
 
@@ -40,8 +45,16 @@ for (const { dialect, skip, label } of dialectCases) {
         .select(['views', 'visitors'])
         .where('dimension', '=', 'total')
         .executeTakeFirst();
-      const dropped = await store.db.selectFrom('abuse_counters').select(['reason', 'count']).where('reason', '=', 'visit-over-budget').executeTakeFirst();
-      return { views: Number(row?.views ?? 0), visitors: Number(row?.visitors ?? 0), overBudget: Number(dropped?.count ?? 0) };
+      const dropped = await store.db
+        .selectFrom('abuse_counters')
+        .select(['reason', 'count'])
+        .where('reason', '=', 'visit-over-budget')
+        .executeTakeFirst();
+      return {
+        views: Number(row?.views ?? 0),
+        visitors: Number(row?.visitors ?? 0),
+        overBudget: Number(dropped?.count ?? 0),
+      };
     }
 
     it(`30 forged beacons from one IPv4 address count as ${BUDGET} visitors at most; all are answered 204; the rest are counted as dropped`, async () => {
@@ -76,10 +89,15 @@ for (const { dialect, skip, label } of dialectCases) {
         views: 1,
         visitors: 1,
       }));
-      for (let i = 0; i < seeded.length; i += 100) await store.db.insertInto('daily_counts').values(seeded.slice(i, i + 100)).execute();
+      for (let i = 0; i < seeded.length; i += 100)
+        await store.db
+          .insertInto('daily_counts')
+          .values(seeded.slice(i, i + 100))
+          .execute();
 
       // From 30 addresses, so the per-client budget is not what stops them.
-      for (let i = 0; i < 30; i++) await beacon(`81.2.69.${i + 1}`, i, { p: '/', r: `https://buy-cheap-${i}.spam.example/` });
+      for (let i = 0; i < 30; i++)
+        await beacon(`81.2.69.${i + 1}`, i, { p: '/', r: `https://buy-cheap-${i}.spam.example/` });
       await beacon('81.2.70.1', 0, { p: '/', r: 'https://site-7.example/post' }); // already named today
       await t.app.jobs.runOnce('visit-flush');
 
@@ -87,14 +105,20 @@ for (const { dialect, skip, label } of dialectCases) {
         .selectFrom('daily_counts')
         .select(['value', 'views'])
         .where('dimension', '=', 'referrer')
-        .where((eb) => eb.or([eb('value', 'like', '%spam%'), eb('value', '=', '(other)'), eb('value', '=', 'site-7.example')]))
+        .where((eb) =>
+          eb.or([eb('value', 'like', '%spam%'), eb('value', '=', '(other)'), eb('value', '=', 'site-7.example')]),
+        )
         .orderBy('value')
         .execute();
       expect(referrers.map((r) => [r.value, Number(r.views)])).toEqual([
         ['(other)', 30],
         ['site-7.example', 2],
       ]);
-      const spamRows = await store.db.selectFrom('visits').select('referrer_host').where('referrer_host', 'like', '%spam%').execute();
+      const spamRows = await store.db
+        .selectFrom('visits')
+        .select('referrer_host')
+        .where('referrer_host', 'like', '%spam%')
+        .execute();
       expect(spamRows).toEqual([]);
     });
   });

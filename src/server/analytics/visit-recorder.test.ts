@@ -5,7 +5,15 @@ import { audienceReport } from './audience-report.ts';
 import { purgeAnalytics } from './retention.ts';
 import { VisitRecorder, type VisitRow } from './visit-recorder.ts';
 
-const place = { city: 'Berlin', region: 'Land Berlin', country: 'DE', loc: '52.5200,13.4050', org: 'AS3320 Deutsche Telekom AG', postal: '10115', timezone: 'Europe/Berlin' };
+const place = {
+  city: 'Berlin',
+  region: 'Land Berlin',
+  country: 'DE',
+  loc: '52.5200,13.4050',
+  org: 'AS3320 Deutsche Telekom AG',
+  postal: '10115',
+  timezone: 'Europe/Berlin',
+};
 const visit = (over: Partial<VisitRow>): VisitRow => ({
   at: '2026-11-20T10:00:00.000Z',
   day: '2026-11-20',
@@ -68,7 +76,9 @@ for (const { dialect, skip, label } of dialectCases) {
       await r.flush();
       expect(await store.db.selectFrom('visits').select('visitor_hash').execute()).toHaveLength(6);
       const counters = await store.db.selectFrom('abuse_counters').selectAll().execute();
-      expect(counters.map((c) => ({ ...c, count: Number(c.count) }))).toEqual([{ day: '2026-11-20', reason: 'visit-buffer-full', count: 3 }]);
+      expect(counters.map((c) => ({ ...c, count: Number(c.count) }))).toEqual([
+        { day: '2026-11-20', reason: 'visit-buffer-full', count: 3 },
+      ]);
     });
 
     it('counts the first N referrer hosts of a day by name, across instances; later new hosts become "(other)", raw rows too', async () => {
@@ -78,10 +88,13 @@ for (const { dialect, skip, label } of dialectCases) {
       a.add(visit({ visitor_hash: 'v2', referrer_host: 't.me' }));
       await a.flush();
       b.add(visit({ visitor_hash: 'v3', referrer_host: 'reddit.com' }));
-      for (let i = 0; i < 30; i++) b.add(visit({ visitor_hash: `s${i}`, referrer_host: `buy-cheap-${i}.spam.example` }));
+      for (let i = 0; i < 30; i++)
+        b.add(visit({ visitor_hash: `s${i}`, referrer_host: `buy-cheap-${i}.spam.example` }));
       b.add(visit({ visitor_hash: 'v4', referrer_host: 't.co' })); // known: still by name
       b.add(visit({ visitor_hash: 'v5', referrer_host: '' })); // direct is not a host
-      b.add(visit({ visitor_hash: 'v6', day: '2026-11-21', at: '2026-11-21T09:00:00.000Z', referrer_host: 'news.example' })); // a new day
+      b.add(
+        visit({ visitor_hash: 'v6', day: '2026-11-21', at: '2026-11-21T09:00:00.000Z', referrer_host: 'news.example' }),
+      ); // a new day
       await b.flush();
 
       const referrers = await store.db
@@ -99,7 +112,11 @@ for (const { dialect, skip, label } of dialectCases) {
         ['2026-11-20', 't.me', 1],
         ['2026-11-21', 'news.example', 1],
       ]);
-      const raw = await store.db.selectFrom('visits').select('referrer_host').where('referrer_host', 'like', '%spam%').execute();
+      const raw = await store.db
+        .selectFrom('visits')
+        .select('referrer_host')
+        .where('referrer_host', 'like', '%spam%')
+        .execute();
       expect(raw).toEqual([]);
     });
 
@@ -114,19 +131,28 @@ for (const { dialect, skip, label } of dialectCases) {
       await r.flush();
       r.add(visit({ visitor_hash: 'v4' }));
       await r.flush();
-      const counters = await store.db.selectFrom('abuse_counters').select(['reason', 'count']).orderBy('reason').execute();
+      const counters = await store.db
+        .selectFrom('abuse_counters')
+        .select(['reason', 'count'])
+        .orderBy('reason')
+        .execute();
       expect(counters.map((c) => [c.reason, Number(c.count)])).toEqual([
         ['visit-buffer-full', 2],
         ['visit-write-failed', 1],
       ]);
-      expect((await store.db.selectFrom('visits').select('visitor_hash').orderBy('visitor_hash').execute()).map((v) => v.visitor_hash)).toEqual(['v1', 'v4']);
+      expect(
+        (await store.db.selectFrom('visits').select('visitor_hash').orderBy('visitor_hash').execute()).map(
+          (v) => v.visitor_hash,
+        ),
+      ).toEqual(['v1', 'v4']);
     });
 
     it('computes visit → sign-up conversion over the range', async () => {
       const r = new VisitRecorder(store.db);
       for (let i = 0; i < 8; i++) r.add(visit({ visitor_hash: `v${i}` }));
       await r.flush();
-      for (const email of ['a@x.io', 'b@x.io']) await insertSubscriber(store.db, email, { now: new Date('2026-11-20T11:00:00Z') });
+      for (const email of ['a@x.io', 'b@x.io'])
+        await insertSubscriber(store.db, email, { now: new Date('2026-11-20T11:00:00Z') });
       const report = await audienceReport(store.db, { from: '2026-11-20', to: '2026-11-20' });
       expect(report.totals).toEqual({ visitors: 8, views: 8, signups: 2, conversion: 0.25 });
       expect(report.days[0]?.signups).toBe(2);

@@ -139,7 +139,10 @@ export class VisitRecorder {
 
   private async writeVisits(trx: Transaction<Database>, batch: VisitRow[]): Promise<void> {
     for (let i = 0; i < batch.length; i += CHUNK) {
-      await trx.insertInto('visits').values(batch.slice(i, i + CHUNK)).execute();
+      await trx
+        .insertInto('visits')
+        .values(batch.slice(i, i + CHUNK))
+        .execute();
       await breathe();
     }
 
@@ -161,7 +164,10 @@ export class VisitRecorder {
 
     // Roll-ups: a view for every visit; a visitor once per day, credited to the page,
     // referrer and place of their first visit that day.
-    const counts = new Map<string, { day: string; dimension: CountDimension; value: string; views: number; visitors: number }>();
+    const counts = new Map<
+      string,
+      { day: string; dimension: CountDimension; value: string; views: number; visitors: number }
+    >();
     const bump = (day: string, dimension: CountDimension, value: string, visitor: boolean) => {
       const key = `${dimension} ${day} ${value}`;
       const c = counts.get(key) ?? { day, dimension, value, views: 0, visitors: 0 };

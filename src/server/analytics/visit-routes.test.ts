@@ -46,7 +46,8 @@ describe('POST /api/visit', () => {
       day: '2026-11-21',
     });
     expect(visit?.visitor_hash).toMatch(/^[\w-]{22}$/);
-    for (const field of ['city', 'region', 'loc', 'org', 'postal', 'timezone'] as const) expect(visit?.[field]).toBeTruthy();
+    for (const field of ['city', 'region', 'loc', 'org', 'postal', 'timezone'] as const)
+      expect(visit?.[field]).toBeTruthy();
   });
 
   it('gives the same visitor the same hash within a day, and a different one for another browser', async () => {

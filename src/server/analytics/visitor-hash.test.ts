@@ -38,7 +38,8 @@ for (const { dialect, skip, label } of dialectCases) {
       const salts = new DailySalts(store.db);
       clock.set('2026-11-21T10:00:00.000Z');
       const first = await salts.saltFor('2026-11-21');
-      const days = async () => (await store.db.selectFrom('analytics_salts').select('day').orderBy('day').execute()).map((r) => r.day);
+      const days = async () =>
+        (await store.db.selectFrom('analytics_salts').select('day').orderBy('day').execute()).map((r) => r.day);
 
       clock.set('2026-11-22T23:59:59.000Z'); // 47h59m after 21st 00:00: still kept
       await salts.saltFor('2026-11-22');

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import { addDays, dayOf } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
 
-
 /**
  * Unique visitors without identifying anyone (the Plausible approach,
  * https://plausible.io/data-policy#how-we-count-unique-users-without-cookies): a keyed hash of
@@ -24,7 +23,11 @@ export class DailySalts {
       .values({ day, salt: randomBytes(32).toString('base64url') })
       .onConflict((oc) => oc.column('day').doNothing())
       .execute();
-    const row = await this.db.selectFrom('analytics_salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('analytics_salts')
+      .select('salt')
+      .where('day', '=', day)
+      .executeTakeFirstOrThrow();
     this.cache.set(day, row.salt);
     return row.salt;
   }
@@ -39,4 +42,3 @@ export class DailySalts {
 
 export const visitorHash = (salt: string, address: string, userAgent: string): string =>
   createHmac('sha256', salt).update(`${address}\n${userAgent}`).digest('base64url').slice(0, 22);
-

@@ -43,7 +43,8 @@ export async function visitorOf(origin: string): Promise<Visitor> {
     .map((c) => c.split(';')[0] ?? '')
     .join('; ');
   const token = new RegExp(`(?:^|; )${xsrf.cookie}=([^;]*)`).exec(cookie)?.[1];
-  if (res.status !== 204 || !token) throw new Error(`GET ${apiPaths.csrf} answered ${res.status} without the XSRF cookie`);
+  if (res.status !== 204 || !token)
+    throw new Error(`GET ${apiPaths.csrf} answered ${res.status} without the XSRF cookie`);
   return { origin, cookie, token };
 }
 
@@ -76,7 +77,8 @@ export async function postSignup(visitor: Visitor, email: string, timeoutMs = 10
 }
 
 /** A sign-up the server acknowledged: stored, as the page tells the visitor. */
-export const isAck = (answer: SignupAnswer): boolean => answer.status === 200 && answer.body.message === signupSuccessMessage;
+export const isAck = (answer: SignupAnswer): boolean =>
+  answer.status === 200 && answer.body.message === signupSuccessMessage;
 
 export async function statusOf(url: string, timeoutMs = 5_000): Promise<number> {
   const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -130,7 +132,10 @@ export function signupLoad(visitor: Visitor, opts: { concurrency: number; prefix
 }
 
 /** Of `emails`, those without a subscriber row or without a confirmation email queued for it. */
-export async function missingSignups(store: Store, emails: readonly string[]): Promise<{ subscriber: string[]; outbox: string[] }> {
+export async function missingSignups(
+  store: Store,
+  emails: readonly string[],
+): Promise<{ subscriber: string[]; outbox: string[] }> {
   const found = new Map<string, boolean>();
   for (let i = 0; i < emails.length; i += 500) {
     const rows = await store.db

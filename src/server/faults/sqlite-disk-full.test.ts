@@ -6,7 +6,16 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerHandle } from '../../../bench/lib/processes.ts';
 import { openStore } from '../store/database.ts';
-import { isAck, missingSignups, postSignup, startServer, statusOf, until, visitorOf, type SignupAnswer } from './fault-kit.ts';
+import {
+  isAck,
+  missingSignups,
+  postSignup,
+  startServer,
+  statusOf,
+  until,
+  visitorOf,
+  type SignupAnswer,
+} from './fault-kit.ts';
 
 // Fault: SQLite's disk fills up. The built server keeps its database on a small tmpfs the test
 // mounts; a filler file takes all but a few kilobytes, and sign-ups are posted until the store
@@ -48,66 +57,72 @@ describe('SQLite disk full', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers 503 in words, keeps the file whole, and takes sign-ups again once space returns', { timeout: 120_000 }, async (ctx) => {
-    if (mounted !== true) return ctx.skip(`Skipped: ${mounted}`);
-    server = await startServer({ DATABASE_URL: `sqlite:${file}` });
-    const visitor = await visitorOf(server.origin);
-    const acked: string[] = [];
-    let n = 0;
-    const signUp = async (): Promise<SignupAnswer> => {
-      const email = `full-${++n}@example.com`;
-      const answer = await postSignup(visitor, email);
-      if (isAck(answer)) acked.push(email);
-      return answer;
-    };
-    expect(isAck(await signUp())).toBe(true);
+  it(
+    'answers 503 in words, keeps the file whole, and takes sign-ups again once space returns',
+    { timeout: 120_000 },
+    async (ctx) => {
+      if (mounted !== true) return ctx.skip(`Skipped: ${mounted}`);
+      server = await startServer({ DATABASE_URL: `sqlite:${file}` });
+      const visitor = await visitorOf(server.origin);
+      const acked: string[] = [];
+      let n = 0;
+      const signUp = async (): Promise<SignupAnswer> => {
+        const email = `full-${++n}@example.com`;
+        const answer = await postSignup(visitor, email);
+        if (isAck(answer)) acked.push(email);
+        return answer;
+      };
+      expect(isAck(await signUp())).toBe(true);
 
-    const { bavail, bsize } = statfsSync(dir);
-    writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - LEAVE_FREE_BYTES)));
+      const { bavail, bsize } = statfsSync(dir);
+      writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - LEAVE_FREE_BYTES)));
 
-    // Sign-ups go on into the last kilobytes (and the WAL's space already allocated) until one is refused.
-    let refused: SignupAnswer | undefined;
-    const ackedBeforeFull = acked.length;
-    await until(async () => {
-      const answer = await signUp();
-      if (isAck(answer)) return false;
-      refused = answer;
-      return true;
-    }, 'the store to refuse a sign-up on the full disk');
-    const ackedWhileFilling = acked.length - ackedBeforeFull;
-    expect(refused?.status).toBe(503);
-    expect(refused?.body.error?.code).toBe('unavailable');
-    expect(refused?.body.error?.message).toMatch(/^Our database is not answering just now, so your sign-up could not be saved\./);
-    expect(Number(refused?.retryAfter)).toBeGreaterThan(0);
-    // Still full: the next one is refused the same way, and the page is still served.
-    expect((await signUp()).status).toBe(503);
-    expect(await statusOf(`${server.origin}/`)).toBe(200);
+      // Sign-ups go on into the last kilobytes (and the WAL's space already allocated) until one is refused.
+      let refused: SignupAnswer | undefined;
+      const ackedBeforeFull = acked.length;
+      await until(async () => {
+        const answer = await signUp();
+        if (isAck(answer)) return false;
+        refused = answer;
+        return true;
+      }, 'the store to refuse a sign-up on the full disk');
+      const ackedWhileFilling = acked.length - ackedBeforeFull;
+      expect(refused?.status).toBe(503);
+      expect(refused?.body.error?.code).toBe('unavailable');
+      expect(refused?.body.error?.message).toMatch(
+        /^Our database is not answering just now, so your sign-up could not be saved\./,
+      );
+      expect(Number(refused?.retryAfter)).toBeGreaterThan(0);
+      // Still full: the next one is refused the same way, and the page is still served.
+      expect((await signUp()).status).toBe(503);
+      expect(await statusOf(`${server.origin}/`)).toBe(200);
 
-    // The log says what happened, by code, and names no one.
-    await until(() => server?.output().includes('store unavailable') === true, 'the log line for the refusal');
-    const log = server.output();
-    expect(log).toMatch(/SQLITE_(FULL|IOERR)/);
-    expect(log).not.toMatch(/@example\.com/);
-    expect(integrity()).toBe('ok');
+      // The log says what happened, by code, and names no one.
+      await until(() => server?.output().includes('store unavailable') === true, 'the log line for the refusal');
+      const log = server.output();
+      expect(log).toMatch(/SQLITE_(FULL|IOERR)/);
+      expect(log).not.toMatch(/@example\.com/);
+      expect(integrity()).toBe('ok');
 
-    rmSync(filler);
-    const freedAt = performance.now();
-    await until(async () => isAck(await signUp()), 'a sign-up to be taken once space returned');
-    const backMs = performance.now() - freedAt;
+      rmSync(filler);
+      const freedAt = performance.now();
+      await until(async () => isAck(await signUp()), 'a sign-up to be taken once space returned');
+      const backMs = performance.now() - freedAt;
 
-    await server.stop();
-    server = undefined;
-    expect(integrity()).toBe('ok');
-    const store = await openStore(`sqlite:${file}`);
-    try {
-      expect(await missingSignups(store, acked)).toEqual({ subscriber: [], outbox: [] });
-    } finally {
-      await store.close();
-    }
-    console.log(
-      `SQLite disk full (${MOUNT_SIZE} tmpfs, ${LEAVE_FREE_BYTES / 1024} KB left): ${ackedWhileFilling} sign-ups taken into the last space, ` +
-        `then 503 in words in ${Math.round(refused?.ms ?? 0)} ms; integrity ok; sign-ups taken again ${Math.round(backMs)} ms after the filler was deleted, no restart; ` +
-        `all ${acked.length} acknowledged present with their outbox rows`,
-    );
-  });
+      await server.stop();
+      server = undefined;
+      expect(integrity()).toBe('ok');
+      const store = await openStore(`sqlite:${file}`);
+      try {
+        expect(await missingSignups(store, acked)).toEqual({ subscriber: [], outbox: [] });
+      } finally {
+        await store.close();
+      }
+      console.log(
+        `SQLite disk full (${MOUNT_SIZE} tmpfs, ${LEAVE_FREE_BYTES / 1024} KB left): ${ackedWhileFilling} sign-ups taken into the last space, ` +
+          `then 503 in words in ${Math.round(refused?.ms ?? 0)} ms; integrity ok; sign-ups taken again ${Math.round(backMs)} ms after the filler was deleted, no restart; ` +
+          `all ${acked.length} acknowledged present with their outbox rows`,
+      );
+    },
+  );
 });

@@ -13,7 +13,9 @@ const n4 = (ip: string) => ip.split('.').reduce((acc, octet) => acc * 256 + Numb
 describe('ASN table built from the -num CSVs', () => {
   it('finds ranges inclusively at both ends and nothing in the gaps', () => {
     const table = buildAsnTable(
-      csv(`${n4('8.8.4.0')},${n4('8.8.4.255')},15169,Google LLC\n${n4('8.8.8.0')},${n4('8.8.8.255')},15169,Google LLC\n`),
+      csv(
+        `${n4('8.8.4.0')},${n4('8.8.4.255')},15169,Google LLC\n${n4('8.8.8.0')},${n4('8.8.8.255')},15169,Google LLC\n`,
+      ),
       csv(''),
     );
     expect(table.lookup(v4('8.8.4.0'))).toBe('AS15169 Google LLC');
@@ -26,7 +28,9 @@ describe('ASN table built from the -num CSVs', () => {
 
   it('reads quoted names with commas and doubled quotes, CRLF and blank lines', () => {
     const table = buildAsnTable(
-      csv(`16777216,16777471,13335,"Cloudflare, Inc."\r\n\r\n35309568,35313663,201907,"LLC ""SPUTNIK"""\r\n35313664,35313670,64512,\n`),
+      csv(
+        `16777216,16777471,13335,"Cloudflare, Inc."\r\n\r\n35309568,35313663,201907,"LLC ""SPUTNIK"""\r\n35313664,35313670,64512,\n`,
+      ),
       csv(''),
     );
     expect(table.lookup(v4('1.0.0.1'))).toBe('AS13335 Cloudflare, Inc.');
@@ -41,7 +45,9 @@ describe('ASN table built from the -num CSVs', () => {
 
   it('skips malformed rows and AS0 ("not routed") instead of failing', () => {
     const table = buildAsnTable(
-      csv('x,1,2,Bad\n16777216,16777471,0,Not routed\n16777472,16777216,5,End before start\n99999999999,99999999999,5,Too big\n16843008,16843263,7,Good\n'),
+      csv(
+        'x,1,2,Bad\n16777216,16777471,0,Not routed\n16777472,16777216,5,End before start\n99999999999,99999999999,5,Too big\n16843008,16843263,7,Good\n',
+      ),
       csv(''),
     );
     expect(table.stats.skippedRows).toBe(4);

@@ -43,7 +43,10 @@ export function defaultAsnFiles(): AsnFiles {
 export async function loadAsnTable(files: AsnFiles = defaultAsnFiles()): Promise<AsnTable> {
   const [v4, v6] = await Promise.all([readFile(files.v4), readFile(files.v6)]);
   // Plain views: slices of a Buffer are Buffers, which cost more to make than they save here.
-  return buildAsnTable(new Uint8Array(v4.buffer, v4.byteOffset, v4.byteLength), new Uint8Array(v6.buffer, v6.byteOffset, v6.byteLength));
+  return buildAsnTable(
+    new Uint8Array(v4.buffer, v4.byteOffset, v4.byteLength),
+    new Uint8Array(v6.buffer, v6.byteOffset, v6.byteLength),
+  );
 }
 
 /** Builds the table from the "-num" CSVs: start,end,asn,name with inclusive decimal bounds. */
@@ -145,7 +148,12 @@ class RangeTable {
     return this.starts.byteLength + this.ends.byteLength + this.org.byteLength;
   }
 
-  static fromCsv(csv: Uint8Array, width: number, orgs: OrgInterner, counters: { skipped: number; clipped: number }): RangeTable {
+  static fromCsv(
+    csv: Uint8Array,
+    width: number,
+    orgs: OrgInterner,
+    counters: { skipped: number; clipped: number },
+  ): RangeTable {
     const capacity = countLines(csv);
     let starts = new Uint32Array(capacity * width);
     let ends = new Uint32Array(capacity * width);

@@ -21,7 +21,15 @@ export const UNKNOWN = 'Unknown';
 export const GEO_FIELD_NAMES = ['city', 'region', 'country', 'loc', 'org', 'postal', 'timezone'] as const;
 
 export function unknownGeo(): GeoFields {
-  return { city: UNKNOWN, region: UNKNOWN, country: UNKNOWN, loc: UNKNOWN, org: UNKNOWN, postal: UNKNOWN, timezone: UNKNOWN };
+  return {
+    city: UNKNOWN,
+    region: UNKNOWN,
+    country: UNKNOWN,
+    loc: UNKNOWN,
+    org: UNKNOWN,
+    postal: UNKNOWN,
+    timezone: UNKNOWN,
+  };
 }
 
 /** Formats a coordinate pair the way ipinfo does, or undefined when it is not a real position. */

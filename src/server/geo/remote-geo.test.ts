@@ -21,17 +21,21 @@ let dbs: GeoDatabases;
 let local: GeoLookup;
 const geos: GeoLookup[] = [];
 
-const json = (body: unknown, status = 200): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-};
-const after = (ms: number, inner: Handler): Handler => (req, res) => {
-  const timer = setTimeout(() => {
-    pendingTimers.delete(timer);
-    if (!res.destroyed) inner(req, res);
-  }, ms);
-  pendingTimers.add(timer);
-};
+const json =
+  (body: unknown, status = 200): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+const after =
+  (ms: number, inner: Handler): Handler =>
+  (req, res) => {
+    const timer = setTimeout(() => {
+      pendingTimers.delete(timer);
+      if (!res.destroyed) inner(req, res);
+    }, ms);
+    pendingTimers.add(timer);
+  };
 
 const MOUNTAIN_VIEW: Omit<GeoFields, never> & { ip: string; hostname: string } = {
   ip: '8.8.8.8',
@@ -69,7 +73,13 @@ afterAll(async () => {
   local.close();
 });
 
-function withRemote(remote: { url: string; token?: string; timeoutMs?: number; cacheTtlMs?: number; now?: () => number }): GeoLookup {
+function withRemote(remote: {
+  url: string;
+  token?: string;
+  timeoutMs?: number;
+  cacheTtlMs?: number;
+  now?: () => number;
+}): GeoLookup {
   const geo = geoLookupFrom(dbs, { remote });
   geos.push(geo);
   return geo;
@@ -93,7 +103,13 @@ describe('remote provider', () => {
   });
 
   it('fills what the remote answer lacks from the local databases', async () => {
-    handler = json({ ip: '130.149.7.201', city: 'Charlottenburg', country: 'de', loc: 'nowhere', timezone: 'not a zone!' });
+    handler = json({
+      ip: '130.149.7.201',
+      city: 'Charlottenburg',
+      country: 'de',
+      loc: 'nowhere',
+      timezone: 'not a zone!',
+    });
     const geo = remoteGeo();
     const mine = local.lookupLocal('130.149.7.201');
     expect(await geo.lookup('130.149.7.201')).toEqual({ ...mine, city: 'Charlottenburg', country: 'DE' });
@@ -138,7 +154,10 @@ describe('remote provider', () => {
     ['a 500', json({ error: 'boom' }, 500)],
     ['a 429', json({ error: { title: 'Rate limit exceeded' } }, 429)],
     ['a 204', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(204).end()],
-    ['a redirect', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(302, { location: 'http://127.0.0.1:9/x' }).end()],
+    [
+      'a redirect',
+      (_req: IncomingMessage, res: ServerResponse) => res.writeHead(302, { location: 'http://127.0.0.1:9/x' }).end(),
+    ],
     ['bad JSON', json('{"city": "Mountain View", ')],
     ['an HTML page', json('<html>oops</html>')],
     ['a JSON array', json([MOUNTAIN_VIEW])],
@@ -205,7 +224,17 @@ describe('remote provider', () => {
   it('never asks about private, reserved or invalid addresses', async () => {
     handler = json(MOUNTAIN_VIEW);
     const geo = remoteGeo();
-    for (const ip of ['10.0.0.1', '192.168.1.1', '127.0.0.1', '100.64.0.1', '::1', 'fc00::1', '::ffff:10.0.0.1', 'not an ip', '']) {
+    for (const ip of [
+      '10.0.0.1',
+      '192.168.1.1',
+      '127.0.0.1',
+      '100.64.0.1',
+      '::1',
+      'fc00::1',
+      '::ffff:10.0.0.1',
+      'not an ip',
+      '',
+    ]) {
       expect(await geo.lookup(ip)).toEqual(unknownGeo());
     }
     expect(seen).toHaveLength(0);
@@ -214,7 +243,12 @@ describe('remote provider', () => {
   it('sends the token in the Authorization header, and never returns it', async () => {
     // A provider that echoes the token and the address back in fields that would be stored.
     handler = (req, res) =>
-      json({ ...MOUNTAIN_VIEW, org: `AS15169 ${req.headers.authorization ?? ''}`, city: `near ${req.url?.slice(1) ?? ''}`, region: TOKEN })(req, res);
+      json({
+        ...MOUNTAIN_VIEW,
+        org: `AS15169 ${req.headers.authorization ?? ''}`,
+        city: `near ${req.url?.slice(1) ?? ''}`,
+        region: TOKEN,
+      })(req, res);
     const geo = remoteGeo();
     const result = await geo.lookup('8.8.8.8');
     expect(seen).toEqual([{ url: '/8.8.8.8', authorization: `Bearer ${TOKEN}` }]);
@@ -222,7 +256,13 @@ describe('remote provider', () => {
     expect(JSON.stringify(result)).not.toContain('8.8.8.8');
     // Those fields fall back to the local answer; the honest ones are kept.
     const mine = local.lookupLocal('8.8.8.8');
-    expect(result).toEqual({ ...mine, country: 'US', loc: '37.4056,-122.0775', postal: '94043', timezone: 'America/Los_Angeles' });
+    expect(result).toEqual({
+      ...mine,
+      country: 'US',
+      loc: '37.4056,-122.0775',
+      postal: '94043',
+      timezone: 'America/Los_Angeles',
+    });
   });
 
   it('sends no Authorization header without a token', async () => {
@@ -235,7 +275,10 @@ describe('remote provider', () => {
 
 describe('createRemoteGeo on its own', () => {
   it('gives up at the deadline even when fetch ignores its abort signal', async () => {
-    const remote = createRemoteGeo({ url: 'http://127.0.0.1:9', fetchImpl: () => new Promise<Response>(() => undefined) });
+    const remote = createRemoteGeo({
+      url: 'http://127.0.0.1:9',
+      fetchImpl: () => new Promise<Response>(() => undefined),
+    });
     const fallback = { ...unknownGeo(), country: 'US' };
     const started = performance.now();
     expect(await remote.lookup('8.8.8.8', fallback)).toEqual(fallback);

@@ -28,7 +28,10 @@ export function neutraliseFormula(value: string): string {
  * wrote) as a CSV byte stream under one header row, with back-pressure: the rows are read only as
  * fast as the reply is sent.
  */
-export function csvStream(headers: readonly string[], rows: AsyncIterable<readonly string[]> | Iterable<readonly string[]>): Readable {
+export function csvStream(
+  headers: readonly string[],
+  rows: AsyncIterable<readonly string[]> | Iterable<readonly string[]>,
+): Readable {
   const source = Readable.from(rows, { objectMode: true, highWaterMark: 64 });
   const csv = stringify({
     bom: true,

@@ -5,7 +5,10 @@ describe('redact', () => {
   it.each([
     ['550 5.1.1 <pat@example.com>: Recipient address rejected', '550 5.1.1 <[address]>: Recipient address rejected'],
     ['Key (email_key)=(pat.o+dh@example.co.uk) already exists.', 'Key (email_key)=([address]) already exists.'],
-    ['connect to postgres://dh:hunter2@db.internal:5432/dh failed', 'connect to postgres://[redacted]@db.internal:5432/dh failed'],
+    [
+      'connect to postgres://dh:hunter2@db.internal:5432/dh failed',
+      'connect to postgres://[redacted]@db.internal:5432/dh failed',
+    ],
     ['GET https://dh.example/confirm?token=abc123 failed', 'GET https://dh.example/confirm?[redacted] failed'],
     ['bad sig=AbC_123 and token=xyz', 'bad sig=[redacted] and token=[redacted]'],
     ['connect ECONNREFUSED 127.0.0.1:5432', 'connect ECONNREFUSED 127.0.0.1:5432'],
@@ -15,7 +18,9 @@ describe('redact', () => {
   });
 
   it('replaces the values it is told are secret, wherever they appear', () => {
-    expect(redact('key is s3cr3t-value, again s3cr3t-value', ['s3cr3t-value'])).toBe('key is [redacted], again [redacted]');
+    expect(redact('key is s3cr3t-value, again s3cr3t-value', ['s3cr3t-value'])).toBe(
+      'key is [redacted], again [redacted]',
+    );
   });
 });
 

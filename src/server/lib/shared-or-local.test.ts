@@ -18,7 +18,12 @@ const failing = (message: string) => () => Promise.reject(new Error(message));
 describe('SharedOrLocal', () => {
   it('answers from the shared store while it answers', async () => {
     const { guard, events } = setUp();
-    expect(await guard.run(async () => 'shared', () => 'local')).toBe('shared');
+    expect(
+      await guard.run(
+        async () => 'shared',
+        () => 'local',
+      ),
+    ).toBe('shared');
     expect(events).toEqual([]);
     expect(guard.isDown).toBe(false);
   });
@@ -52,26 +57,56 @@ describe('SharedOrLocal', () => {
   it('uses the shared store again at once when told it is back (the client reconnected)', async () => {
     const { guard, events } = setUp();
     guard.markDown('the connection closed');
-    expect(await guard.run(async () => 'shared', () => 'local')).toBe('local');
+    expect(
+      await guard.run(
+        async () => 'shared',
+        () => 'local',
+      ),
+    ).toBe('local');
     guard.markUp();
-    expect(await guard.run(async () => 'shared', () => 'local')).toBe('shared');
+    expect(
+      await guard.run(
+        async () => 'shared',
+        () => 'local',
+      ),
+    ).toBe('shared');
     expect(events).toEqual(['down: the connection closed', 'up after 0 ms']);
   });
 
   it('never writes an address or a password from an error into its reason', async () => {
     const { guard, events } = setUp();
-    await guard.run(failing('WRONGPASS for redis://admin:hunter22@cache.internal:6379 by ops@example.com'), () => 'local');
+    await guard.run(
+      failing('WRONGPASS for redis://admin:hunter22@cache.internal:6379 by ops@example.com'),
+      () => 'local',
+    );
     expect(events[0]).not.toMatch(/hunter22|ops@example\.com/);
   });
 
   it('lets the stricter answer win when both are known: the larger count, whichever store holds it', async () => {
     const { guard } = setUp();
     const larger = { merge: (a: number, b: number) => Math.max(a, b) };
-    expect(await guard.run(async () => 7, () => 3, larger)).toBe(7);
+    expect(
+      await guard.run(
+        async () => 7,
+        () => 3,
+        larger,
+      ),
+    ).toBe(7);
     // The shared store lost its count (restarted empty): this instance's own still judges.
-    expect(await guard.run(async () => 1, () => 6, larger)).toBe(6);
+    expect(
+      await guard.run(
+        async () => 1,
+        () => 6,
+        larger,
+      ),
+    ).toBe(6);
     // Without a rule, the shared answer as before.
-    expect(await guard.run(async () => 1, () => 6)).toBe(1);
+    expect(
+      await guard.run(
+        async () => 1,
+        () => 6,
+      ),
+    ).toBe(1);
   });
 
   it('fails closed on an unreadable counter: blocked, not counted as zero, and not taken for an outage', async () => {
@@ -85,12 +120,30 @@ describe('SharedOrLocal', () => {
       now: () => now,
     });
     const blocked = { unreadable: () => 'blocked' };
-    expect(await guard.run(() => Promise.reject(new UnreadableCounter('not a number')), () => 'local', blocked)).toBe('blocked');
-    expect(await guard.run(() => Promise.reject(new Error('WRONGTYPE Operation against a key holding the wrong kind of value')), () => 'local', blocked)).toBe('blocked');
+    expect(
+      await guard.run(
+        () => Promise.reject(new UnreadableCounter('not a number')),
+        () => 'local',
+        blocked,
+      ),
+    ).toBe('blocked');
+    expect(
+      await guard.run(
+        () => Promise.reject(new Error('WRONGTYPE Operation against a key holding the wrong kind of value')),
+        () => 'local',
+        blocked,
+      ),
+    ).toBe('blocked');
     expect(guard.isDown).toBe(false);
     // Said once a minute, not once per request.
     now += 60_000;
-    expect(await guard.run(() => Promise.reject(new UnreadableCounter('not a number')), () => 'local', blocked)).toBe('blocked');
+    expect(
+      await guard.run(
+        () => Promise.reject(new UnreadableCounter('not a number')),
+        () => 'local',
+        blocked,
+      ),
+    ).toBe('blocked');
     expect(events).toEqual(['unreadable: not a number', 'unreadable: not a number']);
     // An outage is still an outage.
     expect(await guard.run(failing('connect ECONNREFUSED'), () => 'local', blocked)).toBe('local');

@@ -10,7 +10,10 @@ import { newOutboxRow } from './outbox.ts';
 import { Suppressions } from './suppression.ts';
 import { Verp } from './verp.ts';
 
-if (!DOVECOT) console.log('bounce mailbox tests skipped: dovecot is not installed (apt-get install dovecot-imapd; .ci/run installs it)');
+if (!DOVECOT)
+  console.log(
+    'bounce mailbox tests skipped: dovecot is not installed (apt-get install dovecot-imapd; .ci/run installs it)',
+  );
 
 const DOMAIN = 'bounces.dh.example';
 
@@ -96,7 +99,15 @@ const arf = (returnPath: string, feedbackType = 'abuse') =>
   ].join('\r\n');
 
 const autoReply = (to: string) =>
-  [`From: someone@example.com`, `To: ${to}`, 'Subject: Out of office', `Message-ID: <${randomUUID()}@example.com>`, '', 'I am away.', ''].join('\r\n');
+  [
+    `From: someone@example.com`,
+    `To: ${to}`,
+    'Subject: Out of office',
+    `Message-ID: <${randomUUID()}@example.com>`,
+    '',
+    'I am away.',
+    '',
+  ].join('\r\n');
 
 let dovecot: TestDovecot;
 beforeAll(async () => {
@@ -116,7 +127,14 @@ for (const { dialect, skip, label } of dialectCases) {
     const clock = testClock();
 
     const imap = async <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> => {
-      const c = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, doSTARTTLS: false, auth: { user: dovecot.user, pass: dovecot.password }, logger: false });
+      const c = new ImapFlow({
+        host: '127.0.0.1',
+        port: dovecot.port,
+        secure: false,
+        doSTARTTLS: false,
+        auth: { user: dovecot.user, pass: dovecot.password },
+        logger: false,
+      });
       await c.connect();
       try {
         return await fn(c);
@@ -141,14 +159,22 @@ for (const { dialect, skip, label } of dialectCases) {
       await store.db.insertInto('outbox').values(row).execute();
       return { id, envelope: verp.address(row.id) };
     };
-    const read = () => readBounceMailbox({ url: dovecot.url, intake, now: clock, log: (msg, fields) => logged.push(`${msg} ${JSON.stringify(fields)}`) });
+    const read = () =>
+      readBounceMailbox({
+        url: dovecot.url,
+        intake,
+        now: clock,
+        log: (msg, fields) => logged.push(`${msg} ${JSON.stringify(fields)}`),
+      });
 
     beforeEach(async () => {
       store = await openTestStore(dialect);
       suppressions = new Suppressions(testSecrets());
       verp = new Verp(testSecrets(), DOMAIN);
       logged = [];
-      intake = new BounceIntake(store.db, suppressions, verp, (msg, fields) => logged.push(`${msg} ${JSON.stringify(fields)}`));
+      intake = new BounceIntake(store.db, suppressions, verp, (msg, fields) =>
+        logged.push(`${msg} ${JSON.stringify(fields)}`),
+      );
       // Each test starts with every earlier message read.
       await imap(async (c) => {
         const lock = await c.getMailboxLock('INBOX');
@@ -181,14 +207,19 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await suppressions.isSuppressed(store.db, 'dead@example.com')).toBe(true);
       expect(await suppressions.isSuppressed(store.db, 'angry@example.com')).toBe(true);
       // One soft bounce counts; a "delayed" warning and an auto-reply are no bounce.
-      for (const a of ['full@example.com', 'late@example.com', 'fine@example.com']) expect(await suppressions.isSuppressed(store.db, a)).toBe(false);
+      for (const a of ['full@example.com', 'late@example.com', 'fine@example.com'])
+        expect(await suppressions.isSuppressed(store.db, a)).toBe(false);
       const events = await store.db.selectFrom('bounce_events').select(['kind', 'source']).orderBy('kind').execute();
       expect(events).toEqual([
         { kind: 'complaint', source: 'arf' },
         { kind: 'hard', source: 'dsn' },
         { kind: 'soft', source: 'dsn' },
       ]);
-      const complained = await store.db.selectFrom('subscribers').select('status').where('id', '=', angry.id).executeTakeFirstOrThrow();
+      const complained = await store.db
+        .selectFrom('subscribers')
+        .select('status')
+        .where('id', '=', angry.id)
+        .executeTakeFirstOrThrow();
       expect(complained.status).toBe('unsubscribed');
       expect(logged.some((l) => l.includes('"forged"'))).toBe(true);
       expect(logged.join('\n')).not.toMatch(/@example\.com/);
@@ -199,7 +230,9 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('says what is wrong when the mailbox refuses the password, and reads nothing', async () => {
       const wrong = dovecot.url.replace(`:${dovecot.password}@`, ':not-the-password@');
-      await expect(readBounceMailbox({ url: wrong, intake, now: clock, log: () => undefined })).rejects.toThrow(/auth|fail|invalid/i);
+      await expect(readBounceMailbox({ url: wrong, intake, now: clock, log: () => undefined })).rejects.toThrow(
+        /auth|fail|invalid/i,
+      );
     });
   });
 }

@@ -40,7 +40,9 @@ function verpAddresses(mail: ParsedMail, raw: string): string[] {
 export function classifyReport(mail: ParsedMail, raw: string, fallbackId: string): Classified | null {
   const contentType = mail.headers.get('content-type');
   const reportType =
-    contentType && typeof contentType === 'object' && 'params' in contentType ? String((contentType.params as Record<string, string>)['report-type'] ?? '').toLowerCase() : '';
+    contentType && typeof contentType === 'object' && 'params' in contentType
+      ? String((contentType.params as Record<string, string>)['report-type'] ?? '').toLowerCase()
+      : '';
   const eventId = mail.messageId ?? fallbackId;
   const [envelope] = verpAddresses(mail, raw);
   if (!envelope) return null;
@@ -101,7 +103,11 @@ export async function readBounceMailbox(opts: BounceMailboxOptions): Promise<num
         const source = message && message.source ? message.source : null;
         if (source) {
           const raw = source.toString('utf8');
-          const classified = classifyReport(await simpleParser(source), raw, `uid:${String(client.mailbox && client.mailbox.uidValidity)}:${uid}`);
+          const classified = classifyReport(
+            await simpleParser(source),
+            raw,
+            `uid:${String(client.mailbox && client.mailbox.uidValidity)}:${uid}`,
+          );
           if (classified) {
             const outcome = await opts.intake.byEnvelope(classified.envelope, {
               kind: classified.kind,

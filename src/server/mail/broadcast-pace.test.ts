@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
+import {
+  closedPort,
+  deleteRedisKeys,
+  openSharedRedis,
+  redisSkipReason,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../test/test-redis.ts';
 import { LocalPace, RedisPace, SharedOrLocalPace } from './broadcast-pace.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -38,31 +45,39 @@ describe('LocalPace', () => {
   });
 });
 
-describe.skipIf(!testRedisUrl)(`RedisPace: one pace for every instance${testRedisUrl ? '' : ` (${redisSkipReason})`}`, () => {
-  it('two instances share one second of MAIL_RATE_PER_SEC: together they never get more than the rate', async () => {
-    const { a, b } = await sharedPair(testRedisUrl ?? '');
-    const paceA = new RedisPace(a, 10);
-    const paceB = new RedisPace(b, 10);
-    const granted = await Promise.all([paceA.take(6, T0), paceB.take(6, T0), paceA.take(6, T0 + 500), paceB.take(6, T0 + 900)]);
-    expect(granted.reduce((x, y) => x + y, 0)).toBe(10);
-    expect(paceA.msToNext(T0 + 900)).toBe(100);
-    // What one gives back the other may use, within the same second.
-    await paceA.giveBack(3, T0 + 950);
-    expect(await paceB.take(6, T0 + 950)).toBe(3);
-    // The next second is a new allowance.
-    expect(await paceB.take(6, T0 + 1000)).toBe(6);
-    expect(await paceA.take(6, T0 + 1001)).toBe(4);
-  });
+describe.skipIf(!testRedisUrl)(
+  `RedisPace: one pace for every instance${testRedisUrl ? '' : ` (${redisSkipReason})`}`,
+  () => {
+    it('two instances share one second of MAIL_RATE_PER_SEC: together they never get more than the rate', async () => {
+      const { a, b } = await sharedPair(testRedisUrl ?? '');
+      const paceA = new RedisPace(a, 10);
+      const paceB = new RedisPace(b, 10);
+      const granted = await Promise.all([
+        paceA.take(6, T0),
+        paceB.take(6, T0),
+        paceA.take(6, T0 + 500),
+        paceB.take(6, T0 + 900),
+      ]);
+      expect(granted.reduce((x, y) => x + y, 0)).toBe(10);
+      expect(paceA.msToNext(T0 + 900)).toBe(100);
+      // What one gives back the other may use, within the same second.
+      await paceA.giveBack(3, T0 + 950);
+      expect(await paceB.take(6, T0 + 950)).toBe(3);
+      // The next second is a new allowance.
+      expect(await paceB.take(6, T0 + 1000)).toBe(6);
+      expect(await paceA.take(6, T0 + 1001)).toBe(4);
+    });
 
-  it('with the local fallback, still shares the pace while Redis answers', async () => {
-    const { a, b } = await sharedPair(testRedisUrl ?? '');
-    const paceA = new SharedOrLocalPace(a, 4);
-    const paceB = new SharedOrLocalPace(b, 4);
-    const now = T0 + 10_000;
-    const both = (await paceA.take(4, now)) + (await paceB.take(4, now));
-    expect(both).toBe(4);
-  });
-});
+    it('with the local fallback, still shares the pace while Redis answers', async () => {
+      const { a, b } = await sharedPair(testRedisUrl ?? '');
+      const paceA = new SharedOrLocalPace(a, 4);
+      const paceB = new SharedOrLocalPace(b, 4);
+      const now = T0 + 10_000;
+      const both = (await paceA.take(4, now)) + (await paceB.take(4, now));
+      expect(both).toBe(4);
+    });
+  },
+);
 
 describe('SharedOrLocalPace while Redis cannot be reached', () => {
   it('sends at the per-instance rate instead of stopping', async () => {

@@ -109,14 +109,22 @@ export class SharedOrLocalPace implements BroadcastPace {
     const local = await this.local.take(want, now);
     if (local === 0) return 0;
     // A pace counter Redis cannot read grants nothing this second (the key lives two seconds).
-    const granted = await this.redis.orLocal(() => this.shared.take(local, now), () => local, { merge: Math.min, unreadable: () => 0 });
+    const granted = await this.redis.orLocal(
+      () => this.shared.take(local, now),
+      () => local,
+      { merge: Math.min, unreadable: () => 0 },
+    );
     await this.local.giveBack(local - granted);
     return granted;
   }
 
   async giveBack(n: number, now: number): Promise<void> {
     await this.local.giveBack(n);
-    await this.redis.orLocal(() => this.shared.giveBack(n, now), () => undefined, { unreadable: () => undefined });
+    await this.redis.orLocal(
+      () => this.shared.giveBack(n, now),
+      () => undefined,
+      { unreadable: () => undefined },
+    );
   }
 
   msToNext(now: number): number {

@@ -10,7 +10,8 @@ import { dkimRecord, dkimSigningOf, readDkimKey } from './dkim.ts';
 import { smtpMailer } from './mailer.ts';
 
 const FROM = 'Diamond Hand <hello@dh.example>';
-const pemOf = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const pemOf = (bits: number) =>
+  generateKeyPairSync('rsa', { modulusLength: bits }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 let dir: string;
 let keyFile: string;
@@ -33,11 +34,19 @@ const envError = (vars: Record<string, string>): string => {
 };
 
 describe('DKIM settings, checked at start', () => {
-  it('takes the key as a path or as the PEM itself (line breaks written \\n), and signs for MAIL_FROM\'s domain by default', () => {
+  it("takes the key as a path or as the PEM itself (line breaks written \\n), and signs for MAIL_FROM's domain by default", () => {
     const byPath = loadEnv({ DKIM_PRIVATE_KEY: keyFile, DKIM_SELECTOR: 'dh2026', MAIL_FROM: FROM });
-    const inline = loadEnv({ DKIM_PRIVATE_KEY: pem.trim().replace(/\n/g, '\\n'), DKIM_SELECTOR: 'dh2026', MAIL_FROM: FROM });
+    const inline = loadEnv({
+      DKIM_PRIVATE_KEY: pem.trim().replace(/\n/g, '\\n'),
+      DKIM_SELECTOR: 'dh2026',
+      MAIL_FROM: FROM,
+    });
     expect(byPath.DKIM_PRIVATE_KEY).toBe(inline.DKIM_PRIVATE_KEY);
-    expect(dkimSigningOf(byPath)).toEqual({ domainName: 'dh.example', keySelector: 'dh2026', privateKey: byPath.DKIM_PRIVATE_KEY });
+    expect(dkimSigningOf(byPath)).toEqual({
+      domainName: 'dh.example',
+      keySelector: 'dh2026',
+      privateKey: byPath.DKIM_PRIVATE_KEY,
+    });
     expect(dkimSigningOf({ ...byPath, DKIM_DOMAIN: 'mail.dh.example' })?.domainName).toBe('mail.dh.example');
     expect(dkimSigningOf(loadEnv({}))).toBeUndefined();
   });
@@ -51,11 +60,17 @@ describe('DKIM settings, checked at start', () => {
     const garbledError = envError({ DKIM_PRIVATE_KEY: garbled, DKIM_SELECTOR: 's1' });
     expect(garbledError).toMatch(/DKIM_PRIVATE_KEY: is not a private key in PEM form/);
     expect(garbledError).not.toContain('bm90IGEga2V5');
-    expect(envError({ DKIM_PRIVATE_KEY: pemOf(512), DKIM_SELECTOR: 's1' })).toMatch(/is a 512-bit RSA key; receivers ignore DKIM keys under 1024 bits/);
+    expect(envError({ DKIM_PRIVATE_KEY: pemOf(512), DKIM_SELECTOR: 's1' })).toMatch(
+      /is a 512-bit RSA key; receivers ignore DKIM keys under 1024 bits/,
+    );
     const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     expect(envError({ DKIM_PRIVATE_KEY: ed, DKIM_SELECTOR: 's1' })).toMatch(/must be an RSA key/);
-    expect(envError({ DKIM_SELECTOR: 's1' })).toMatch(/DKIM_PRIVATE_KEY: must be set when DKIM_SELECTOR or DKIM_DOMAIN is/);
-    expect(envError({ DKIM_PRIVATE_KEY: keyFile, DKIM_SELECTOR: 'not a label!' })).toMatch(/DKIM_SELECTOR: must be a DNS label/);
+    expect(envError({ DKIM_SELECTOR: 's1' })).toMatch(
+      /DKIM_PRIVATE_KEY: must be set when DKIM_SELECTOR or DKIM_DOMAIN is/,
+    );
+    expect(envError({ DKIM_PRIVATE_KEY: keyFile, DKIM_SELECTOR: 'not a label!' })).toMatch(
+      /DKIM_SELECTOR: must be a DNS label/,
+    );
   });
 });
 
@@ -105,7 +120,9 @@ describe('DKIM signing over real SMTP', () => {
 
     // Another key published under the selector (a rotated or wrong record): the signature fails.
     const other = dkimRecord(readDkimKey(pemOf(2048)).key);
-    const wrongKey = await dkimVerify(raw, { resolver: async (name: string, type: string) => (type === 'TXT' && name.startsWith('dh2026.') ? [[other]] : []) });
+    const wrongKey = await dkimVerify(raw, {
+      resolver: async (name: string, type: string) => (type === 'TXT' && name.startsWith('dh2026.') ? [[other]] : []),
+    });
     expect(wrongKey.results[0]?.status.result).toBe('fail');
   });
 });

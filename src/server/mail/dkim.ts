@@ -35,19 +35,24 @@ export function readDkimKey(value: string): { pem: string; key: KeyObject } {
     try {
       pem = readFileSync(v, 'utf8');
     } catch {
-      throw new Error('is neither a PEM private key (-----BEGIN PRIVATE KEY-----…) nor the path of a readable file holding one');
+      throw new Error(
+        'is neither a PEM private key (-----BEGIN PRIVATE KEY-----…) nor the path of a readable file holding one',
+      );
     }
   }
   let key: KeyObject;
   try {
     key = createPrivateKey(pem);
   } catch {
-    throw new Error('is not a private key in PEM form (make one with `openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048`)');
+    throw new Error(
+      'is not a private key in PEM form (make one with `openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048`)',
+    );
   }
   // nodemailer signs rsa-sha256 only; an Ed25519 key (RFC 8463) would fail every email.
   if (key.asymmetricKeyType !== 'rsa') throw new Error('must be an RSA key (nodemailer signs with rsa-sha256 only)');
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (bits < DKIM_MIN_BITS) throw new Error(`is a ${bits}-bit RSA key; receivers ignore DKIM keys under ${DKIM_MIN_BITS} bits (use 2048)`);
+  if (bits < DKIM_MIN_BITS)
+    throw new Error(`is a ${bits}-bit RSA key; receivers ignore DKIM keys under ${DKIM_MIN_BITS} bits (use 2048)`);
   return { pem: key.export({ type: 'pkcs8', format: 'pem' }).toString(), key };
 }
 
@@ -59,7 +64,12 @@ export const dkimPublicKeyBase64 = (key: KeyObject): string =>
 export const dkimRecord = (key: KeyObject): string => `v=DKIM1; k=rsa; p=${dkimPublicKeyBase64(key)}`;
 
 /** The signing settings from the checked environment, the domain defaulting to MAIL_FROM's; unset: no signing. */
-export function dkimSigningOf(env: { DKIM_PRIVATE_KEY?: string | undefined; DKIM_SELECTOR?: string | undefined; DKIM_DOMAIN?: string | undefined; MAIL_FROM: string }): DkimSigning | undefined {
+export function dkimSigningOf(env: {
+  DKIM_PRIVATE_KEY?: string | undefined;
+  DKIM_SELECTOR?: string | undefined;
+  DKIM_DOMAIN?: string | undefined;
+  MAIL_FROM: string;
+}): DkimSigning | undefined {
   if (!env.DKIM_PRIVATE_KEY || !env.DKIM_SELECTOR) return undefined;
   const domainName = env.DKIM_DOMAIN ?? domainOf(env.MAIL_FROM);
   if (!domainName) throw new Error('DKIM_DOMAIN must be set when MAIL_FROM has no domain.');

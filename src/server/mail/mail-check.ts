@@ -61,7 +61,8 @@ export function spfMechanism(smtpHost: string | undefined): string | null {
   return PROVIDER_SPF.find(([re]) => re.test(host))?.[1] ?? `a:${host}`;
 }
 
-export const dmarcRecord = (fromDomain: string): string => `v=DMARC1; p=none; rua=mailto:dmarc@${fromDomain}; adkim=r; aspf=r`;
+export const dmarcRecord = (fromDomain: string): string =>
+  `v=DMARC1; p=none; rua=mailto:dmarc@${fromDomain}; adkim=r; aspf=r`;
 
 /** DNS errors that mean "no such record" rather than "no answer at all". */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
@@ -78,7 +79,8 @@ async function ask<T>(fn: () => Promise<T>): Promise<Lookup<T>> {
   }
 }
 
-const unreachable = (code: string) => `DNS could not be reached (${code}): this machine may have no internet, or no resolver; the record above is what to publish.`;
+const unreachable = (code: string) =>
+  `DNS could not be reached (${code}): this machine may have no internet, or no resolver; the record above is what to publish.`;
 
 /** Tags of a DKIM or DMARC record ("v=DKIM1; p=…"), names lower-cased. */
 function tags(record: string): Map<string, string> {
@@ -97,16 +99,39 @@ async function checkSpf(s: MailDnsSettings, dns: DnsLookups): Promise<RecordChec
   const found = await ask(() => dns.resolveTxt(s.bounceDomain));
   if ('unreachable' in found) return { ...base, verdict: 'unreachable', words: unreachable(found.unreachable) };
   const spf = ('ok' in found ? found.ok : []).map((chunks) => chunks.join('')).filter((t) => /^v=spf1(\s|$)/i.test(t));
-  if (spf.length === 0) return { ...base, verdict: 'missing', words: `No SPF record at ${s.bounceDomain}: receivers cannot tell our server may send for it.` };
-  if (spf.length > 1) return { ...base, verdict: 'differs', words: `${spf.length} SPF records at ${s.bounceDomain}: SPF then fails for every email (RFC 7208 §4.5); merge them into one.` };
+  if (spf.length === 0)
+    return {
+      ...base,
+      verdict: 'missing',
+      words: `No SPF record at ${s.bounceDomain}: receivers cannot tell our server may send for it.`,
+    };
+  if (spf.length > 1)
+    return {
+      ...base,
+      verdict: 'differs',
+      words: `${spf.length} SPF records at ${s.bounceDomain}: SPF then fails for every email (RFC 7208 §4.5); merge them into one.`,
+    };
   const [record = ''] = spf;
   const terms = record.toLowerCase().split(/\s+/);
   if (!/^[-~]all$/.test(terms.at(-1) ?? '')) {
-    return { ...base, verdict: 'differs', words: `The SPF record at ${s.bounceDomain} ("${record}") does not end in ~all or -all, so it allows anyone.` };
+    return {
+      ...base,
+      verdict: 'differs',
+      words: `The SPF record at ${s.bounceDomain} ("${record}") does not end in ~all or -all, so it allows anyone.`,
+    };
   }
-  if (!mechanism) return { ...base, verdict: 'matches', words: `An SPF record is published ("${record}"); SMTP_URL is unset, so which server it must allow is unknown here.` };
+  if (!mechanism)
+    return {
+      ...base,
+      verdict: 'matches',
+      words: `An SPF record is published ("${record}"); SMTP_URL is unset, so which server it must allow is unknown here.`,
+    };
   if (!terms.includes(mechanism.toLowerCase())) {
-    return { ...base, verdict: 'differs', words: `The SPF record at ${s.bounceDomain} ("${record}") does not name ${mechanism}: mail from our SMTP server fails SPF.` };
+    return {
+      ...base,
+      verdict: 'differs',
+      words: `The SPF record at ${s.bounceDomain} ("${record}") does not name ${mechanism}: mail from our SMTP server fails SPF.`,
+    };
   }
   return { ...base, verdict: 'matches', words: `Matches: "${record}".` };
 }
@@ -129,16 +154,29 @@ async function checkDkim(s: MailDnsSettings, dns: DnsLookups): Promise<RecordChe
   if ('unreachable' in found) return { ...base, verdict: 'unreachable', words: unreachable(found.unreachable) };
   // A long key is split into 255-byte strings in one TXT record: joined, they are the record.
   const records = ('ok' in found ? found.ok : []).map((chunks) => chunks.join('')).filter((t) => tags(t).has('p'));
-  if (records.length === 0) return { ...base, verdict: 'missing', words: `No DKIM key at ${name}: every signature we make fails to verify.` };
+  if (records.length === 0)
+    return { ...base, verdict: 'missing', words: `No DKIM key at ${name}: every signature we make fails to verify.` };
   const published = records.map((r) => tags(r).get('p') ?? '');
   if (published.includes(key)) {
-    const alignment = s.dkim.domain === s.fromDomain || s.fromDomain.endsWith(`.${s.dkim.domain}`) || s.dkim.domain.endsWith(`.${s.fromDomain}`);
+    const alignment =
+      s.dkim.domain === s.fromDomain ||
+      s.fromDomain.endsWith(`.${s.dkim.domain}`) ||
+      s.dkim.domain.endsWith(`.${s.fromDomain}`);
     return alignment
       ? { ...base, verdict: 'matches', words: 'Matches: the published key is the public half of DKIM_PRIVATE_KEY.' }
-      : { ...base, verdict: 'differs', words: `The key matches, but ${s.dkim.domain} is not aligned with MAIL_FROM's ${s.fromDomain}: DMARC ignores this signature.` };
+      : {
+          ...base,
+          verdict: 'differs',
+          words: `The key matches, but ${s.dkim.domain} is not aligned with MAIL_FROM's ${s.fromDomain}: DMARC ignores this signature.`,
+        };
   }
-  if (published.every((p) => p === '')) return { ...base, verdict: 'differs', words: `The key at ${name} is revoked (empty p=).` };
-  return { ...base, verdict: 'differs', words: `The key published at ${name} is not the public half of DKIM_PRIVATE_KEY: signatures fail.` };
+  if (published.every((p) => p === ''))
+    return { ...base, verdict: 'differs', words: `The key at ${name} is revoked (empty p=).` };
+  return {
+    ...base,
+    verdict: 'differs',
+    words: `The key published at ${name} is not the public half of DKIM_PRIVATE_KEY: signatures fail.`,
+  };
 }
 
 async function checkDmarc(s: MailDnsSettings, dns: DnsLookups): Promise<RecordCheck> {
@@ -146,20 +184,48 @@ async function checkDmarc(s: MailDnsSettings, dns: DnsLookups): Promise<RecordCh
   const base = { what: 'DMARC' as const, type: 'TXT' as const, name, publish: dmarcRecord(s.fromDomain) };
   const found = await ask(() => dns.resolveTxt(name));
   if ('unreachable' in found) return { ...base, verdict: 'unreachable', words: unreachable(found.unreachable) };
-  const records = ('ok' in found ? found.ok : []).map((chunks) => chunks.join('')).filter((t) => /^v=DMARC1\s*(;|$)/i.test(t));
-  if (records.length === 0) return { ...base, verdict: 'missing', words: `No DMARC record at ${name}: Gmail and Yahoo require one of bulk senders since 2024.` };
-  if (records.length > 1) return { ...base, verdict: 'differs', words: `${records.length} DMARC records at ${name}: receivers then ignore DMARC (RFC 7489 §6.6.3); keep one.` };
+  const records = ('ok' in found ? found.ok : [])
+    .map((chunks) => chunks.join(''))
+    .filter((t) => /^v=DMARC1\s*(;|$)/i.test(t));
+  if (records.length === 0)
+    return {
+      ...base,
+      verdict: 'missing',
+      words: `No DMARC record at ${name}: Gmail and Yahoo require one of bulk senders since 2024.`,
+    };
+  if (records.length > 1)
+    return {
+      ...base,
+      verdict: 'differs',
+      words: `${records.length} DMARC records at ${name}: receivers then ignore DMARC (RFC 7489 §6.6.3); keep one.`,
+    };
   const t = tags(records[0] ?? '');
   const policy = t.get('p');
   if (!policy || !['none', 'quarantine', 'reject'].includes(policy.toLowerCase())) {
-    return { ...base, verdict: 'differs', words: `The DMARC record at ${name} has no valid p= (none, quarantine or reject).` };
+    return {
+      ...base,
+      verdict: 'differs',
+      words: `The DMARC record at ${name} has no valid p= (none, quarantine or reject).`,
+    };
   }
-  if (!t.get('rua')) return { ...base, verdict: 'differs', words: `The DMARC record at ${name} has no rua=: nobody receives the reports that tell whether mail passes.` };
+  if (!t.get('rua'))
+    return {
+      ...base,
+      verdict: 'differs',
+      words: `The DMARC record at ${name} has no rua=: nobody receives the reports that tell whether mail passes.`,
+    };
   const strictSpf = t.get('aspf') === 's' && s.bounceDomain !== s.fromDomain;
   if (strictSpf) {
-    return { ...base, verdict: 'differs', words: `aspf=s, but the envelope sender is at ${s.bounceDomain}, not ${s.fromDomain}: SPF never aligns; use aspf=r.` };
+    return {
+      ...base,
+      verdict: 'differs',
+      words: `aspf=s, but the envelope sender is at ${s.bounceDomain}, not ${s.fromDomain}: SPF never aligns; use aspf=r.`,
+    };
   }
-  const next = policy.toLowerCase() === 'none' ? ' Once the reports show every source passing (about two weeks), move to p=quarantine.' : '';
+  const next =
+    policy.toLowerCase() === 'none'
+      ? ' Once the reports show every source passing (about two weeks), move to p=quarantine.'
+      : '';
   return { ...base, verdict: 'matches', words: `Matches: p=${policy}, reports to ${t.get('rua') ?? ''}.${next}` };
 }
 
@@ -169,9 +235,18 @@ async function checkBounceMx(s: MailDnsSettings, dns: DnsLookups): Promise<Recor
   const found = await ask(() => dns.resolveMx(s.bounceDomain));
   if ('unreachable' in found) return { ...base, verdict: 'unreachable', words: unreachable(found.unreachable) };
   const mx = 'ok' in found ? [...found.ok].sort((a, b) => a.priority - b.priority) : [];
-  if (mx.length === 0) return { ...base, verdict: 'missing', words: `No MX at ${s.bounceDomain}: bounces sent to our envelope senders are lost (and some receivers refuse mail from a domain with no MX).` };
+  if (mx.length === 0)
+    return {
+      ...base,
+      verdict: 'missing',
+      words: `No MX at ${s.bounceDomain}: bounces sent to our envelope senders are lost (and some receivers refuse mail from a domain with no MX).`,
+    };
   const hosts = mx.map((m) => `${m.exchange} (${m.priority})`).join(', ');
-  return { ...base, verdict: 'matches', words: `MX published: ${hosts}. Make sure it delivers bounces+… to the bounce mailbox${s.imapHost ? '' : ' (BOUNCE_IMAP_URL is unset: nothing reads it)'}.` };
+  return {
+    ...base,
+    verdict: 'matches',
+    words: `MX published: ${hosts}. Make sure it delivers bounces+… to the bounce mailbox${s.imapHost ? '' : ' (BOUNCE_IMAP_URL is unset: nothing reads it)'}.`,
+  };
 }
 
 /** Every record, checked against DNS in turn (none, when DNS does not reach the internet). */
@@ -187,14 +262,22 @@ export async function checkMailDns(s: MailDnsSettings, dns: DnsLookups): Promise
   return [await checkSpf(s, dns), await checkDkim(s, dns), await checkDmarc(s, dns), await checkBounceMx(s, dns)];
 }
 
-const MARK: Record<Verdict, string> = { matches: 'OK', differs: 'DIFFERS', missing: 'MISSING', unreachable: 'NOT CHECKED', 'not-signed-here': 'NOTE' };
+const MARK: Record<Verdict, string> = {
+  matches: 'OK',
+  differs: 'DIFFERS',
+  missing: 'MISSING',
+  unreachable: 'NOT CHECKED',
+  'not-signed-here': 'NOTE',
+};
 
 /** The report as printed: for each record, what to publish, then the verdict in words. */
 export function formatMailCheck(checks: readonly RecordCheck[]): string {
   const lines: string[] = [];
   for (const c of checks) {
     lines.push(`${c.what}  [${MARK[c.verdict]}]`);
-    lines.push(`  ${c.name}  ${c.type}  ${c.type === 'TXT' && c.verdict !== 'not-signed-here' ? `"${c.publish}"` : c.publish}`);
+    lines.push(
+      `  ${c.name}  ${c.type}  ${c.type === 'TXT' && c.verdict !== 'not-signed-here' ? `"${c.publish}"` : c.publish}`,
+    );
     lines.push(`  ${c.words}`);
     lines.push('');
   }

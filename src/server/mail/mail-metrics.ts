@@ -15,7 +15,11 @@ declare module '../plugins/metrics.ts' {
 
 /** The mail plugin's counters, on the app's registry. */
 export function provideMailMetrics(metrics: AppMetrics): void {
-  const sent = metrics.counter({ name: 'dh_mail_sent_total', help: 'Emails accepted by the mail server, by kind.', labelNames: ['kind'] });
+  const sent = metrics.counter({
+    name: 'dh_mail_sent_total',
+    help: 'Emails accepted by the mail server, by kind.',
+    labelNames: ['kind'],
+  });
   const failed = metrics.counter({
     name: 'dh_mail_failed_total',
     help: 'Attempts to send an email that failed, by kind (most are retried later).',

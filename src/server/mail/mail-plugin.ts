@@ -53,13 +53,16 @@ export const mailPlugin = fp(
   async (app: FastifyInstance, opts: MailOptions) => {
     const mailer =
       opts.mailer ??
-      (opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency, opts.dkim) : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
+      (opts.smtpUrl
+        ? smtpMailer(opts.smtpUrl, opts.from, opts.concurrency, opts.dkim)
+        : fileMailer(opts.outboxDir, opts.from, (m) => app.log.info(m)));
     provideMailMetrics(app.metrics);
     const kinds = new Map<string, Composer>();
     const broadcastListeners: ((broadcastId: string) => void)[] = [];
     const suppressions = new Suppressions(app.keys.secrets);
     const bounceDomain = opts.bounceDomain ?? domainOf(opts.from);
-    if (!bounceDomain) throw new Error('MAIL_FROM must be an address with a domain (or set BOUNCE_DOMAIN): bounces come back to it.');
+    if (!bounceDomain)
+      throw new Error('MAIL_FROM must be an address with a domain (or set BOUNCE_DOMAIN): bounces come back to it.');
     const verp = new Verp(app.keys.secrets, bounceDomain);
     const bounces = new BounceIntake(app.store.db, suppressions, verp, (msg, fields) => app.log.warn(fields, msg));
     const worker = new OutboxWorker({
@@ -73,7 +76,9 @@ export const mailPlugin = fp(
       committer: app.committer,
       ...(opts.broadcastRatePerSec ? { broadcastRatePerSec: opts.broadcastRatePerSec } : {}),
       // The provider's limit is the site's, not each instance's: shared in Redis when configured.
-      ...(opts.broadcastRatePerSec && app.redis ? { pace: new SharedOrLocalPace(app.redis, opts.broadcastRatePerSec) } : {}),
+      ...(opts.broadcastRatePerSec && app.redis
+        ? { pace: new SharedOrLocalPace(app.redis, opts.broadcastRatePerSec) }
+        : {}),
       ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
       onError: (error, row) => {
         if (row) app.metrics.mail.failed(row.kind);
@@ -100,7 +105,12 @@ export const mailPlugin = fp(
           'bounce-mailbox',
           60_000,
           async () => {
-            await readBounceMailbox({ url: imapUrl, intake: bounces, now: app.clock, log: (msg, fields) => app.log.info(fields, msg) });
+            await readBounceMailbox({
+              url: imapUrl,
+              intake: bounces,
+              now: app.clock,
+              log: (msg, fields) => app.log.info(fields, msg),
+            });
           },
           // The error only: the URL holds the mailbox's password.
           (error) => app.log.warn({ err: errorText(error) }, 'bounce mailbox not read; will retry'),

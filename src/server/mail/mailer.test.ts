@@ -16,7 +16,12 @@ describe('the file mailer (SMTP_URL unset)', () => {
     const dir = path.join(root, 'data', 'outbox');
     const mailer = fileMailer(dir, 'DH <no-reply@dh.example>', (m) => lines.push(m));
     const link = 'https://dh.example/confirm?token=canary-token-1234567890';
-    await mailer.send({ to: 'pat@example.com', subject: 'Confirm', text: `Open ${link}`, html: `<a href="${link}">Confirm</a>` });
+    await mailer.send({
+      to: 'pat@example.com',
+      subject: 'Confirm',
+      text: `Open ${link}`,
+      html: `<a href="${link}">Confirm</a>`,
+    });
     mailer.close();
 
     const [file, ...more] = readdirSync(dir);

@@ -97,7 +97,13 @@ export function outboxFilesTo(dir: string, address: string): string[] {
     .filter((file) => {
       // Unfolded (RFC 5322 §2.2.3) so an address on a continuation line is found too.
       const to = /^to:(.*(?:\r?\n[ \t].*)*)/im.exec(headerBlock(file))?.[1] ?? '';
-      return to.replace(/\r?\n[ \t]/g, ' ').toLowerCase().match(/[^\s<>,"]+@[^\s<>,"]+/g)?.includes(wanted) ?? false;
+      return (
+        to
+          .replace(/\r?\n[ \t]/g, ' ')
+          .toLowerCase()
+          .match(/[^\s<>,"]+@[^\s<>,"]+/g)
+          ?.includes(wanted) ?? false
+      );
     });
 }
 
@@ -114,7 +120,14 @@ export function fileMailer(dir: string, from: string, log: (msg: string) => void
   return {
     description: `files in ${dir}`,
     async send(m) {
-      const info = await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers ?? {} });
+      const info = await transport.sendMail({
+        from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        headers: m.headers ?? {},
+      });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${n++}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log(`Mail written to ${file}`);

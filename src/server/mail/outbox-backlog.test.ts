@@ -68,7 +68,10 @@ for (const { dialect, skip, label } of dialectCases) {
       store = await openTestStore(dialect);
       t = await buildTestApp({ store, env: { METRICS_TOKEN: TOKEN } });
       const sub = await insertSubscriber(store.db, 'backlog@example.com');
-      await store.db.insertInto('outbox').values(newOutboxRow('confirmation', sub, t.clock())).execute();
+      await store.db
+        .insertInto('outbox')
+        .values(newOutboxRow('confirmation', sub, t.clock()))
+        .execute();
       expect(sampleOf(await scrape(t.app), 'dh_outbox_pending', { kind: 'confirmation' })).toBe(1);
       await store.close();
       const body = await scrape(t.app);

@@ -25,13 +25,22 @@ for (const { dialect, skip, label } of dialectCases) {
 
     // A kind of our own: the worker knows kinds only by their registered composers.
     const note: Composer = async (row) => {
-      const to = await store.db.selectFrom('subscribers').select(['email', 'status']).where('id', '=', row.subscriber_id).executeTakeFirst();
+      const to = await store.db
+        .selectFrom('subscribers')
+        .select(['email', 'status'])
+        .where('id', '=', row.subscriber_id)
+        .executeTakeFirst();
       if (!to || to.status === 'unsubscribed') return 'cancel';
       return { to: to.email, subject: 'A note', text: 'Hello', html: '<p>Hello</p>' };
     };
     // Each worker's pooled connections are closed after the test, as the mail plugin does on close.
     const opened: { worker: OutboxWorker; mailer: Mailer }[] = [];
-    const worker = (smtpUrl: string, db: Kysely<Database> = store.db, broadcastRatePerSec?: number, concurrency = 1) => {
+    const worker = (
+      smtpUrl: string,
+      db: Kysely<Database> = store.db,
+      broadcastRatePerSec?: number,
+      concurrency = 1,
+    ) => {
       const mailer = smtpMailer(smtpUrl, FROM, concurrency);
       const w = new OutboxWorker({
         db,
@@ -48,7 +57,10 @@ for (const { dialect, skip, label } of dialectCases) {
 
     const queue = async (email: string, kind = 'note', broadcastId: string | null = null) => {
       const id = await insertSubscriber(store.db, email, { now: clock() });
-      await store.db.insertInto('outbox').values(newOutboxRow(kind, id, clock(), broadcastId)).execute();
+      await store.db
+        .insertInto('outbox')
+        .values(newOutboxRow(kind, id, clock(), broadcastId))
+        .execute();
       return id;
     };
     const recipientsOf = () => sink.messages.map((m) => (m.to && 'text' in m.to ? m.to.text : ''));
@@ -142,7 +154,11 @@ for (const { dialect, skip, label } of dialectCases) {
     it('marks a recipient failed at once on a 5xx answer, and retries a 4xx answer with back-off', async () => {
       await sink.close();
       sink = await startSmtpSink(0, (to) =>
-        to.startsWith('gone') ? { code: 550, message: 'No such mailbox' } : to.startsWith('busy') ? { code: 451, message: 'Try again later' } : null,
+        to.startsWith('gone')
+          ? { code: 550, message: 'No such mailbox' }
+          : to.startsWith('busy')
+            ? { code: 451, message: 'Try again later' }
+            : null,
       );
       await queue('gone@example.com');
       await queue('busy@example.com');
@@ -150,10 +166,21 @@ for (const { dialect, skip, label } of dialectCases) {
       const rows = await store.db
         .selectFrom('outbox')
         .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
-        .select(['subscribers.email', 'outbox.status', 'outbox.attempts', 'outbox.next_attempt_at', 'outbox.last_error'])
+        .select([
+          'subscribers.email',
+          'outbox.status',
+          'outbox.attempts',
+          'outbox.next_attempt_at',
+          'outbox.last_error',
+        ])
         .orderBy('subscribers.email')
         .execute();
-      expect(rows[0]).toMatchObject({ email: 'busy@example.com', status: 'pending', attempts: 1, next_attempt_at: '2026-11-21T12:00:30.000Z' });
+      expect(rows[0]).toMatchObject({
+        email: 'busy@example.com',
+        status: 'pending',
+        attempts: 1,
+        next_attempt_at: '2026-11-21T12:00:30.000Z',
+      });
       expect(rows[0]?.last_error).toMatch(/451/);
       expect(rows[1]).toMatchObject({ email: 'gone@example.com', status: 'failed', attempts: 1 });
       expect(rows[1]?.last_error).toMatch(/550/);
@@ -222,7 +249,7 @@ for (const { dialect, skip, label } of dialectCases) {
       for (let i = 0; i < 10; i++) await queue(`c${i}@example.com`);
       const w = worker(sink.url, store.db, undefined, 3);
       w.start();
-      for (let sent = 0; sent < 10; ) {
+      for (let sent = 0; sent < 10;) {
         // Every free slot is filled while the held ones wait: exactly 3 are held (the last round 1).
         const expected = Math.min(3, 10 - sent);
         await hold.until(expected);
@@ -265,7 +292,7 @@ for (const { dialect, skip, label } of dialectCases) {
         expect(row.status).toBe('sent');
       });
       // Released, the broadcast goes on to the end, two at a time.
-      for (let sent = 1; sent < 41; ) {
+      for (let sent = 1; sent < 41;) {
         await hold.until(Math.min(2, 41 - sent));
         const n = hold.held.now;
         hold.release();

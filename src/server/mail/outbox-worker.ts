@@ -91,7 +91,10 @@ function smtpStatus(error: unknown): string | null {
  */
 function withBounceHeaders(message: MailMessage, row: OutboxRow, verp: Verp): MailMessage {
   const campaign = row.broadcast_id ? row.broadcast_id.replace(/-/g, '') : '-';
-  const headers: Record<string, string> = { ...message.headers, 'Feedback-ID': `${campaign}:${row.kind}:diamond-hand:${verp.domain}` };
+  const headers: Record<string, string> = {
+    ...message.headers,
+    'Feedback-ID': `${campaign}:${row.kind}:diamond-hand:${verp.domain}`,
+  };
   if (row.broadcast_id) headers['List-Id'] = `Broadcast <b${campaign}.${verp.domain}>`;
   return { ...message, headers, envelopeFrom: verp.address(row.id) };
 }
@@ -297,7 +300,8 @@ export class OutboxWorker {
         if (broadcast.length < allowed) pacedOut = false;
       }
     }
-    const byQueue = (a: OutboxRow, b: OutboxRow) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0);
+    const byQueue = (a: OutboxRow, b: OutboxRow) =>
+      a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0;
     return { rows: [...others.sort(byQueue), ...broadcast.sort(byQueue)], pacedOut };
   }
 
@@ -333,7 +337,8 @@ export class OutboxWorker {
 
   /** Composes, sends and marks one row; `exchanged` is called once the SMTP server has answered. */
   private async deliver(row: OutboxRow, exchanged: () => void = () => undefined): Promise<void> {
-    const mine = (db: Kysely<Database>) => db.updateTable('outbox').where('id', '=', row.id).where('locked_by', '=', this.id);
+    const mine = (db: Kysely<Database>) =>
+      db.updateTable('outbox').where('id', '=', row.id).where('locked_by', '=', this.id);
     let message: MailMessage | 'cancel' | undefined;
     try {
       const compose = this.opts.kinds.get(row.kind);
@@ -345,7 +350,12 @@ export class OutboxWorker {
         exchanged();
         await this.write((db) =>
           mine(db)
-            .set({ status: 'cancelled', last_error: 'suppressed: this address is on the suppression list', locked_by: null, locked_until: null })
+            .set({
+              status: 'cancelled',
+              last_error: 'suppressed: this address is on the suppression list',
+              locked_by: null,
+              locked_until: null,
+            })
             .execute(),
         );
         return;

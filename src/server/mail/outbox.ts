@@ -11,7 +11,10 @@ export type { MailMessage } from './mailer.ts';
 // address queues nothing).
 export { Suppressions } from './suppression.ts';
 
-export type OutboxRow = Pick<OutboxTable, 'id' | 'kind' | 'subscriber_id' | 'created_at' | 'next_attempt_at' | 'broadcast_id'> & { attempts: number };
+export type OutboxRow = Pick<
+  OutboxTable,
+  'id' | 'kind' | 'subscriber_id' | 'created_at' | 'next_attempt_at' | 'broadcast_id'
+> & { attempts: number };
 
 /** Turns a claimed row into a message, or 'cancel' when it should no longer be sent. */
 export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'cancel'>;

@@ -23,10 +23,63 @@ let strangerKey: KeyObject;
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'dh-sns-'));
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Test SNS CA');
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=sns.amazonaws.com');
-  ssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem', '-days', '1');
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'stranger.key', '-out', 'stranger.pem', '-days', '1', '-subj', '/CN=sns.amazonaws.com');
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Test SNS CA',
+  );
+  ssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'leaf.key',
+    '-out',
+    'leaf.csr',
+    '-subj',
+    '/CN=sns.amazonaws.com',
+  );
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'leaf.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'leaf.pem',
+    '-days',
+    '1',
+  );
+  ssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'stranger.key',
+    '-out',
+    'stranger.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=sns.amazonaws.com',
+  );
   ca = new X509Certificate(readFileSync(path.join(dir, 'ca.pem')));
   leafPem = readFileSync(path.join(dir, 'leaf.pem'), 'utf8');
   leafKey = createPrivateKey(readFileSync(path.join(dir, 'leaf.key')));
@@ -41,7 +94,10 @@ function signed(fields: Record<string, string>, key: KeyObject, version: '1' | '
     fields.Type === 'Notification'
       ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
       : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
-  const text = names.filter((n) => fields[n] !== undefined).map((n) => `${n}\n${fields[n]}\n`).join('');
+  const text = names
+    .filter((n) => fields[n] !== undefined)
+    .map((n) => `${n}\n${fields[n]}\n`)
+    .join('');
   const signature = sign(version === '1' ? 'sha1' : 'sha256', Buffer.from(text), key).toString('base64');
   return { ...fields, SignatureVersion: version, Signature: signature };
 }
@@ -63,12 +119,24 @@ const sesBounce = {
   bounce: {
     bounceType: 'Permanent',
     bounceSubType: 'General',
-    bouncedRecipients: [{ emailAddress: 'dead@example.com', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+    bouncedRecipients: [
+      {
+        emailAddress: 'dead@example.com',
+        action: 'failed',
+        status: '5.1.1',
+        diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+      },
+    ],
     timestamp: '2026-11-21T12:00:00.000Z',
     feedbackId: '0100017a-bounce-feedback-id',
     reportingMTA: 'dsn; a8-82.smtp-out.amazonses.com',
   },
-  mail: { timestamp: '2026-11-21T11:59:00.000Z', source: 'hello@dh.example', messageId: '0100017a-message', destination: ['dead@example.com'] },
+  mail: {
+    timestamp: '2026-11-21T11:59:00.000Z',
+    source: 'hello@dh.example',
+    messageId: '0100017a-message',
+    destination: ['dead@example.com'],
+  },
 };
 const sesComplaint = {
   notificationType: 'Complaint',
@@ -78,7 +146,12 @@ const sesComplaint = {
     feedbackId: '0100017a-complaint-feedback-id',
     complaintFeedbackType: 'abuse',
   },
-  mail: { timestamp: '2026-11-21T11:59:00.000Z', source: 'hello@dh.example', messageId: '0100017a-message-2', destination: ['angry@example.com'] },
+  mail: {
+    timestamp: '2026-11-21T11:59:00.000Z',
+    source: 'hello@dh.example',
+    messageId: '0100017a-message-2',
+    destination: ['angry@example.com'],
+  },
 };
 
 for (const { dialect, skip, label } of dialectCases) {
@@ -88,7 +161,12 @@ for (const { dialect, skip, label } of dialectCases) {
     const clock = testClock();
 
     const post = (body: unknown) =>
-      t.app.inject({ method: 'POST', url: apiPaths.sesWebhook, headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' }, payload: JSON.stringify(body) });
+      t.app.inject({
+        method: 'POST',
+        url: apiPaths.sesWebhook,
+        headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' },
+        payload: JSON.stringify(body),
+      });
     const suppressed = (address: string) => t.app.suppressions.isSuppressed(t.store.db, address);
 
     beforeEach(async () => {
@@ -134,7 +212,9 @@ for (const { dialect, skip, label } of dialectCases) {
         expect(apiErrorSchema.parse(res.json()).error.code).toBe('unauthorized');
       };
       const good = signed(notification(sesBounce, clock()), leafKey);
-      await refused(signed(notification(sesBounce, clock(), { TopicArn: 'arn:aws:sns:eu-west-1:123456789012:other' }), leafKey));
+      await refused(
+        signed(notification(sesBounce, clock(), { TopicArn: 'arn:aws:sns:eu-west-1:123456789012:other' }), leafKey),
+      );
       for (const url of [
         'https://sns.eu-west-1.amazonaws.com.evil.example/cert.pem',
         'https://sns.us-east-1.amazonaws.com/cert.pem',
@@ -148,7 +228,13 @@ for (const { dialect, skip, label } of dialectCases) {
       await refused({ ...good, Message: (good.Message ?? '').replace('dead@', 'live@') });
       const rebuild = async (pem: string) => {
         await t.close();
-        t = await buildTestApp({ store: await openTestStore(dialect), clock, mailer: memoryMailer(), env: { SES_SNS_TOPIC_ARN: TOPIC }, sns: { fetchCert: async () => pem, trustAnchors: [ca] } });
+        t = await buildTestApp({
+          store: await openTestStore(dialect),
+          clock,
+          mailer: memoryMailer(),
+          env: { SES_SNS_TOPIC_ARN: TOPIC },
+          sns: { fetchCert: async () => pem, trustAnchors: [ca] },
+        });
       };
       // Signed by a certificate the CA never issued, served at SNS's own address.
       await rebuild(strangerPem);
@@ -165,7 +251,8 @@ for (const { dialect, skip, label } of dialectCases) {
           MessageId: randomUUID(),
           Token: '2336412f37fb687f5d51e6e2425',
           TopicArn: TOPIC,
-          Message: 'You have chosen to subscribe to the topic. To confirm the subscription, visit the SubscribeURL included in this message.',
+          Message:
+            'You have chosen to subscribe to the topic. To confirm the subscription, visit the SubscribeURL included in this message.',
           SubscribeURL: `https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=${TOPIC}&Token=2336412f37fb687f5d51e6e2425`,
           Timestamp: clock().toISOString(),
           SigningCertURL: CERT_URL,

@@ -21,7 +21,11 @@ for (const { dialect, skip, label } of dialectCases) {
       const gone = await startSmtpSink();
       port = gone.port;
       await gone.close();
-      t = await buildTestApp({ store, env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_CONCURRENCY: '2' }, mailer: 'from-env' });
+      t = await buildTestApp({
+        store,
+        env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_CONCURRENCY: '2' },
+        mailer: 'from-env',
+      });
     });
     afterEach(async () => {
       await t.close();

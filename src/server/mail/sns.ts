@@ -40,7 +40,16 @@ export const regionOfTopic = (arn: string): string | null => ARN.exec(arn)?.[1] 
 
 function parseMessage(body: unknown): SnsMessage {
   const b = body as Record<string, unknown> | null;
-  const fields = ['Type', 'MessageId', 'TopicArn', 'Message', 'Timestamp', 'SignatureVersion', 'Signature', 'SigningCertURL'] as const;
+  const fields = [
+    'Type',
+    'MessageId',
+    'TopicArn',
+    'Message',
+    'Timestamp',
+    'SignatureVersion',
+    'Signature',
+    'SigningCertURL',
+  ] as const;
   if (typeof b !== 'object' || b === null || fields.some((f) => typeof b[f] !== 'string')) {
     throw new MalformedWebhook(`An SNS message needs ${fields.join(', ')}.`);
   }
@@ -62,7 +71,10 @@ export class SnsVerifier {
 
   constructor(private readonly opts: SnsOptions) {
     const region = regionOfTopic(opts.topicArn);
-    if (!region) throw new Error('SES_SNS_TOPIC_ARN must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:ses-bounces.');
+    if (!region)
+      throw new Error(
+        'SES_SNS_TOPIC_ARN must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:ses-bounces.',
+      );
     this.region = region;
   }
 
@@ -70,7 +82,13 @@ export class SnsVerifier {
   pinned(url: string): boolean {
     try {
       const u = new URL(url);
-      return u.protocol === 'https:' && u.hostname === `sns.${this.region}.amazonaws.com` && u.port === '' && !u.username && !u.password;
+      return (
+        u.protocol === 'https:' &&
+        u.hostname === `sns.${this.region}.amazonaws.com` &&
+        u.port === '' &&
+        !u.username &&
+        !u.password
+      );
     } catch {
       return false;
     }
@@ -108,8 +126,12 @@ export class SnsVerifier {
       throw new ForgedWebhook('The SNS signing certificate could not be fetched or read.');
     });
     const at = now.getTime();
-    if (at < Date.parse(cert.validFrom) || at > Date.parse(cert.validTo)) throw new ForgedWebhook('The SNS signing certificate is not valid now.');
-    if (this.opts.trustAnchors && !this.opts.trustAnchors.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey))) {
+    if (at < Date.parse(cert.validFrom) || at > Date.parse(cert.validTo))
+      throw new ForgedWebhook('The SNS signing certificate is not valid now.');
+    if (
+      this.opts.trustAnchors &&
+      !this.opts.trustAnchors.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey))
+    ) {
       throw new ForgedWebhook('The SNS signing certificate is not issued by a trusted authority.');
     }
     if (!verify(algorithm, Buffer.from(stringToSign(m), 'utf8'), cert.publicKey, Buffer.from(m.Signature, 'base64'))) {
@@ -132,24 +154,38 @@ export function sesEvents(message: string): ProviderEvent[] {
     throw new MalformedWebhook('The SES notification is not JSON.');
   }
   const type = n.notificationType ?? n.eventType;
-  const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : []);
+  const list = (v: unknown): Record<string, unknown>[] =>
+    Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
   const events: ProviderEvent[] = [];
   if (type === 'Bounce') {
     const b = (n.bounce ?? {}) as Record<string, unknown>;
     // Permanent: the address is dead. Transient (mailbox full, too large…) and Undetermined: soft.
     const kind: BounceKind = b.bounceType === 'Permanent' ? 'hard' : 'soft';
     for (const r of list(b.bouncedRecipients)) {
-      if (typeof r.emailAddress !== 'string' || typeof b.feedbackId !== 'string') throw new MalformedWebhook('An SES bounce needs feedbackId and each recipient’s emailAddress.');
-      const detail = typeof r.status === 'string' ? r.status : typeof b.bounceSubType === 'string' ? b.bounceSubType : null;
-      events.push({ eventId: `${b.feedbackId}:${r.emailAddress.toLowerCase()}`, kind, address: r.emailAddress, detail });
+      if (typeof r.emailAddress !== 'string' || typeof b.feedbackId !== 'string')
+        throw new MalformedWebhook('An SES bounce needs feedbackId and each recipient’s emailAddress.');
+      const detail =
+        typeof r.status === 'string' ? r.status : typeof b.bounceSubType === 'string' ? b.bounceSubType : null;
+      events.push({
+        eventId: `${b.feedbackId}:${r.emailAddress.toLowerCase()}`,
+        kind,
+        address: r.emailAddress,
+        detail,
+      });
     }
   } else if (type === 'Complaint') {
     const c = (n.complaint ?? {}) as Record<string, unknown>;
     // "not-spam" feedback is the opposite of a complaint.
     if (c.complaintFeedbackType === 'not-spam') return [];
     for (const r of list(c.complainedRecipients)) {
-      if (typeof r.emailAddress !== 'string' || typeof c.feedbackId !== 'string') throw new MalformedWebhook('An SES complaint needs feedbackId and each recipient’s emailAddress.');
-      events.push({ eventId: `${c.feedbackId}:${r.emailAddress.toLowerCase()}`, kind: 'complaint', address: r.emailAddress, detail: typeof c.complaintFeedbackType === 'string' ? c.complaintFeedbackType : 'complaint' });
+      if (typeof r.emailAddress !== 'string' || typeof c.feedbackId !== 'string')
+        throw new MalformedWebhook('An SES complaint needs feedbackId and each recipient’s emailAddress.');
+      events.push({
+        eventId: `${c.feedbackId}:${r.emailAddress.toLowerCase()}`,
+        kind: 'complaint',
+        address: r.emailAddress,
+        detail: typeof c.complaintFeedbackType === 'string' ? c.complaintFeedbackType : 'complaint',
+      });
     }
   }
   return events;

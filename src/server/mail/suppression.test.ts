@@ -26,13 +26,24 @@ for (const { dialect, skip, label } of dialectCases) {
     const opened: { worker: OutboxWorker; mailer: Mailer }[] = [];
 
     const note: Composer = async (row) => {
-      const to = await store.db.selectFrom('subscribers').select(['email', 'status']).where('id', '=', row.subscriber_id).executeTakeFirst();
+      const to = await store.db
+        .selectFrom('subscribers')
+        .select(['email', 'status'])
+        .where('id', '=', row.subscriber_id)
+        .executeTakeFirst();
       if (!to || to.status === 'unsubscribed') return 'cancel';
       return { to: to.email, subject: 'A note', text: 'Hello', html: '<p>Hello</p>' };
     };
     const worker = () => {
       const mailer = smtpMailer(sink.url, FROM);
-      const w = new OutboxWorker({ db: store.db, dialect, mailer, clock, kinds: new Map([['note', note]]), suppressions });
+      const w = new OutboxWorker({
+        db: store.db,
+        dialect,
+        mailer,
+        clock,
+        kinds: new Map([['note', note]]),
+        suppressions,
+      });
       opened.push({ worker: w, mailer });
       return w;
     };
@@ -41,7 +52,8 @@ for (const { dialect, skip, label } of dialectCases) {
       await store.db.insertInto('outbox').values(row).execute();
       return row.id;
     };
-    const outboxRow = (id: string) => store.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const outboxRow = (id: string) =>
+      store.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const standing = () => store.db.selectFrom('suppressions').selectAll().where('lifted_at', 'is', null).execute();
 
     const startSink = async (refuse: Record<string, number>) => {
@@ -79,7 +91,10 @@ for (const { dialect, skip, label } of dialectCases) {
 
       const second = await queue(id);
       await worker().runOnce();
-      expect(await outboxRow(second)).toMatchObject({ status: 'cancelled', last_error: expect.stringMatching(/suppress/) });
+      expect(await outboxRow(second)).toMatchObject({
+        status: 'cancelled',
+        last_error: expect.stringMatching(/suppress/),
+      });
       expect(sink.messages).toEqual([]);
     });
 
@@ -102,7 +117,13 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('lets soft bounces further apart than seven days go by', async () => {
       for (let i = 0; i < 4; i++) {
-        const outcome = await suppressions.record(store.db, { source: 'dsn', eventId: `e${i}`, kind: 'soft', address: 'slow@example.com', now: clock() });
+        const outcome = await suppressions.record(store.db, {
+          source: 'dsn',
+          eventId: `e${i}`,
+          kind: 'soft',
+          address: 'slow@example.com',
+          now: clock(),
+        });
         expect(outcome).toBe('counted');
         clock.advance(4 * DAY);
       }
@@ -121,11 +142,20 @@ for (const { dialect, skip, label } of dialectCases) {
     it('a complaint suppresses, unsubscribes and cancels what was waiting', async () => {
       const id = await insertSubscriber(store.db, 'angry@example.com', { status: 'confirmed', now: clock() });
       const waiting = await queue(id);
-      expect(await suppressions.record(store.db, { source: 'arf', eventId: 'c1', kind: 'complaint', address: 'ANGRY@example.com', now: clock() })).toBe('suppressed');
+      expect(
+        await suppressions.record(store.db, {
+          source: 'arf',
+          eventId: 'c1',
+          kind: 'complaint',
+          address: 'ANGRY@example.com',
+          now: clock(),
+        }),
+      ).toBe('suppressed');
       expect(await standing()).toMatchObject([{ reason: 'complaint', subscriber_id: id }]);
-      expect(await store.db.selectFrom('subscribers').select('status').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ status: 'unsubscribed' });
+      expect(
+        await store.db.selectFrom('subscribers').select('status').where('id', '=', id).executeTakeFirstOrThrow(),
+      ).toEqual({ status: 'unsubscribed' });
       expect(await outboxRow(waiting)).toMatchObject({ status: 'cancelled' });
     });
-
   });
 }

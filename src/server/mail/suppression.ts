@@ -115,21 +115,22 @@ export class Suppressions {
         .select('id')
         .where('email_key', '=', normaliseAddress(s.address))
         .executeTakeFirst();
-      if (!already) await trx
-        .insertInto('suppressions')
-        .values({
-          id: randomUUID(),
-          key_id: keyId,
-          address_hash: hash,
-          subscriber_id: subscriber?.id ?? null,
-          reason: s.reason,
-          source: s.source,
-          detail: s.detail?.slice(0, 200) ?? null,
-          created_at: s.now.toISOString(),
-          lifted_at: null,
-          lifted_by: null,
-        })
-        .execute();
+      if (!already)
+        await trx
+          .insertInto('suppressions')
+          .values({
+            id: randomUUID(),
+            key_id: keyId,
+            address_hash: hash,
+            subscriber_id: subscriber?.id ?? null,
+            reason: s.reason,
+            source: s.source,
+            detail: s.detail?.slice(0, 200) ?? null,
+            created_at: s.now.toISOString(),
+            lifted_at: null,
+            lifted_by: null,
+          })
+          .execute();
       if (subscriber) {
         await trx
           .updateTable('outbox')
@@ -187,7 +188,9 @@ export class Suppressions {
   async record(db: Db, heard: BounceEvent): Promise<BounceOutcome> {
     const write = async (trx: Db): Promise<BounceOutcome> => {
       // A provider's event names no email of ours: the latest broadcast email to the address stands in.
-      const e = heard.outboxId ? heard : { ...heard, outboxId: await this.latestBroadcastRow(trx, heard.address, heard.now) };
+      const e = heard.outboxId
+        ? heard
+        : { ...heard, outboxId: await this.latestBroadcastRow(trx, heard.address, heard.now) };
       const { keyId, hash } = this.current(e.address);
       const inserted = await trx
         .insertInto('bounce_events')
@@ -209,7 +212,8 @@ export class Suppressions {
       // outbox, so every writer takes the broadcast's row first and the outbox's rows after, as a
       // pause from the console does.
       for (const hook of this.hooks) await hook(trx, e);
-      let reason: SuppressionReason | null = e.kind === 'hard' ? 'hard-bounce' : e.kind === 'complaint' ? 'complaint' : null;
+      let reason: SuppressionReason | null =
+        e.kind === 'hard' ? 'hard-bounce' : e.kind === 'complaint' ? 'complaint' : null;
       if (!reason) {
         const since = new Date(e.now.getTime() - SOFT_WINDOW_MS).toISOString();
         const soft = await trx

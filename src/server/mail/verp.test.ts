@@ -56,7 +56,11 @@ for (const { dialect, skip, label } of dialectCases) {
     let intake: BounceIntake;
     const clock = testClock();
     const note: Composer = async (row) => {
-      const to = await store.db.selectFrom('subscribers').select('email').where('id', '=', row.subscriber_id).executeTakeFirstOrThrow();
+      const to = await store.db
+        .selectFrom('subscribers')
+        .select('email')
+        .where('id', '=', row.subscriber_id)
+        .executeTakeFirstOrThrow();
       return { to: to.email, subject: 'A note', text: 'Hello', html: '<p>Hello</p>' };
     };
 
@@ -66,7 +70,9 @@ for (const { dialect, skip, label } of dialectCases) {
       suppressions = new Suppressions(testSecrets());
       verp = new Verp(testSecrets(), 'bounces.dh.example');
       logged = [];
-      intake = new BounceIntake(store.db, suppressions, verp, (msg, fields) => logged.push(`${msg} ${JSON.stringify(fields)}`));
+      intake = new BounceIntake(store.db, suppressions, verp, (msg, fields) =>
+        logged.push(`${msg} ${JSON.stringify(fields)}`),
+      );
     });
     afterEach(async () => {
       await sink.close();
@@ -78,7 +84,15 @@ for (const { dialect, skip, label } of dialectCases) {
       const row = newOutboxRow('note', id, clock(), broadcastId);
       await store.db.insertInto('outbox').values(row).execute();
       const mailer = smtpMailer(sink.url, 'Diamond Hand <hello@dh.example>');
-      const worker = new OutboxWorker({ db: store.db, dialect, mailer, clock, kinds: new Map([['note', note]]), suppressions, verp });
+      const worker = new OutboxWorker({
+        db: store.db,
+        dialect,
+        mailer,
+        clock,
+        kinds: new Map([['note', note]]),
+        suppressions,
+        verp,
+      });
       await worker.runOnce();
       await worker.stop();
       mailer.close();
@@ -97,7 +111,13 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(sink.messages[0]?.headers.get('feedback-id')).toBe('-:note:diamond-hand:bounces.dh.example');
       expect(sink.messages[0]?.headerLines.some((h) => h.key === 'list-id')).toBe(false);
 
-      const heard = { kind: 'hard' as const, source: 'dsn', eventId: '<dsn-1@mx.example>', detail: '5.1.1', now: clock() };
+      const heard = {
+        kind: 'hard' as const,
+        source: 'dsn',
+        eventId: '<dsn-1@mx.example>',
+        detail: '5.1.1',
+        now: clock(),
+      };
       expect(await intake.byEnvelope(sender, heard)).toBe('suppressed');
       expect(await suppressions.isSuppressed(store.db, 'DEAD@example.com')).toBe(true);
       // The same DSN read again counts once.
@@ -111,7 +131,9 @@ for (const { dialect, skip, label } of dialectCases) {
       await sink.waitFor(1);
       const hex = broadcastId.replace(/-/g, '');
       expect(sink.messages[0]?.headers.get('feedback-id')).toBe(`${hex}:note:diamond-hand:bounces.dh.example`);
-      expect(sink.messages[0]?.headerLines.find((h) => h.key === 'list-id')?.line.toLowerCase()).toBe(`list-id: broadcast <b${hex}.bounces.dh.example>`);
+      expect(sink.messages[0]?.headerLines.find((h) => h.key === 'list-id')?.line.toLowerCase()).toBe(
+        `list-id: broadcast <b${hex}.bounces.dh.example>`,
+      );
     });
 
     it('ignores, and logs without the address, a forged signature and a row never sent', async () => {

@@ -16,7 +16,12 @@ const LOCAL = /^bounces\+([0-9a-f]{32})([0-9a-f]{16})$/;
 export function domainOf(address: string): string | null {
   const bare = /<([^<>]+)>\s*$/.exec(address)?.[1] ?? address;
   const at = bare.trim().lastIndexOf('@');
-  return at === -1 ? null : bare.trim().slice(at + 1).toLowerCase() || null;
+  return at === -1
+    ? null
+    : bare
+        .trim()
+        .slice(at + 1)
+        .toLowerCase() || null;
 }
 
 export class Verp {

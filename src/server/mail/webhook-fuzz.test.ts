@@ -16,16 +16,25 @@ const env = {
   POSTMARK_WEBHOOK_USER: POSTMARK.user,
   POSTMARK_WEBHOOK_PASSWORD: POSTMARK.password,
   MAILGUN_WEBHOOK_SIGNING_KEY: 'key-0123456789abcdef0123456789abcdef',
-  SENDGRID_WEBHOOK_PUBLIC_KEY: generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+  SENDGRID_WEBHOOK_PUBLIC_KEY: generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+    .publicKey.export({ format: 'der', type: 'spki' })
+    .toString('base64'),
   SES_SNS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:dh-bounces',
 };
-const authorised = { authorization: `Basic ${Buffer.from(`${POSTMARK.user}:${POSTMARK.password}`).toString('base64')}` };
+const authorised = {
+  authorization: `Basic ${Buffer.from(`${POSTMARK.user}:${POSTMARK.password}`).toString('base64')}`,
+};
 
 const routes = [apiPaths.postmarkWebhook, apiPaths.mailgunWebhook, apiPaths.sendgridWebhook, apiPaths.sesWebhook];
 
 // Bodies a provider (or an attacker pretending to be one) might send: any JSON, JSON shaped like
 // the real events with hostile values, and bytes that are not JSON at all.
-const hostile = fc.oneof(fc.string(), fc.constantFrom('\u0000', '\u2063', '0x', 'a'.repeat(5000), '<script>'), fc.integer(), fc.constant(null));
+const hostile = fc.oneof(
+  fc.string(),
+  fc.constantFrom('\u0000', '\u2063', '0x', 'a'.repeat(5000), '<script>'),
+  fc.integer(),
+  fc.constant(null),
+);
 const eventLike = fc.record({
   RecordType: fc.constantFrom('Bounce', 'SpamComplaint', 'Delivery', 'Other'),
   ID: fc.oneof(fc.integer(), hostile),
@@ -57,39 +66,70 @@ for (const { dialect, skip, label } of dialectCases) {
 
     const stored = async () => {
       const n = async (table: 'suppressions' | 'bounce_events') =>
-        Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await store.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       return (await n('suppressions')) + (await n('bounce_events'));
     };
 
     it('never answers 5xx; a refusal is in words, in the one error shape, and stores nothing', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...routes), body, fc.boolean(), fc.dictionary(fc.constantFrom('x-twilio-email-event-webhook-signature', 'x-twilio-email-event-webhook-timestamp', 'x-amz-sns-message-type'), fc.string({ maxLength: 40 })), async (url, b, withAuth, headers) => {
-          const before = await stored();
-          const res = await t.app.inject({
-            method: 'POST',
-            url,
-            headers: { 'content-type': b.type, ...headers, ...(withAuth ? authorised : {}) },
-            payload: b.raw,
-          });
-          expect(res.statusCode, `${url} ${res.body.slice(0, 200)}`).toBeLessThan(500);
-          if (res.statusCode >= 400) {
-            const error = apiErrorSchema.parse(res.json()).error;
-            expect(error.message.length).toBeGreaterThan(10);
-            expect(res.body).not.toMatch(/\n\s+at /); // no stack trace
-            expect(await stored()).toBe(before);
-          }
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...routes),
+          body,
+          fc.boolean(),
+          fc.dictionary(
+            fc.constantFrom(
+              'x-twilio-email-event-webhook-signature',
+              'x-twilio-email-event-webhook-timestamp',
+              'x-amz-sns-message-type',
+            ),
+            fc.string({ maxLength: 40 }),
+          ),
+          async (url, b, withAuth, headers) => {
+            const before = await stored();
+            const res = await t.app.inject({
+              method: 'POST',
+              url,
+              headers: { 'content-type': b.type, ...headers, ...(withAuth ? authorised : {}) },
+              payload: b.raw,
+            });
+            expect(res.statusCode, `${url} ${res.body.slice(0, 200)}`).toBeLessThan(500);
+            if (res.statusCode >= 400) {
+              const error = apiErrorSchema.parse(res.json()).error;
+              expect(error.message.length).toBeGreaterThan(10);
+              expect(res.body).not.toMatch(/\n\s+at /); // no stack trace
+              expect(await stored()).toBe(before);
+            }
+          },
+        ),
         {
           numRuns: 150,
           examples: [
             // Found by this test: a NUL in a Postmark field reached PostgreSQL, which cannot store one (a 500).
             [
               apiPaths.postmarkWebhook,
-              { raw: JSON.stringify({ RecordType: 'SpamComplaint', ID: 0, Type: '\u0000', Email: 'a@a.aa' }), type: 'application/json' },
+              {
+                raw: JSON.stringify({ RecordType: 'SpamComplaint', ID: 0, Type: '\u0000', Email: 'a@a.aa' }),
+                type: 'application/json',
+              },
               true,
               {},
             ],
-            [apiPaths.postmarkWebhook, { raw: JSON.stringify({ RecordType: 'Bounce', ID: '\u0000', Type: 'HardBounce', Email: 'b\u0000@a.aa' }), type: 'application/json' }, true, {}],
+            [
+              apiPaths.postmarkWebhook,
+              {
+                raw: JSON.stringify({ RecordType: 'Bounce', ID: '\u0000', Type: 'HardBounce', Email: 'b\u0000@a.aa' }),
+                type: 'application/json',
+              },
+              true,
+              {},
+            ],
           ],
         },
       );

@@ -41,10 +41,21 @@ const postmarkBounce = (over: Record<string, unknown> = {}) => ({
 });
 
 // As Mailgun documents them: the signature beside "event-data", HMAC-SHA256(timestamp + token).
-const mailgunBody = (now: Date, event: Record<string, unknown>, token = randomBytes(25).toString('hex'), key = MAILGUN_KEY) => {
+const mailgunBody = (
+  now: Date,
+  event: Record<string, unknown>,
+  token = randomBytes(25).toString('hex'),
+  key = MAILGUN_KEY,
+) => {
   const timestamp = String(Math.floor(now.getTime() / 1000));
   return {
-    signature: { timestamp, token, signature: createHmac('sha256', key).update(timestamp + token).digest('hex') },
+    signature: {
+      timestamp,
+      token,
+      signature: createHmac('sha256', key)
+        .update(timestamp + token)
+        .digest('hex'),
+    },
     'event-data': event,
   };
 };
@@ -54,7 +65,12 @@ const mailgunFailed = (over: Record<string, unknown> = {}) => ({
   severity: 'permanent',
   reason: 'bounce',
   recipient: 'dead@example.com',
-  'delivery-status': { code: 550, 'enhanced-code': '5.1.1', message: '5.1.1 The email account does not exist', 'attempt-no': 1 },
+  'delivery-status': {
+    code: 550,
+    'enhanced-code': '5.1.1',
+    message: '5.1.1 The email account does not exist',
+    'attempt-no': 1,
+  },
   message: { headers: { 'message-id': '20261121120000.1.ABC@dh.example', to: 'dead@example.com' } },
   timestamp: 1763726400.1,
   ...over,
@@ -71,9 +87,31 @@ const sendgridHeaders = (raw: string, now: Date, key = sendgridPair.privateKey) 
   };
 };
 const sendgridEvents = [
-  { email: 'dead@example.com', timestamp: 1763726400, event: 'bounce', type: 'bounce', status: '5.1.1', reason: '550 5.1.1 no such user', sg_event_id: 'sg-bounce-1', sg_message_id: 'm1' },
-  { email: 'angry@example.com', timestamp: 1763726400, event: 'spamreport', sg_event_id: 'sg-spam-1', sg_message_id: 'm2' },
-  { email: 'fine@example.com', timestamp: 1763726400, event: 'delivered', response: '250 OK', sg_event_id: 'sg-delivered-1', sg_message_id: 'm3' },
+  {
+    email: 'dead@example.com',
+    timestamp: 1763726400,
+    event: 'bounce',
+    type: 'bounce',
+    status: '5.1.1',
+    reason: '550 5.1.1 no such user',
+    sg_event_id: 'sg-bounce-1',
+    sg_message_id: 'm1',
+  },
+  {
+    email: 'angry@example.com',
+    timestamp: 1763726400,
+    event: 'spamreport',
+    sg_event_id: 'sg-spam-1',
+    sg_message_id: 'm2',
+  },
+  {
+    email: 'fine@example.com',
+    timestamp: 1763726400,
+    event: 'delivered',
+    response: '250 OK',
+    sg_event_id: 'sg-delivered-1',
+    sg_message_id: 'm3',
+  },
 ];
 
 for (const { dialect, skip, label } of dialectCases) {
@@ -108,7 +146,9 @@ for (const { dialect, skip, label } of dialectCases) {
     });
 
     it('Postmark: refuses wrong credentials; a bounce suppresses once, a complaint unsubscribes', async () => {
-      const wrong = await post(apiPaths.postmarkWebhook, postmarkBounce(), { authorization: basic(POSTMARK.user, 'guessed-password-123') });
+      const wrong = await post(apiPaths.postmarkWebhook, postmarkBounce(), {
+        authorization: basic(POSTMARK.user, 'guessed-password-123'),
+      });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
       expect(errorOf(wrong).code).toBe('unauthorized');
@@ -121,26 +161,55 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(first.json()).toMatchObject({ received: 1, counted: 1 });
       expect(await suppressed('Dead@Example.com')).toBe(true);
       // Postmark retries a delivery it thinks failed: the same record counts once.
-      expect((await post(apiPaths.postmarkWebhook, postmarkBounce(), auth)).json()).toMatchObject({ received: 1, counted: 0 });
+      expect((await post(apiPaths.postmarkWebhook, postmarkBounce(), auth)).json()).toMatchObject({
+        received: 1,
+        counted: 0,
+      });
 
       const id = await insertSubscriber(t.store.db, 'angry@example.com', { status: 'confirmed', now: clock() });
-      const complaint = { RecordType: 'SpamComplaint', ID: 42, Type: 'SpamComplaint', TypeCode: 512, Email: 'angry@example.com', MessageID: 'x', BouncedAt: '2026-11-21T12:00:00Z' };
+      const complaint = {
+        RecordType: 'SpamComplaint',
+        ID: 42,
+        Type: 'SpamComplaint',
+        TypeCode: 512,
+        Email: 'angry@example.com',
+        MessageID: 'x',
+        BouncedAt: '2026-11-21T12:00:00Z',
+      };
       expect((await post(apiPaths.postmarkWebhook, complaint, auth)).statusCode).toBe(200);
-      const row = await t.store.db.selectFrom('subscribers').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await t.store.db
+        .selectFrom('subscribers')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe('unsubscribed');
 
       // An auto-reply is no bounce; a body that is not JSON is refused in words.
-      expect((await post(apiPaths.postmarkWebhook, postmarkBounce({ ID: 7, Type: 'AutoResponder', Email: 'away@example.com' }), auth)).json()).toMatchObject({ received: 0 });
+      expect(
+        (
+          await post(
+            apiPaths.postmarkWebhook,
+            postmarkBounce({ ID: 7, Type: 'AutoResponder', Email: 'away@example.com' }),
+            auth,
+          )
+        ).json(),
+      ).toMatchObject({ received: 0 });
       const bad = await post(apiPaths.postmarkWebhook, '{not json', auth);
       expect(bad.statusCode).toBe(400);
       expect(errorOf(bad).code).toBe('bad_request');
     });
 
     it('Mailgun: refuses a forged, a stale and a replayed signature; counts an event once', async () => {
-      const forged = await post(apiPaths.mailgunWebhook, mailgunBody(clock(), mailgunFailed(), undefined, 'key-not-the-right-one-000000000'));
+      const forged = await post(
+        apiPaths.mailgunWebhook,
+        mailgunBody(clock(), mailgunFailed(), undefined, 'key-not-the-right-one-000000000'),
+      );
       expect(forged.statusCode).toBe(401);
       expect(errorOf(forged).code).toBe('unauthorized');
-      const stale = await post(apiPaths.mailgunWebhook, mailgunBody(new Date(clock().getTime() - 10 * 60_000), mailgunFailed()));
+      const stale = await post(
+        apiPaths.mailgunWebhook,
+        mailgunBody(new Date(clock().getTime() - 10 * 60_000), mailgunFailed()),
+      );
       expect(stale.statusCode).toBe(401);
       expect(await suppressed('dead@example.com')).toBe(false);
 
@@ -151,16 +220,23 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(replay.statusCode).toBe(409);
       expect(errorOf(replay).code).toBe('conflict');
       // The same event, signed afresh (a retry by Mailgun), counts once.
-      expect((await post(apiPaths.mailgunWebhook, mailgunBody(clock(), mailgunFailed()))).json()).toMatchObject({ counted: 0 });
+      expect((await post(apiPaths.mailgunWebhook, mailgunBody(clock(), mailgunFailed()))).json()).toMatchObject({
+        counted: 0,
+      });
 
       // Temporary failures of one message (Mailgun's retries) are one soft bounce.
       for (const id of ['t1', 't2', 't3']) {
-        const temp = mailgunFailed({ id, severity: 'temporary', recipient: 'full@example.com', message: { headers: { 'message-id': 'one@dh.example' } } });
+        const temp = mailgunFailed({
+          id,
+          severity: 'temporary',
+          recipient: 'full@example.com',
+          message: { headers: { 'message-id': 'one@dh.example' } },
+        });
         await post(apiPaths.mailgunWebhook, mailgunBody(clock(), temp));
       }
-      expect(await t.store.db.selectFrom('bounce_events').select('event_id').where('kind', '=', 'soft').execute()).toEqual([
-        { event_id: 'message:one@dh.example' },
-      ]);
+      expect(
+        await t.store.db.selectFrom('bounce_events').select('event_id').where('kind', '=', 'soft').execute(),
+      ).toEqual([{ event_id: 'message:one@dh.example' }]);
     });
 
     it('SendGrid: checks the ECDSA signature over the raw body, refuses replays, takes bounces and spam reports', async () => {
@@ -171,7 +247,10 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(tampered.statusCode).toBe(401);
       const otherKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
       expect((await post(apiPaths.sendgridWebhook, raw, sendgridHeaders(raw, clock(), otherKey))).statusCode).toBe(401);
-      expect((await post(apiPaths.sendgridWebhook, raw, sendgridHeaders(raw, new Date(clock().getTime() - 6 * 60_000)))).statusCode).toBe(401);
+      expect(
+        (await post(apiPaths.sendgridWebhook, raw, sendgridHeaders(raw, new Date(clock().getTime() - 6 * 60_000))))
+          .statusCode,
+      ).toBe(401);
       expect((await post(apiPaths.sendgridWebhook, raw, { 'content-type': 'application/json' })).statusCode).toBe(401);
 
       const ok = await post(apiPaths.sendgridWebhook, raw, headers);
@@ -181,7 +260,11 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await suppressed('angry@example.com')).toBe(true);
       expect(await suppressed('fine@example.com')).toBe(false);
       expect((await post(apiPaths.sendgridWebhook, raw, headers)).statusCode).toBe(409);
-      const reasons = await t.store.db.selectFrom('suppressions').select(['reason', 'source']).orderBy('reason').execute();
+      const reasons = await t.store.db
+        .selectFrom('suppressions')
+        .select(['reason', 'source'])
+        .orderBy('reason')
+        .execute();
       expect(reasons).toEqual([
         { reason: 'complaint', source: 'sendgrid' },
         { reason: 'hard-bounce', source: 'sendgrid' },

@@ -40,7 +40,9 @@ type Checked = { nonce: string | null; events: ProviderEvent[] };
 export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions): Promise<void> {
   // The raw text, as sent: SendGrid signs the exact bytes, and SNS posts JSON as text/plain.
   for (const type of ['application/json', 'text/plain']) {
-    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
   }
 
   const parse = (raw: unknown): unknown => {
@@ -99,11 +101,14 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions):
       if (error instanceof MalformedWebhook) return reply.code(400).send(apiError('bad_request', error.message));
       throw error;
     }
-    if (!checked) return reply.code(404).send(apiError('not_found', `The ${provider} webhook is not configured on this site.`));
+    if (!checked)
+      return reply.code(404).send(apiError('not_found', `The ${provider} webhook is not configured on this site.`));
     const counted = await take(provider, checked.nonce, checked.events);
     if (counted === 'replayed') {
       request.log.warn({ provider }, 'webhook refused: replayed');
-      return reply.code(409).send(apiError('conflict', 'This signed request was received before; it is not taken twice.'));
+      return reply
+        .code(409)
+        .send(apiError('conflict', 'This signed request was received before; it is not taken twice.'));
     }
     request.log.info({ provider, received: checked.events.length, counted }, 'webhook events stored');
     return reply.code(200).send({ message: 'Received.', received: checked.events.length, counted });
@@ -138,7 +143,10 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions):
       };
       const nonce = checkSendgridSignature(
         raw,
-        { signature: header('x-twilio-email-event-webhook-signature'), timestamp: header('x-twilio-email-event-webhook-timestamp') },
+        {
+          signature: header('x-twilio-email-event-webhook-signature'),
+          timestamp: header('x-twilio-email-event-webhook-timestamp'),
+        },
         opts.sendgridKey,
         app.clock(),
       );
@@ -155,7 +163,10 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions):
         // Never confirmed by us: a URL from a request body is fetched by no one unattended. The
         // operator confirms it in the AWS console (or opens the link, logged only when it is SNS's own).
         const link = m.SubscribeURL && sns.pinned(m.SubscribeURL) ? m.SubscribeURL : undefined;
-        request.log.warn({ provider: 'ses', type: m.Type, ...(link ? { subscribeUrl: link } : {}) }, 'SNS subscription message: confirm it by hand in the AWS console');
+        request.log.warn(
+          { provider: 'ses', type: m.Type, ...(link ? { subscribeUrl: link } : {}) },
+          'SNS subscription message: confirm it by hand in the AWS console',
+        );
         return { nonce: m.MessageId, events: [] };
       }
       return { nonce: m.MessageId, events: m.Type === 'Notification' ? sesEvents(m.Message) : [] };

@@ -43,7 +43,12 @@ export function checkPostmarkAuth(header: string | undefined, user: string, pass
   const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
   const given = m?.[1] ? Buffer.from(m[1], 'base64').toString('utf8') : '';
   // Compared as a whole, in constant time, so neither half leaks by timing.
-  if (!sameText(createHash('sha256').update(given).digest('hex'), createHash('sha256').update(`${user}:${password}`).digest('hex'))) {
+  if (
+    !sameText(
+      createHash('sha256').update(given).digest('hex'),
+      createHash('sha256').update(`${user}:${password}`).digest('hex'),
+    )
+  ) {
     throw new ForgedWebhook('These webhook credentials are not the ones configured.');
   }
 }
@@ -60,7 +65,13 @@ export function postmarkEvents(body: unknown): ProviderEvent[] {
   const type = str(body.Type) ?? str(body.RecordType);
   if (!id || !address || !type) throw new MalformedWebhook('A Postmark bounce needs ID, Email and Type.');
   const kind: BounceKind | null =
-    body.RecordType === 'SpamComplaint' || POSTMARK_COMPLAINT.has(type) ? 'complaint' : POSTMARK_HARD.has(type) ? 'hard' : POSTMARK_SOFT.has(type) ? 'soft' : null;
+    body.RecordType === 'SpamComplaint' || POSTMARK_COMPLAINT.has(type)
+      ? 'complaint'
+      : POSTMARK_HARD.has(type)
+        ? 'hard'
+        : POSTMARK_SOFT.has(type)
+          ? 'soft'
+          : null;
   return kind ? [{ eventId: id, kind, address, detail: type }] : [];
 }
 
@@ -72,8 +83,11 @@ export function checkMailgunSignature(body: unknown, signingKey: string, now: Da
   const timestamp = str(sig?.timestamp);
   const token = str(sig?.token);
   const signature = str(sig?.signature);
-  if (!timestamp || !token || !signature) throw new ForgedWebhook('The Mailgun signature (timestamp, token, signature) is missing.');
-  const expected = createHmac('sha256', signingKey).update(timestamp + token).digest('hex');
+  if (!timestamp || !token || !signature)
+    throw new ForgedWebhook('The Mailgun signature (timestamp, token, signature) is missing.');
+  const expected = createHmac('sha256', signingKey)
+    .update(timestamp + token)
+    .digest('hex');
   if (!sameText(expected, signature.toLowerCase())) throw new ForgedWebhook('The Mailgun signature does not match.');
   fresh(timestamp, now);
   return token;
@@ -92,7 +106,8 @@ export function mailgunEvents(body: unknown): ProviderEvent[] {
   if (event === 'failed' && data.severity === 'permanent') return [{ eventId: id, kind: 'hard', address, detail }];
   if (event === 'failed' && data.severity === 'temporary') {
     // Mailgun reports each retry of one message: they count as one soft bounce, by its Message-Id.
-    const message = isObject(data.message) && isObject(data.message.headers) ? str(data.message.headers['message-id']) : null;
+    const message =
+      isObject(data.message) && isObject(data.message.headers) ? str(data.message.headers['message-id']) : null;
     return [{ eventId: message ? `message:${message}` : id, kind: 'soft', address, detail }];
   }
   return [];
@@ -118,7 +133,12 @@ export function checkSendgridSignature(
 ): string {
   const { signature, timestamp } = headers;
   if (!signature || !timestamp) throw new ForgedWebhook('The SendGrid signature headers are missing.');
-  const ok = verify('sha256', Buffer.from(timestamp + raw, 'utf8'), { key, dsaEncoding: 'der' }, Buffer.from(signature, 'base64'));
+  const ok = verify(
+    'sha256',
+    Buffer.from(timestamp + raw, 'utf8'),
+    { key, dsaEncoding: 'der' },
+    Buffer.from(signature, 'base64'),
+  );
   if (!ok) throw new ForgedWebhook('The SendGrid signature does not match.');
   fresh(timestamp, now);
   return createHash('sha256').update(signature).digest('base64url');
@@ -132,11 +152,13 @@ export function sendgridEvents(body: unknown): ProviderEvent[] {
     const id = str(e.sg_event_id);
     const address = str(e.email);
     const event = str(e.event);
-    if (!id || !address || !event) throw new MalformedWebhook('Each SendGrid event needs sg_event_id, email and event.');
+    if (!id || !address || !event)
+      throw new MalformedWebhook('Each SendGrid event needs sg_event_id, email and event.');
     const detail = str(e.status) ?? str(e.type) ?? event;
     if (event === 'spamreport') events.push({ eventId: id, kind: 'complaint', address, detail: event });
     // "bounce" is a permanent refusal; "blocked" (same event, type blocked) a temporary one.
-    else if (event === 'bounce') events.push({ eventId: id, kind: e.type === 'blocked' ? 'soft' : 'hard', address, detail });
+    else if (event === 'bounce')
+      events.push({ eventId: id, kind: e.type === 'blocked' ? 'soft' : 'hard', address, detail });
   }
   return events;
 }

@@ -37,11 +37,19 @@ describe('overload', () => {
     const signup = await postSignupJson(t.app, visitor, { name: 'Busy Day', email: 'busy@example.com' });
     expect(signup.statusCode).toBe(503);
     expect(Number(signup.headers['retry-after'])).toBeGreaterThan(0);
-    expect(signup.json<ApiErrorBody>().error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/try again in \d+ seconds/) });
+    expect(signup.json<ApiErrorBody>().error).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/try again in \d+ seconds/),
+    });
     expect(signup.headers['content-security-policy']).toBeDefined();
     expect(await t.store.db.selectFrom('subscribers').select('id').execute()).toHaveLength(0);
 
-    const beacon = await t.app.inject({ method: 'POST', url: apiPaths.visit, headers: { 'content-type': 'application/json' }, payload: '{"p":"/"}' });
+    const beacon = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.visit,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"p":"/"}',
+    });
     expect(beacon.statusCode).toBe(204);
 
     const page = await t.app.inject({ url: pagePaths.home });
@@ -55,7 +63,9 @@ describe('overload', () => {
     expect(t.app.isUnderPressure()).toBe(false);
     const visitor = await visitPage(t.app);
     t.clock.advance(5000);
-    expect((await postSignupJson(t.app, visitor, { name: 'Calm Day', email: 'calm@example.com' })).statusCode).toBe(200);
+    expect((await postSignupJson(t.app, visitor, { name: 'Calm Day', email: 'calm@example.com' })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -82,7 +92,10 @@ for (const { dialect, skip, label } of dialectCases) {
       await store.close();
       const ready = await t.app.inject({ url: healthPaths.ready });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json<ApiErrorBody>().error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/database/) });
+      expect(ready.json<ApiErrorBody>().error).toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/database/),
+      });
       expect((await t.app.inject({ url: healthPaths.alive })).statusCode).toBe(200);
     });
   });
@@ -92,7 +105,10 @@ describe('health with REDIS_URL', () => {
   it('stays ready when Redis cannot be reached, saying limits are per instance, and names both when the store is gone too', async () => {
     const store = await openTestStore('sqlite');
     after.push(() => store.destroy().catch(() => undefined));
-    t = await buildTestApp({ store, env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, REDIS_KEY_PREFIX: testRedisPrefix() } });
+    t = await buildTestApp({
+      store,
+      env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, REDIS_KEY_PREFIX: testRedisPrefix() },
+    });
     const ready = await t.app.inject({ url: healthPaths.ready });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({
@@ -107,10 +123,13 @@ describe('health with REDIS_URL', () => {
     );
   });
 
-  it.skipIf(!testRedisUrl)(`says ready while the store and Redis both answer${testRedisUrl ? '' : ` (${redisSkipReason})`}`, async () => {
-    t = await buildTestApp({ env: { REDIS_URL: testRedisUrl ?? '', REDIS_KEY_PREFIX: testRedisPrefix() } });
-    const ready = await t.app.inject({ url: healthPaths.ready });
-    expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', redis: 'answering' });
-  });
+  it.skipIf(!testRedisUrl)(
+    `says ready while the store and Redis both answer${testRedisUrl ? '' : ` (${redisSkipReason})`}`,
+    async () => {
+      t = await buildTestApp({ env: { REDIS_URL: testRedisUrl ?? '', REDIS_KEY_PREFIX: testRedisPrefix() } });
+      const ready = await t.app.inject({ url: healthPaths.ready });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toEqual({ status: 'ready', redis: 'answering' });
+    },
+  );
 });

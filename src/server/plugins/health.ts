@@ -75,10 +75,8 @@ export const healthPlugin = fp(
     }
 
     const api = app.withTypeProvider<ZodTypeProvider>();
-    api.get(
-      healthPaths.alive,
-      { schema: { response: { 200: aliveReplySchema } } },
-      async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'alive' as const }),
+    api.get(healthPaths.alive, { schema: { response: { 200: aliveReplySchema } } }, async (_request, reply) =>
+      reply.header('cache-control', 'no-store').send({ status: 'alive' as const }),
     );
     api.get(
       healthPaths.ready,

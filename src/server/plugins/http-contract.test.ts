@@ -5,8 +5,12 @@ import { errorBody, storeUnavailableWords } from './http-contract.ts';
 
 function fakeRequest(visitorGone = false) {
   const logged: { level: string; fields: unknown; message: string }[] = [];
-  const log = (level: string) => vi.fn((fields: unknown, message?: string) => logged.push({ level, fields, message: message ?? String(fields) }));
-  const request = { log: { error: log('error'), info: log('info') }, raw: { aborted: visitorGone, socket: { destroyed: visitorGone } } };
+  const log = (level: string) =>
+    vi.fn((fields: unknown, message?: string) => logged.push({ level, fields, message: message ?? String(fields) }));
+  const request = {
+    log: { error: log('error'), info: log('info') },
+    raw: { aborted: visitorGone, socket: { destroyed: visitorGone } },
+  };
   return { request: request as unknown as FastifyRequest, logged };
 }
 
@@ -14,7 +18,9 @@ describe('errorBody: the store out of reach or out of room', () => {
   it('is a 503 in words with a Retry-After, whatever the driver said, and its log line names no one', () => {
     const { request, logged } = fakeRequest();
     // A driver error may quote the row it was writing.
-    const error = Object.assign(new Error('disk full while writing ada@example.com'), { code: 'SQLITE_FULL' }) as unknown as FastifyError;
+    const error = Object.assign(new Error('disk full while writing ada@example.com'), {
+      code: 'SQLITE_FULL',
+    }) as unknown as FastifyError;
     expect(errorBody(error, request)).toEqual({
       status: 503,
       body: { error: { code: 'unavailable', message: storeUnavailableWords } },
@@ -43,7 +49,10 @@ describe('errorBody: the store out of reach or out of room', () => {
 
   it('leaves every other failure a 500 without Retry-After', () => {
     const { request } = fakeRequest();
-    const answer = errorBody(Object.assign(new Error('boom'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }) as unknown as FastifyError, request);
+    const answer = errorBody(
+      Object.assign(new Error('boom'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }) as unknown as FastifyError,
+      request,
+    );
     expect(answer.status).toBe(500);
     expect(answer.body.error.code).toBe('internal');
     expect(answer.retryAfterS).toBeUndefined();

@@ -1,7 +1,14 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import formBody from '@fastify/formbody';
-import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  ConnectionError,
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { apiError, codeForStatus, type ApiErrorBody } from '../../shared/api-error.ts';
@@ -70,7 +77,10 @@ export function fieldErrors(error: FastifyError): Record<string, string> | undef
  * is wrong on our side, so it is worth an info line, never an error.
  */
 export const isClientAbort = (error: { code?: string }, request: FastifyRequest): boolean =>
-  request.raw.aborted || request.raw.socket?.destroyed === true || error.code === 'ECONNRESET' || error.code === 'ECONNABORTED';
+  request.raw.aborted ||
+  request.raw.socket?.destroyed === true ||
+  error.code === 'ECONNRESET' ||
+  error.code === 'ECONNABORTED';
 
 /** What a request that needed the database is told while the database is out of reach or out of room. */
 export const storeUnavailableWords = `Our database is not answering just now, so this could not be saved. Please try again in ${STORE_RETRY_AFTER_S} seconds.`;
@@ -94,7 +104,8 @@ export function errorBody(error: FastifyError, request: FastifyRequest): ErrorAn
     return { status: 503, body: apiError('unavailable', storeUnavailableWords), retryAfterS: STORE_RETRY_AFTER_S };
   }
   const fields = fieldErrors(error);
-  if (fields) return { status: 400, body: apiError('invalid_fields', 'Please correct the fields named below.', fields) };
+  if (fields)
+    return { status: 400, body: apiError('invalid_fields', 'Please correct the fields named below.', fields) };
   if (isClientAbort(error, request)) {
     request.log.info('request aborted by the client');
     return { status: 400, body: apiError('bad_request', errorWords(error, 400)) };
@@ -121,7 +132,10 @@ export function frameworkErrorHandler(
     // failing (we have none) would be ours.
     const status = error.code === 'FST_ERR_ASYNC_CONSTRAINT' ? 500 : 400;
     if (status >= 500) request.log.error({ err: logSafeError(error) }, 'request failed');
-    return sendPage(request, reply, status) ?? reply.code(status).send(apiError(codeForStatus(status), errorWords(error, status)));
+    return (
+      sendPage(request, reply, status) ??
+      reply.code(status).send(apiError(codeForStatus(status), errorWords(error, status)))
+    );
   };
 }
 
@@ -155,7 +169,9 @@ export function clientErrorHandler(headersFor: HeadersFor, log: () => FastifyBas
         'cache-control': 'no-store',
         connection: 'close',
       };
-      const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      const head = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
       socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n${head}\r\n${body}`);
     }
     socket.destroy();

@@ -12,7 +12,12 @@ describe('a scheduled job', () => {
   it('runs at start, then when `next` says (never waiting longer than the cap), and not after stop', async () => {
     let runs = 0;
     let wait = 10_000;
-    const job = scheduledJob('t', { next: () => wait, maxWaitMs: 60_000 }, async () => void runs++, () => undefined);
+    const job = scheduledJob(
+      't',
+      { next: () => wait, maxWaitMs: 60_000 },
+      async () => void runs++,
+      () => undefined,
+    );
     job.start();
     await vi.advanceTimersByTimeAsync(0);
     expect(runs).toBe(1);

@@ -106,7 +106,8 @@ export const jobsPlugin = fp(
     let started: BackgroundJob[] = [];
     app.decorate('jobs', {
       add(job) {
-        if (jobs.some((j) => j.name === job.name)) throw new Error(`A background job named ${job.name} exists already.`);
+        if (jobs.some((j) => j.name === job.name))
+          throw new Error(`A background job named ${job.name} exists already.`);
         jobs.push(job);
       },
       async runOnce(name) {
@@ -128,7 +129,11 @@ export const jobsPlugin = fp(
     }
     app.addHook('onClose', async () => {
       for (const job of started.reverse()) {
-        await job.stop().catch((error: unknown) => app.log.warn({ job: job.name, err: errorText(error) }, 'job did not stop cleanly'));
+        await job
+          .stop()
+          .catch((error: unknown) =>
+            app.log.warn({ job: job.name, err: errorText(error) }, 'job did not stop cleanly'),
+          );
       }
       started = [];
     });

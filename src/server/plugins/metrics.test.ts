@@ -23,7 +23,10 @@ const scrape = (app: TestApp['app'], token: string | null = TOKEN) =>
 describe('/metrics without METRICS_TOKEN', () => {
   it('is not there: the same 404, in the same shape, as any unknown address', async () => {
     t = await buildTestApp();
-    const res = await t.app.inject({ url: metricsPath, headers: { accept: 'application/json', authorization: `Bearer ${TOKEN}` } });
+    const res = await t.app.inject({
+      url: metricsPath,
+      headers: { accept: 'application/json', authorization: `Bearer ${TOKEN}` },
+    });
     const unknown = await t.app.inject({ url: '/no-such-address', headers: { accept: 'application/json' } });
     expect(res.statusCode).toBe(404);
     expect(res.json<ApiErrorBody>()).toEqual(unknown.json<ApiErrorBody>());
@@ -31,26 +34,45 @@ describe('/metrics without METRICS_TOKEN', () => {
   });
 });
 
-describe('a feature\'s metrics', () => {
-  it('are its own counters on the app\'s registry, provided once under its key', async () => {
+describe("a feature's metrics", () => {
+  it("are its own counters on the app's registry, provided once under its key", async () => {
     t = await buildTestApp({ env: { METRICS_TOKEN: TOKEN } });
-    const counter = t.app.metrics.counter({ name: 'dh_test_feature_total', help: 'A feature of this test.', labelNames: ['step'] });
+    const counter = t.app.metrics.counter({
+      name: 'dh_test_feature_total',
+      help: 'A feature of this test.',
+      labelNames: ['step'],
+    });
     counter.inc({ step: 'one' }, 2);
     expect(sampleOf((await scrape(t.app)).body, 'dh_test_feature_total', { step: 'one' })).toBe(2);
     // The features registered theirs with the app; a second one under a taken key is refused.
-    expect(() => t?.app.metrics.provide('signups', { accepted: () => undefined, trapped: () => undefined })).toThrow(/provided already/);
+    expect(() => t?.app.metrics.provide('signups', { accepted: () => undefined, trapped: () => undefined })).toThrow(
+      /provided already/,
+    );
   });
 });
 
 describe('/metrics with METRICS_TOKEN', () => {
   it('answers 401 in the one error shape without the token, with a wrong one, or with a part of it', async () => {
     t = await buildTestApp({ env: { METRICS_TOKEN: TOKEN } });
-    for (const authorization of [undefined, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Basic ${TOKEN}`, TOKEN, 'Bearer ']) {
-      const res = await t.app.inject({ url: metricsPath, headers: authorization === undefined ? {} : { authorization } });
+    for (const authorization of [
+      undefined,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Basic ${TOKEN}`,
+      TOKEN,
+      'Bearer ',
+    ]) {
+      const res = await t.app.inject({
+        url: metricsPath,
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer');
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.json<ApiErrorBody>().error).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/token/) });
+      expect(res.json<ApiErrorBody>().error).toMatchObject({
+        code: 'unauthorized',
+        message: expect.stringMatching(/token/),
+      });
       expect(res.body).not.toContain(TOKEN.slice(0, 8));
     }
   });
@@ -72,7 +94,9 @@ describe('/metrics with METRICS_TOKEN', () => {
     try {
       await scrape(t.app);
       const first = await scrape(other.app);
-      expect(sampleOf(first.body, 'dh_http_requests_total', { method: 'GET', route: metricsPath, status: '200' })).toBeUndefined();
+      expect(
+        sampleOf(first.body, 'dh_http_requests_total', { method: 'GET', route: metricsPath, status: '200' }),
+      ).toBeUndefined();
     } finally {
       await other.close();
     }
@@ -87,10 +111,20 @@ describe('/metrics with METRICS_TOKEN', () => {
     await t.app.inject({ url: `/${secretish}`, headers: { accept: 'application/json' } });
     const body = (await scrape(t.app)).body;
     expect(body).not.toContain(secretish);
-    expect(sampleOf(body, 'dh_http_requests_total', { method: 'GET', route: pagePaths.unsubscribe, status: '404' })).toBe(1);
-    expect(sampleOf(body, 'dh_http_requests_total', { method: 'POST', route: adminApiPaths.subscriberDetails, status: '403' })).toBe(1);
+    expect(
+      sampleOf(body, 'dh_http_requests_total', { method: 'GET', route: pagePaths.unsubscribe, status: '404' }),
+    ).toBe(1);
+    expect(
+      sampleOf(body, 'dh_http_requests_total', {
+        method: 'POST',
+        route: adminApiPaths.subscriberDetails,
+        status: '403',
+      }),
+    ).toBe(1);
     expect(sampleOf(body, 'dh_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
-    expect(sampleOf(body, 'dh_http_request_duration_seconds_count', { method: 'GET', route: pagePaths.unsubscribe })).toBe(1);
+    expect(
+      sampleOf(body, 'dh_http_request_duration_seconds_count', { method: 'GET', route: pagePaths.unsubscribe }),
+    ).toBe(1);
   });
 });
 
@@ -106,20 +140,39 @@ for (const { dialect, skip, label } of dialectCases) {
       t.clock.advance(5000);
 
       // One confirmation sent, one that fails (and stays pending for a retry).
-      expect((await postSignupJson(t.app, visitor, { name: 'Metric Person', email }, { 'x-forwarded-for': ip })).statusCode).toBe(200);
+      expect(
+        (await postSignupJson(t.app, visitor, { name: 'Metric Person', email }, { 'x-forwarded-for': ip })).statusCode,
+      ).toBe(200);
       await t.app.jobs.runOnce('outbox');
       expect(mailer.sent).toHaveLength(1);
       mailer.fail(new Error(`421 try again later <second-${email}>`));
-      expect((await postSignupJson(t.app, visitor, { name: 'Second Person', email: `second-${email}` }, { 'x-forwarded-for': ip })).statusCode).toBe(200);
+      expect(
+        (
+          await postSignupJson(
+            t.app,
+            visitor,
+            { name: 'Second Person', email: `second-${email}` },
+            { 'x-forwarded-for': ip },
+          )
+        ).statusCode,
+      ).toBe(200);
       await t.app.jobs.runOnce('outbox');
       // The same person again: accepted, not new.
-      expect((await postSignupJson(t.app, visitor, { name: 'Metric Person', email }, { 'x-forwarded-for': ip })).statusCode).toBe(200);
+      expect(
+        (await postSignupJson(t.app, visitor, { name: 'Metric Person', email }, { 'x-forwarded-for': ip })).statusCode,
+      ).toBe(200);
 
       const beacon = (headers: Record<string, string>) =>
         app.inject({
           method: 'POST',
           url: apiPaths.visit,
-          headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', 'user-agent': chrome, 'x-forwarded-for': ip, ...headers },
+          headers: {
+            'content-type': 'application/json',
+            'sec-fetch-site': 'same-origin',
+            'user-agent': chrome,
+            'x-forwarded-for': ip,
+            ...headers,
+          },
           payload: JSON.stringify({ p: '/' }),
         });
       expect((await beacon({})).statusCode).toBe(204);
@@ -142,10 +195,15 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(sampleOf(body, 'dh_outbox_pending', { kind: 'confirmation' })).toBe(1);
       // The failed row was queued 90 s before the scrape (by the test's clock).
       expect(sampleOf(body, 'dh_outbox_oldest_pending_age_seconds', { kind: 'confirmation' })).toBe(90);
-      expect(sampleOf(body, 'dh_http_requests_total', { method: 'POST', route: pagePaths.signup, status: '200' })).toBe(3);
-      expect(sampleOf(body, 'dh_http_requests_total', { method: 'POST', route: apiPaths.visit, status: '204' })).toBe(3);
+      expect(sampleOf(body, 'dh_http_requests_total', { method: 'POST', route: pagePaths.signup, status: '200' })).toBe(
+        3,
+      );
+      expect(sampleOf(body, 'dh_http_requests_total', { method: 'POST', route: apiPaths.visit, status: '204' })).toBe(
+        3,
+      );
 
-      for (const personal of [email, 'example.org', ip, '130.149', chrome, 'Chrome/131', TOKEN]) expect(body, personal).not.toContain(personal);
+      for (const personal of [email, 'example.org', ip, '130.149', chrome, 'Chrome/131', TOKEN])
+        expect(body, personal).not.toContain(personal);
     });
   });
 }

@@ -42,7 +42,11 @@ export interface FeatureCounter<L extends string> {
  */
 export type AppMetrics = FeatureMetrics & {
   /** A counter on this app's registry; `labels` are names our code chose, never visitors' words. */
-  counter<L extends string = never>(options: { name: string; help: string; labelNames?: readonly L[] }): FeatureCounter<L>;
+  counter<L extends string = never>(options: {
+    name: string;
+    help: string;
+    labelNames?: readonly L[];
+  }): FeatureCounter<L>;
   /** Makes a feature's metrics reachable as `app.metrics[key]`; once per key. */
   provide<K extends keyof FeatureMetrics>(key: K, metrics: FeatureMetrics[K]): void;
   outbox: {
@@ -199,7 +203,12 @@ export const metricsPlugin = fp(
             .code(401)
             .header('www-authenticate', 'Bearer')
             .header('cache-control', 'no-store')
-            .send(apiError('unauthorized', 'The metrics need their token: send it as "Authorization: Bearer <METRICS_TOKEN>".'));
+            .send(
+              apiError(
+                'unauthorized',
+                'The metrics need their token: send it as "Authorization: Bearer <METRICS_TOKEN>".',
+              ),
+            );
         },
       },
       async (_request, reply) => {
@@ -208,5 +217,10 @@ export const metricsPlugin = fp(
       },
     );
   },
-  { name: 'dh-metrics', fastify: '5.x', dependencies: ['dh-clock', 'dh-health'], decorators: { fastify: ['clock', 'memoryUsage', 'isUnderPressure'] } },
+  {
+    name: 'dh-metrics',
+    fastify: '5.x',
+    dependencies: ['dh-clock', 'dh-health'],
+    decorators: { fastify: ['clock', 'memoryUsage', 'isUnderPressure'] },
+  },
 );

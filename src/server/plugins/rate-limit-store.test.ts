@@ -1,12 +1,23 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
+import {
+  deleteRedisKeys,
+  openSharedRedis,
+  redisSkipReason,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../test/test-redis.ts';
 import type { SharedRedis } from './redis.ts';
 import { sharedOrLocalStore } from './rate-limit-store.ts';
 
 const count = (store: FastifyRateLimitStore, key: string, max = 3) =>
   new Promise<{ current: number; ttl: number }>((resolve, reject) => {
-    store.incr(key, (error, result) => (error || !result ? reject(error ?? new Error('no count')) : resolve(result)), 60_000, max);
+    store.incr(
+      key,
+      (error, result) => (error || !result ? reject(error ?? new Error('no count')) : resolve(result)),
+      60_000,
+      max,
+    );
   });
 
 // The rate limits' store against a real Redis holding what it should not.

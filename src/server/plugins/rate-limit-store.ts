@@ -10,7 +10,13 @@ interface Count {
 
 const countIn = (store: FastifyRateLimitStore, key: string, timeWindow: number, max: number) =>
   new Promise<Count>((resolve, reject) => {
-    store.incr(key, (error, result) => (error || !result ? reject(error ?? new Error('The rate-limit store gave no count.')) : resolve(result)), timeWindow, max);
+    store.incr(
+      key,
+      (error, result) =>
+        error || !result ? reject(error ?? new Error('The rate-limit store gave no count.')) : resolve(result),
+      timeWindow,
+      max,
+    );
   });
 
 /**
@@ -33,11 +39,18 @@ class SharedOrLocalStore implements FastifyRateLimitStore {
   incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number, max: number): void {
     const local = countIn(this.local, key, timeWindow, max);
     this.shared
-      .orLocal(() => countIn(this.remote, key, timeWindow, max), () => local, {
-        merge: (shared, mine) => (mine.current > shared.current ? mine : shared),
-        unreadable: () => ({ current: max + 1, ttl: timeWindow }),
-      })
-      .then((count) => callback(null, count), (error: Error) => callback(error));
+      .orLocal(
+        () => countIn(this.remote, key, timeWindow, max),
+        () => local,
+        {
+          merge: (shared, mine) => (mine.current > shared.current ? mine : shared),
+          unreadable: () => ({ current: max + 1, ttl: timeWindow }),
+        },
+      )
+      .then(
+        (count) => callback(null, count),
+        (error: Error) => callback(error),
+      );
   }
 
   child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {

@@ -19,5 +19,10 @@ export const rateLimitPlugin = fp(
       ...(app.redis ? { store: sharedOrLocalStore(app.redis) } : {}),
     });
   },
-  { name: 'dh-rate-limit', fastify: '5.x', dependencies: ['dh-keys', 'dh-redis'], decorators: { fastify: ['keys', 'redis'] } },
+  {
+    name: 'dh-rate-limit',
+    fastify: '5.x',
+    dependencies: ['dh-keys', 'dh-redis'],
+    decorators: { fastify: ['keys', 'redis'] },
+  },
 );

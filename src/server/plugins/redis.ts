@@ -40,7 +40,9 @@ declare module 'fastify' {
  */
 export function isUnreadableReply(error: unknown): boolean {
   if (!(error instanceof Error) || error.name !== 'ReplyError') return false;
-  return /WRONGTYPE|not an integer|not a valid float|overflow|attempt to (compare|perform arithmetic)/i.test(error.message);
+  return /WRONGTYPE|not an integer|not a valid float|overflow|attempt to (compare|perform arithmetic)/i.test(
+    error.message,
+  );
 }
 
 /** A request waits at most this long for Redis before it is answered from this instance's counts. */
@@ -75,11 +77,15 @@ export const redisPlugin = fp(
 
     let closing = false;
     const guard = new SharedOrLocal({
-      onDown: (reason) => app.log.warn(`Redis cannot be reached (${reason}); limits count per instance until it answers again.`),
-      onUp: (ms) => app.log.info(`Redis answers again after ${Math.round(ms / 1000)} s; limits are shared across instances again.`),
+      onDown: (reason) =>
+        app.log.warn(`Redis cannot be reached (${reason}); limits count per instance until it answers again.`),
+      onUp: (ms) =>
+        app.log.info(`Redis answers again after ${Math.round(ms / 1000)} s; limits are shared across instances again.`),
       isUnreadable: isUnreadableReply,
       onUnreadable: (reason) =>
-        app.log.error(`Redis holds a limit counter that is not a number (${reason}); what it limits is refused until the key expires or is deleted.`),
+        app.log.error(
+          `Redis holds a limit counter that is not a number (${reason}); what it limits is refused until the key expires or is deleted.`,
+        ),
     });
     // Without a listener ioredis prints every failed reconnection with its stack.
     client.on('error', (error: unknown) => {
@@ -117,14 +123,17 @@ export const redisPlugin = fp(
           defined.add(name);
         }
         // defineCommand adds a method by that name at run time, which ioredis's types cannot know.
-        const command = (client as unknown as Record<string, (key: string, ...args: (string | number)[]) => Promise<T>>)[name];
+        const command = (
+          client as unknown as Record<string, (key: string, ...args: (string | number)[]) => Promise<T>>
+        )[name];
         if (!command) throw new Error(`The Redis script ${name} was not defined.`);
         return (key, ...args) => command.call(client, key, ...args);
       },
-      answers: () => client.ping().then(
-        () => true,
-        () => false,
-      ),
+      answers: () =>
+        client.ping().then(
+          () => true,
+          () => false,
+        ),
     };
     app.decorate('redis', shared);
 

@@ -60,7 +60,8 @@ export function securityHeaders(opts: SecurityHeaderOptions): Record<string, str
     // Only over https, and only for this host: the site may live on a subdomain of a domain whose
     // other hosts are not ours to force onto https (includeSubDomains), and preloading is the
     // domain owner's one-way decision, not the app's.
-    strictTransportSecurity: new URL(opts.publicUrl).protocol === 'https:' ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: false } : false,
+    strictTransportSecurity:
+      new URL(opts.publicUrl).protocol === 'https:' ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: false } : false,
   });
   const headers = new Map<string, string>();
   const res = {

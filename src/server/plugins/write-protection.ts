@@ -100,7 +100,8 @@ export const writeProtectionPlugin = fp(
         // A fresh token every time: it always matches the secret the visitor now holds.
         reply.setCookie(names.xsrf, token, { ...common, httpOnly: false });
         const loaded = readSigned(request, names.loaded);
-        const at = loaded && Number.isFinite(Number(loaded.value)) ? loaded.value : String((loadedAt ?? app.clock()).getTime());
+        const at =
+          loaded && Number.isFinite(Number(loaded.value)) ? loaded.value : String((loadedAt ?? app.clock()).getTime());
         if (!loaded || loaded.renew || loaded.value !== at) reply.setCookie(names.loaded, at, signedOpts);
         for (const name of stale) {
           if (request.cookies[name] !== undefined) reply.clearCookie(name, { path: '/' });

@@ -38,13 +38,22 @@ for (const { dialect, skip, label } of dialectCases) {
       const visitor = await visitPage(t.app);
       t.clock.advance(5000);
       expect((await postSignupJson(t.app, visitor, { name: 'Rosa', email })).statusCode).toBe(200);
-      const row = await store.db.selectFrom('subscribers').select('id').where('email_key', '=', email).executeTakeFirstOrThrow();
+      const row = await store.db
+        .selectFrom('subscribers')
+        .select('id')
+        .where('email_key', '=', email)
+        .executeTakeFirstOrThrow();
       return row.id;
     }
     const statusOf = async (id: string) =>
       (await store.db.selectFrom('subscribers').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
     const oneClick = (t: TestApp, path: string) =>
-      t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
 
     it('an unsubscribe link sent before the upgrade (signed with APP_SECRET) still works after APP_SECRET changes', async () => {
       const first = await start({ APP_SECRET: KEY_A });
@@ -99,7 +108,9 @@ for (const { dialect, skip, label } of dialectCases) {
       const res = await postSignupJson(rotated.app, renewed, { name: 'Old Jar', email: 'jar@example.com' });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: signupSuccessMessage });
-      expect(await store.db.selectFrom('subscribers').select('email').execute()).toEqual([{ email: 'jar@example.com' }]);
+      expect(await store.db.selectFrom('subscribers').select('email').execute()).toEqual([
+        { email: 'jar@example.com' },
+      ]);
     });
 
     it('without JavaScript: an old cookie jar gets one "press once more", then the sign-up goes through', async () => {
@@ -114,7 +125,9 @@ for (const { dialect, skip, label } of dialectCases) {
       const second = await postSignupForm(rotated.app, withCookies(oldJar, first), fields);
       expect(second.statusCode).toBe(200);
       expect(second.body).toContain(signupSuccessMessage);
-      expect(await store.db.selectFrom('subscribers').select('email').execute()).toEqual([{ email: 'noscript@example.com' }]);
+      expect(await store.db.selectFrom('subscribers').select('email').execute()).toEqual([
+        { email: 'noscript@example.com' },
+      ]);
     });
 
     it('a ring "new,old" accepts the old cookies at once and re-signs them with the new key', async () => {
@@ -122,12 +135,16 @@ for (const { dialect, skip, label } of dialectCases) {
       const oldJar = await visitPage(before.app);
       const both = await start({ APP_SECRET: `${KEY_B}, ${KEY_A}` });
       both.clock.advance(5000);
-      expect((await postSignupJson(both.app, oldJar, { name: 'Ring', email: 'ring@example.com' })).statusCode).toBe(200);
+      expect((await postSignupJson(both.app, oldJar, { name: 'Ring', email: 'ring@example.com' })).statusCode).toBe(
+        200,
+      );
       const resigned = await visitPage(both.app, oldJar);
       // Once the old key is dropped, the re-signed jar still works: it is signed with the new one.
       const onlyNew = await start({ APP_SECRET: KEY_B });
       onlyNew.clock.advance(5000);
-      expect((await postSignupJson(onlyNew.app, resigned, { name: 'Ring', email: 'ring2@example.com' })).statusCode).toBe(200);
+      expect(
+        (await postSignupJson(onlyNew.app, resigned, { name: 'Ring', email: 'ring2@example.com' })).statusCode,
+      ).toBe(200);
       const plain = await postSignupForm(onlyNew.app, resigned, { name: 'Ring', email: 'ring3@example.com' });
       expect(plain.statusCode).toBe(200);
     });
@@ -163,7 +180,9 @@ describe('visitor cookies follow PUBLIC_URL', () => {
   it('on https, the unprefixed cookies of before are cleared', async () => {
     t = await buildTestApp({ env: { PUBLIC_URL: 'https://dh.example' } });
     const res = await t.app.inject({ url: '/api/csrf', headers: { cookie: 'XSRF-TOKEN=x; _csrf=y; dh_t=z' } });
-    const cleared = (res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]).filter((c) => !c.name.startsWith('__Host-'));
+    const cleared = (res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]).filter(
+      (c) => !c.name.startsWith('__Host-'),
+    );
     expect(cleared.map((c) => c.name).sort()).toEqual(['XSRF-TOKEN', '_csrf', 'dh_t']);
     for (const c of cleared) expect(c.value).toBe('');
   });

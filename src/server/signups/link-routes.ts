@@ -5,7 +5,13 @@ import { apiError, apiErrorSchema, messageReplySchema } from '../../shared/api-e
 import { pagePaths } from '../../shared/paths.ts';
 import { confirmFormSchema, confirmQuerySchema, unsubscribeQuerySchema } from '../../shared/signup-schema.ts';
 import type { Notice } from '../../shared/site-pages.ts';
-import { confirmSubscriber, inspectConfirmLink, subscriberStatus, unsubscribeSubscriber, type ConfirmResult } from './signup-store.ts';
+import {
+  confirmSubscriber,
+  inspectConfirmLink,
+  subscriberStatus,
+  unsubscribeSubscriber,
+  type ConfirmResult,
+} from './signup-store.ts';
 import { UNSUBSCRIBE_PURPOSE } from './unsubscribe-link.ts';
 import { errorBody } from '../plugins/http-contract.ts';
 import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
@@ -48,7 +54,10 @@ const unsubscribedNotice: Notice = {
 const confirmResultNotice: Record<ConfirmResult, [number, Notice]> = {
   confirmed: [
     200,
-    { title: 'You are on the list', message: 'Your email address is confirmed. You will hear from us the moment the presale opens.' },
+    {
+      title: 'You are on the list',
+      message: 'Your email address is confirmed. You will hear from us the moment the presale opens.',
+    },
   ],
   'already-confirmed': [200, alreadyConfirmedNotice],
   expired: [410, expiredNotice],
@@ -73,7 +82,10 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     pagePaths.confirm,
-    { schema: { querystring: confirmQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } }, errorHandler: brokenLink },
+    {
+      schema: { querystring: confirmQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } },
+      errorHandler: brokenLink,
+    },
     async (request, reply) => {
       const token = request.query.token ?? '';
       switch (await inspectConfirmLink(app.store.db, token, app.clock())) {
@@ -96,9 +108,13 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     pagePaths.confirm,
-    { schema: { body: confirmFormSchema, response: { '2xx': noticePage, '4xx': noticePage } }, errorHandler: brokenLink },
+    {
+      schema: { body: confirmFormSchema, response: { '2xx': noticePage, '4xx': noticePage } },
+      errorHandler: brokenLink,
+    },
     async (request, reply) => {
-      const [status, page] = confirmResultNotice[await confirmSubscriber(app.store.db, request.body.token ?? '', app.clock())];
+      const [status, page] =
+        confirmResultNotice[await confirmSubscriber(app.store.db, request.body.token ?? '', app.clock())];
       return notice(reply, status, page);
     },
   );
@@ -112,11 +128,17 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
 
   api.get(
     pagePaths.unsubscribe,
-    { schema: { querystring: unsubscribeQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } }, errorHandler: brokenLink },
+    {
+      schema: { querystring: unsubscribeQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } },
+      errorHandler: brokenLink,
+    },
     async (request, reply) => {
       const id = signedId(request.query);
       if (!id) {
-        return notice(reply, 404, { title: 'This link does not work', message: 'The unsubscribe link is incomplete. Use the full link from one of our emails.' });
+        return notice(reply, 404, {
+          title: 'This link does not work',
+          message: 'The unsubscribe link is incomplete. Use the full link from one of our emails.',
+        });
       }
       const status = await subscriberStatus(app.store.db, id);
       // Unknown (e.g. erased) ids count as done: the person is not on the list either way.
@@ -136,8 +158,10 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async function oneClickUnsubscribe(scope) {
     // Read (and dropped) within the body limit: Fastify counts the bytes of a `parseAs` body and
     // stops at the limit with 413, where a stream drained by hand would read whatever is sent.
-    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: scope.initialConfig.bodyLimit }, (_req, _body, done) =>
-      done(null, {}),
+    scope.addContentTypeParser(
+      'multipart/form-data',
+      { parseAs: 'buffer', bodyLimit: scope.initialConfig.bodyLimit },
+      (_req, _body, done) => done(null, {}),
     );
     scope.withTypeProvider<ZodTypeProvider>().post(
       pagePaths.unsubscribe,

@@ -49,6 +49,10 @@ export async function confirmedSubscribers(db: Kysely<Database>): Promise<{ id: 
 
 /** A subscriber's address, if they are still confirmed (a list email goes to nobody else). */
 export async function confirmedAddress(db: Kysely<Database>, subscriberId: string): Promise<string | null> {
-  const row = await db.selectFrom('subscribers').select(['email', 'status']).where('id', '=', subscriberId).executeTakeFirst();
+  const row = await db
+    .selectFrom('subscribers')
+    .select(['email', 'status'])
+    .where('id', '=', subscriberId)
+    .executeTakeFirst();
   return row?.status === 'confirmed' ? row.email : null;
 }

@@ -2,7 +2,14 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { healthPaths } from '../../shared/paths.ts';
 import type { TestApp } from '../test/built-app.ts';
-import { closedPort, deleteRedisKeys, RedisOutageProxy, redisSkipReason, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
+import {
+  closedPort,
+  deleteRedisKeys,
+  RedisOutageProxy,
+  redisSkipReason,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../test/test-redis.ts';
 import { openTwoInstances, readyzUntil } from '../test/two-instances.ts';
 import { postSignupJson, visitPage } from '../test/visitor.ts';
 
@@ -24,7 +31,12 @@ async function twoInstances(env: Record<string, string> = {}) {
   two.clock.advance(5000);
   let n = 0;
   const signUp = (t: TestApp, ip: string): Promise<LightMyRequestResponse> =>
-    postSignupJson(t.app, visitor, { name: 'Launch Day', email: `launch${++n}@example.com` }, { 'x-forwarded-for': ip });
+    postSignupJson(
+      t.app,
+      visitor,
+      { name: 'Launch Day', email: `launch${++n}@example.com` },
+      { 'x-forwarded-for': ip },
+    );
   return { ...two, signUp };
 }
 
@@ -49,19 +61,33 @@ describe('without REDIS_URL', () => {
 // Needs no Redis server: REDIS_URL names a port nothing listens on.
 describe('with REDIS_URL where no Redis answers', () => {
   it('starts and takes sign-ups when Redis cannot be reached, limiting per instance, and says so in words', async () => {
-    const { a, b, signUp, lines, store } = await twoInstances({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, REDIS_KEY_PREFIX: testRedisPrefix() });
+    const { a, b, signUp, lines, store } = await twoInstances({
+      REDIS_URL: `redis://127.0.0.1:${await closedPort()}`,
+      REDIS_KEY_PREFIX: testRedisPrefix(),
+    });
     const ip = '203.0.113.22';
-    expect(await inOrder(Array.from({ length: LIMIT + 1 }, () => () => signUp(a, ip)))).toEqual([200, 200, 200, 200, 429]);
+    expect(await inOrder(Array.from({ length: LIMIT + 1 }, () => () => signUp(a, ip)))).toEqual([
+      200, 200, 200, 200, 429,
+    ]);
     expect((await signUp(b, ip)).statusCode).toBe(200);
     expect(await store.db.selectFrom('subscribers').select('id').execute()).toHaveLength(LIMIT + 1);
 
     const ready = await a.app.inject({ url: healthPaths.ready });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toMatchObject({ status: 'ready', redis: 'unreachable', note: 'Redis cannot be reached: limits count per instance until it answers.' });
+    expect(ready.json()).toMatchObject({
+      status: 'ready',
+      redis: 'unreachable',
+      note: 'Redis cannot be reached: limits count per instance until it answers.',
+    });
     // Once per instance, in words: no stack, no repetition per request.
     const warnings = lines.filter((l) => l.includes('Redis cannot be reached'));
     expect(warnings).toHaveLength(2);
-    expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({ level: 40, msg: expect.stringMatching(/^Redis cannot be reached \(.+\); limits count per instance until it answers again\.$/) });
+    expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({
+      level: 40,
+      msg: expect.stringMatching(
+        /^Redis cannot be reached \(.+\); limits count per instance until it answers again\.$/,
+      ),
+    });
     expect(warnings.join('\n')).not.toMatch(/"stack"|\\n\s+at /);
   });
 });
@@ -119,7 +145,9 @@ describe.skipIf(!testRedisUrl)(`with REDIS_URL${testRedisUrl ? '' : ` (${redisSk
 
     proxy.stall();
     const started = Date.now();
-    expect(await inOrder([() => signUp(a, ip), () => signUp(a, ip), () => signUp(a, ip), () => signUp(a, ip)])).toEqual([200, 200, 200, 429]);
+    expect(await inOrder([() => signUp(a, ip), () => signUp(a, ip), () => signUp(a, ip), () => signUp(a, ip)])).toEqual(
+      [200, 200, 200, 429],
+    );
     // A hung Redis is waited on for its 200 ms command timeout at most, never for seconds (how
     // often it is tried while it hangs is shared-or-local.test.ts's business).
     expect(Date.now() - started).toBeLessThan(3000);

@@ -51,7 +51,8 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(linkIn(mail, 'confirm')).toMatch(/^https:\/\/dh\.example\/confirm\?token=[\w-]{43}$/);
       const unsubscribe = linkIn(mail, 'unsubscribe');
       // Unfolded (RFC 5322 §2.2.3) so a long header reads as one line.
-      const header = (key: string) => (mail.headerLines.find((h) => h.key === key)?.line ?? '').replace(/\r\n\s+/g, ' ');
+      const header = (key: string) =>
+        (mail.headerLines.find((h) => h.key === key)?.line ?? '').replace(/\r\n\s+/g, ' ');
       expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
       expect(header('list-unsubscribe')).toBe(`List-Unsubscribe: <${unsubscribe}>`);
       const row = await store.db.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
@@ -73,7 +74,8 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(sink.messages).toHaveLength(0);
     });
 
-    const statusOf = async () => (await store.db.selectFrom('subscribers').select('status').executeTakeFirstOrThrow()).status;
+    const statusOf = async () =>
+      (await store.db.selectFrom('subscribers').select('status').executeTakeFirstOrThrow()).status;
     /** The link's page, opened as a mail scanner does: GET and HEAD, several times. */
     async function scan(url: string) {
       for (const method of ['HEAD', 'GET', 'HEAD', 'GET'] as const) {
@@ -89,7 +91,8 @@ for (const { dialect, skip, label } of dialectCases) {
       const action = attr(form, 'action');
       if (!action || attr(form, 'method') !== 'post') throw new Error('no form that posts on the page');
       const fields = new URLSearchParams();
-      for (const [input] of page.matchAll(/<input\b[^>]*type="hidden"[^>]*>/g)) fields.set(attr(input, 'name') ?? '', attr(input, 'value') ?? '');
+      for (const [input] of page.matchAll(/<input\b[^>]*type="hidden"[^>]*>/g))
+        fields.set(attr(input, 'name') ?? '', attr(input, 'value') ?? '');
       return { action: action.replace(/&amp;/g, '&'), body: fields.toString() };
     }
     /** The person presses the page's button (a plain form post from our own page). */
@@ -97,7 +100,11 @@ for (const { dialect, skip, label } of dialectCases) {
       t.app.inject({
         method: 'POST',
         url: form.action,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: 'https://dh.example' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'text/html',
+          origin: 'https://dh.example',
+        },
         payload: form.body,
       });
 

@@ -45,14 +45,29 @@ for (const { dialect, skip, label } of dialectCases) {
         'application/json ; charset="utf-8"',
         'application/x-json-but-not',
       ])('%j with the cookies but no X-XSRF-TOKEN is refused and stores nothing', async (contentType) => {
-        const res = await postSignupJson(t.app, visitor, { name: 'Mallory', email: 'm@example.com' }, { 'content-type': contentType, 'x-xsrf-token': '' });
+        const res = await postSignupJson(
+          t.app,
+          visitor,
+          { name: 'Mallory', email: 'm@example.com' },
+          { 'content-type': contentType, 'x-xsrf-token': '' },
+        );
         expect([403, 415]).toContain(res.statusCode);
         expect(await rows()).toEqual([]);
       });
 
       it('each JSON spelling is accepted with the token', async () => {
-        for (const [i, contentType] of ['APPLICATION/JSON', 'application/json; charset=UTF-8', ' application/json', 'application/json;'].entries()) {
-          const res = await postSignupJson(t.app, visitor, { name: 'Ok', email: `ok${i}@example.com` }, { 'content-type': contentType });
+        for (const [i, contentType] of [
+          'APPLICATION/JSON',
+          'application/json; charset=UTF-8',
+          ' application/json',
+          'application/json;',
+        ].entries()) {
+          const res = await postSignupJson(
+            t.app,
+            visitor,
+            { name: 'Ok', email: `ok${i}@example.com` },
+            { 'content-type': contentType },
+          );
           expect(res.statusCode, contentType).toBe(200);
         }
         expect(await rows()).toHaveLength(4);
@@ -62,7 +77,12 @@ for (const { dialect, skip, label } of dialectCases) {
         const res = await t.app.inject({
           method: 'POST',
           url: pagePaths.signup,
-          headers: { 'content-type': 'APPLICATION/X-WWW-FORM-URLENCODED', origin: 'https://dh.example', cookie: visitor.cookie, accept: 'application/json' },
+          headers: {
+            'content-type': 'APPLICATION/X-WWW-FORM-URLENCODED',
+            origin: 'https://dh.example',
+            cookie: visitor.cookie,
+            accept: 'application/json',
+          },
           payload: JSON.stringify({ name: 'Mallory', email: 'm@example.com' }),
         });
         expect(res.statusCode).toBe(400);
@@ -72,11 +92,22 @@ for (const { dialect, skip, label } of dialectCases) {
     });
 
     it('a repeat sign-up never changes a confirmed person, and answers exactly like a new one', async () => {
-      const first = await postSignupJson(t.app, visitor, { name: 'Target', email: 'target@example.com', comment: 'mine' });
-      await store.db.updateTable('subscribers').set({ status: 'confirmed', confirmed_at: t.clock().toISOString() }).execute();
+      const first = await postSignupJson(t.app, visitor, {
+        name: 'Target',
+        email: 'target@example.com',
+        comment: 'mine',
+      });
+      await store.db
+        .updateTable('subscribers')
+        .set({ status: 'confirmed', confirmed_at: t.clock().toISOString() })
+        .execute();
       const [before] = await rows();
       t.clock.advance(60 * 60 * 1000);
-      const again = await postSignupJson(t.app, visitor, { name: 'Mallory', email: 'TARGET@example.com', comment: 'pwned' });
+      const again = await postSignupJson(t.app, visitor, {
+        name: 'Mallory',
+        email: 'TARGET@example.com',
+        comment: 'pwned',
+      });
       const fresh = await postSignupJson(t.app, visitor, { name: 'Someone', email: 'someone@example.com' });
       expect(again.statusCode).toBe(first.statusCode);
       expect(again.body).toBe(first.body);
@@ -84,7 +115,13 @@ for (const { dialect, skip, label } of dialectCases) {
       const after = (await rows()).find((r) => r.email_key === 'target@example.com');
       expect(after).toEqual(before);
       // And no email: a confirmed person is not asked again.
-      expect(await store.db.selectFrom('outbox').select('subscriber_id').where('subscriber_id', '=', before?.id ?? '').execute()).toHaveLength(1);
+      expect(
+        await store.db
+          .selectFrom('outbox')
+          .select('subscriber_id')
+          .where('subscriber_id', '=', before?.id ?? '')
+          .execute(),
+      ).toHaveLength(1);
     });
 
     describe('fields that cannot carry a message', () => {
@@ -127,25 +164,41 @@ for (const { dialect, skip, label } of dialectCases) {
       });
 
       it('NUL is refused in every field with words beside it (on PostgreSQL it used to be a database error)', async () => {
-        const res = await postSignupJson(t.app, visitor, { name: 'A\u0000B', email: 'a\u0000@example.com', comment: 'x\u0000y' });
+        const res = await postSignupJson(t.app, visitor, {
+          name: 'A\u0000B',
+          email: 'a\u0000@example.com',
+          comment: 'x\u0000y',
+        });
         expect(res.statusCode).toBe(400);
         expect(res.json<ApiErrorBody>().error.fields).toEqual({
           name: fieldMessages.nameControl,
           email: fieldMessages.emailLocalAscii,
           comment: fieldMessages.commentControl,
         });
-        const plain = await postSignupForm(t.app, visitor, { name: 'Ann', email: 'ann@example.com', comment: 'x\u0000y' });
+        const plain = await postSignupForm(t.app, visitor, {
+          name: 'Ann',
+          email: 'ann@example.com',
+          comment: 'x\u0000y',
+        });
         expect(plain.statusCode).toBe(400);
         expect(plain.body).toContain(fieldMessages.commentControl);
         expect(await rows()).toEqual([]);
       });
 
       it('the comment keeps its line breaks (one kind) and refuses the rest of the control range', async () => {
-        const ok = await postSignupJson(t.app, visitor, { name: 'Ann', email: 'ann@example.com', comment: 'one\r\ntwo\nthree\tfour' });
+        const ok = await postSignupJson(t.app, visitor, {
+          name: 'Ann',
+          email: 'ann@example.com',
+          comment: 'one\r\ntwo\nthree\tfour',
+        });
         expect(ok.statusCode).toBe(200);
         expect((await rows())[0]?.comment).toBe('one\ntwo\nthree four');
         for (const c of ['\u0001', '\u001b[31m', '\u007f', '\u0085', '\u009b']) {
-          const res = await postSignupJson(t.app, visitor, { name: 'Ann', email: 'ann2@example.com', comment: `a${c}b` });
+          const res = await postSignupJson(t.app, visitor, {
+            name: 'Ann',
+            email: 'ann2@example.com',
+            comment: `a${c}b`,
+          });
           expect(res.statusCode, JSON.stringify(c)).toBe(400);
         }
       });
@@ -156,7 +209,9 @@ for (const { dialect, skip, label } of dialectCases) {
         expect(res.json()).toEqual({ message: signupSuccessMessage });
         const again = await postSignupJson(t.app, visitor, { name: 'Ana', email: 'ana@xn--bcher-kva.de' });
         expect(again.statusCode).toBe(200);
-        expect((await rows()).map((r) => [r.email, r.email_key])).toEqual([['ana@xn--bcher-kva.de', 'ana@xn--bcher-kva.de']]);
+        expect((await rows()).map((r) => [r.email, r.email_key])).toEqual([
+          ['ana@xn--bcher-kva.de', 'ana@xn--bcher-kva.de'],
+        ]);
         await t.app.jobs.runOnce('outbox');
         expect(mailer.sent.map((m) => m.to)).toEqual(['ana@xn--bcher-kva.de']);
       });

@@ -12,7 +12,10 @@ let visitor: Visitor;
 const person = { name: 'Satoshi', email: 'Hodler@Example.COM', comment: 'wen presale' };
 
 async function countRows(table: 'subscribers' | 'outbox') {
-  const row = await t.store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await t.store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -26,7 +29,12 @@ afterEach(() => t.close());
 
 describe('POST /signup with JSON (JavaScript on)', () => {
   it('stores a pending sign-up, normalised, with consent and one queued email, then answers', async () => {
-    const res = await postSignupJson(t.app, visitor, { ...person, email: '  Hodler@Example.COM ' }, { referer: 'https://dh.example/' });
+    const res = await postSignupJson(
+      t.app,
+      visitor,
+      { ...person, email: '  Hodler@Example.COM ' },
+      { referer: 'https://dh.example/' },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: signupSuccessMessage });
     const sub = await t.store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
@@ -46,7 +54,12 @@ describe('POST /signup with JSON (JavaScript on)', () => {
 
   it('answers a known address exactly like a new one, updates it, and sends no second email within 15 minutes', async () => {
     const first = await postSignupJson(t.app, visitor, person);
-    const again = await postSignupJson(t.app, visitor, { ...person, email: ' hodler@EXAMPLE.com', name: 'Satoshi N.', comment: 'gm' });
+    const again = await postSignupJson(t.app, visitor, {
+      ...person,
+      email: ' hodler@EXAMPLE.com',
+      name: 'Satoshi N.',
+      comment: 'gm',
+    });
     expect(again.statusCode).toBe(first.statusCode);
     expect(again.body).toBe(first.body);
     expect(await countRows('subscribers')).toBe(1);
@@ -75,7 +88,11 @@ describe('POST /signup with JSON (JavaScript on)', () => {
 
   it.each([
     [{ name: 'x'.repeat(101), email: 'a@b.co' }, 'name', 'Your name can be at most 100 characters.'],
-    [{ name: 'A', email: `${'a'.repeat(65)}@example.com` }, 'email', 'The part before the @ can be at most 64 characters.'],
+    [
+      { name: 'A', email: `${'a'.repeat(65)}@example.com` },
+      'email',
+      'The part before the @ can be at most 64 characters.',
+    ],
     [{ name: 'A', email: `a@${'b'.repeat(250)}.com` }, 'email', 'An email address can be at most 254 characters.'],
     [{ name: 'A' }, 'email', 'Please enter your email address.'],
     [{ name: 'A', email: 'a@b.co', extra: 1 }, 'form', 'This form does not take the field extra.'],
@@ -153,7 +170,9 @@ describe('POST /signup with JSON (JavaScript on)', () => {
       expect(third.statusCode).toBe(429);
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
       expect(third.json<ApiErrorBody>().error).toMatchObject({ code: 'rate_limited' });
-      expect(third.json<ApiErrorBody>().error.message).toMatch(/^Too many sign-ups from your network\. Please try again in \d+ seconds\.$/);
+      expect(third.json<ApiErrorBody>().error.message).toMatch(
+        /^Too many sign-ups from your network\. Please try again in \d+ seconds\.$/,
+      );
       // Another client is not affected.
       expect((await postSignupJson(limited.app, v, person, from('198.51.100.9'))).statusCode).toBe(200);
     } finally {
@@ -198,7 +217,12 @@ describe('POST /signup as a plain form (JavaScript off)', () => {
   });
 
   it('refuses a form posted from another site', async () => {
-    const res = await postSignupForm(t.app, visitor, { name: 'A', email: 'a@b.co' }, { origin: 'https://evil.example' });
+    const res = await postSignupForm(
+      t.app,
+      visitor,
+      { name: 'A', email: 'a@b.co' },
+      { origin: 'https://evil.example' },
+    );
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('This form can only be sent from our own site.');
   });

@@ -29,7 +29,8 @@ export interface SignupRouteOptions {
 // JSON in, JSON out (the hydrated form); a urlencoded post (JavaScript off) gets the page back.
 // Only the language of the answer depends on this; the token rule below does not.
 const wantsJson = (request: FastifyRequest): boolean =>
-  mediaTypeOf(request) === 'application/json' || (request.headers.accept ?? '').toLowerCase().startsWith('application/json');
+  mediaTypeOf(request) === 'application/json' ||
+  (request.headers.accept ?? '').toLowerCase().startsWith('application/json');
 
 /** What was typed, to fill the form again (the body may be anything: it failed validation). */
 const asValues = (body: unknown): Record<SignupField, string> => {
@@ -77,7 +78,9 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
   ): FastifyReply {
     const { message, errors } = body;
     if (wantsJson(request)) {
-      return reply.code(status).send(status < 300 ? { message } : apiError(body.code ?? 'bad_request', message, errors));
+      return reply
+        .code(status)
+        .send(status < 300 ? { message } : apiError(body.code ?? 'bad_request', message, errors));
     }
     const view: SignupView =
       status < 300
@@ -110,7 +113,11 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
     {
       schema: {
         body: signupContract.body,
-        response: { 200: z.union([signupContract.reply, signupPage]), '4xx': z.union([apiErrorSchema, signupPage]), '5xx': z.union([apiErrorSchema, signupPage]) },
+        response: {
+          200: z.union([signupContract.reply, signupPage]),
+          '4xx': z.union([apiErrorSchema, signupPage]),
+          '5xx': z.union([apiErrorSchema, signupPage]),
+        },
       },
       config: {
         rateLimit: {
@@ -165,7 +172,11 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       // Durable before acknowledged: this resolves only after the batch's commit.
       const result = await committer.runIn(signupBatch, {
         input,
-        meta: { now, page: formPage(request, opts.publicUrl), location: { country: place.country, region: place.region, city: place.city } },
+        meta: {
+          now,
+          page: formPage(request, opts.publicUrl),
+          location: { country: place.country, region: place.region, city: place.city },
+        },
       });
       if (result.emailQueued) app.outbox.nudge();
       app.metrics.signups.accepted(result.outcome);

@@ -4,7 +4,15 @@ import { signupSchema } from '../../shared/signup-schema.ts';
 import { GroupCommitter } from '../store/group-commit.ts';
 import { dataKey, SecretBox } from '../store/secret-box.ts';
 import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
-import { confirmSubscriber, countAbuseJob, recordConsentWording, signupBatch, signupBatchWith, signupJob, unsubscribeSubscriber } from './signup-store.ts';
+import {
+  confirmSubscriber,
+  countAbuseJob,
+  recordConsentWording,
+  signupBatch,
+  signupBatchWith,
+  signupJob,
+  unsubscribeSubscriber,
+} from './signup-store.ts';
 import { Suppressions } from '../mail/outbox.ts';
 import { newLinkToken } from './tokens.ts';
 
@@ -33,7 +41,11 @@ for (const { dialect, skip, label } of dialectCases) {
       const { token, hash } = newLinkToken();
       await store.db
         .updateTable('outbox')
-        .set({ token_hash: hash, token_expires_at: new Date(clock().getTime() + 7 * 86400_000).toISOString(), status: 'sent' })
+        .set({
+          token_hash: hash,
+          token_expires_at: new Date(clock().getTime() + 7 * 86400_000).toISOString(),
+          status: 'sent',
+        })
         .where('status', '=', 'pending')
         .execute();
       return token;
@@ -44,7 +56,10 @@ for (const { dialect, skip, label } of dialectCases) {
         Array.from({ length: 60 }, (_, i) => signUp({ email: `p${i}@example.com`, name: `P${i}` })),
       );
       expect(results.every((r) => r.outcome === 'created' && r.emailQueued)).toBe(true);
-      const n = await store.db.selectFrom('subscribers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const n = await store.db
+        .selectFrom('subscribers')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(n.n)).toBe(60);
       // The first runs alone; the rest queue behind it and share a commit.
       expect(committer.batches).toBeLessThanOrEqual(3);
@@ -53,16 +68,29 @@ for (const { dialect, skip, label } of dialectCases) {
     it('handles the same address twice within one batch: one row, one email, latest name', async () => {
       await signUp({ email: 'known@example.com' }); // known before the batch
       const results = await Promise.all([
-        committer.runIn(signupBatch, { input: { ...input, email: 'Twice@Example.com', name: 'First' }, meta: { now: clock(), page: '/' } }),
-        committer.runIn(signupBatch, { input: { ...input, email: 'twice@EXAMPLE.com', name: 'Second' }, meta: { now: clock(), page: '/' } }),
-        committer.runIn(signupBatch, { input: { ...input, email: 'known@example.com', name: 'Known' }, meta: { now: clock(), page: '/' } }),
+        committer.runIn(signupBatch, {
+          input: { ...input, email: 'Twice@Example.com', name: 'First' },
+          meta: { now: clock(), page: '/' },
+        }),
+        committer.runIn(signupBatch, {
+          input: { ...input, email: 'twice@EXAMPLE.com', name: 'Second' },
+          meta: { now: clock(), page: '/' },
+        }),
+        committer.runIn(signupBatch, {
+          input: { ...input, email: 'known@example.com', name: 'Known' },
+          meta: { now: clock(), page: '/' },
+        }),
       ]);
       expect(results.map((r) => [r.outcome, r.emailQueued])).toEqual([
         ['created', true],
         ['updated', false],
         ['updated', false],
       ]);
-      const rows = await store.db.selectFrom('subscribers').select(['email_key', 'name']).orderBy('email_key').execute();
+      const rows = await store.db
+        .selectFrom('subscribers')
+        .select(['email_key', 'name'])
+        .orderBy('email_key')
+        .execute();
       expect(rows).toEqual([
         { email_key: 'known@example.com', name: 'Known' },
         { email_key: 'twice@example.com', name: 'Second' },
@@ -148,12 +176,20 @@ for (const { dialect, skip, label } of dialectCases) {
     });
 
     it('a new sign-up of a suppressed address is stored and answered alike, but gets no email, across a data key rotation', async () => {
-      await new Suppressions(testSecrets()).suppress(store.db, { address: 'blocked@example.com', reason: 'manual', source: 'console', now: clock() });
+      await new Suppressions(testSecrets()).suppress(store.db, {
+        address: 'blocked@example.com',
+        reason: 'manual',
+        source: 'console',
+        now: clock(),
+      });
       // The data key is rotated: the old one only verifies now, and still matches.
       const rotated = new Suppressions(new SecretBox(dataKey(randomBytes(32)), testSecrets().keys));
       const batch = signupBatchWith(rotated);
       const meta = { now: clock(), page: '/' };
-      const blocked = await committer.runIn(batch, { input: { name: 'B', email: 'Blocked@Example.com', comment: '' }, meta });
+      const blocked = await committer.runIn(batch, {
+        input: { name: 'B', email: 'Blocked@Example.com', comment: '' },
+        meta,
+      });
       const fine = await committer.runIn(batch, { input: { name: 'F', email: 'fine@example.com', comment: '' }, meta });
       expect(blocked).toMatchObject({ outcome: 'created', emailQueued: false });
       expect(fine).toMatchObject({ outcome: 'created', emailQueued: true });
@@ -161,7 +197,10 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(queued).toEqual([{ subscriber_id: fine.subscriberId }]);
       // Signing up again later (past the cooldown) still queues nothing.
       clock.advance(24 * 60 * 60_000);
-      const again = await committer.runIn(batch, { input: { name: 'B', email: 'blocked@example.com', comment: '' }, meta: { now: clock(), page: '/' } });
+      const again = await committer.runIn(batch, {
+        input: { name: 'B', email: 'blocked@example.com', comment: '' },
+        meta: { now: clock(), page: '/' },
+      });
       expect(again).toMatchObject({ emailQueued: false });
       expect(await store.db.selectFrom('outbox').selectAll().execute()).toHaveLength(1);
       await committer.idle();

@@ -71,7 +71,9 @@ const CHUNK = 200;
  * enumeration) that is not yet confirmed has its name and comment updated and gets another
  * confirmation email once the cooldown has passed; a confirmed one is left exactly as it is.
  */
-export const signupBatchWith = (suppressions?: Suppressions): BatchKind<{ input: SignupInput; meta: SignupMeta }, SignupResult> => ({
+export const signupBatchWith = (
+  suppressions?: Suppressions,
+): BatchKind<{ input: SignupInput; meta: SignupMeta }, SignupResult> => ({
   async run(trx, items) {
     const keys = [...new Set(items.map((i) => i.input.email.toLowerCase()))];
     // A suppressed address is stored as any sign-up and answered alike (no enumeration), but is
@@ -119,7 +121,12 @@ export const signupBatchWith = (suppressions?: Suppressions): BatchKind<{ input:
         if (!mail) insert.last_confirmation_at = null;
         inserts.push(insert);
         if (mail) emails.push(outboxRow(id, meta.now));
-        known.set(key, { id, status: 'pending', last_confirmation_at: insert.last_confirmation_at ?? null, pendingInsert: insert });
+        known.set(key, {
+          id,
+          status: 'pending',
+          last_confirmation_at: insert.last_confirmation_at ?? null,
+          pendingInsert: insert,
+        });
         results.push({ outcome: 'created', subscriberId: id, emailQueued: mail });
         continue;
       }
@@ -159,15 +166,25 @@ export const signupBatchWith = (suppressions?: Suppressions): BatchKind<{ input:
         row.last_confirmation_at = now;
         emails.push(outboxRow(row.id, meta.now));
       }
-      results.push({ outcome: wasUnsubscribed ? 'resubscribed' : 'updated', subscriberId: row.id, emailQueued: sendAgain });
+      results.push({
+        outcome: wasUnsubscribed ? 'resubscribed' : 'updated',
+        subscriberId: row.id,
+        emailQueued: sendAgain,
+      });
     }
 
     for (let i = 0; i < inserts.length; i += CHUNK) {
-      await trx.insertInto('subscribers').values(inserts.slice(i, i + CHUNK)).execute();
+      await trx
+        .insertInto('subscribers')
+        .values(inserts.slice(i, i + CHUNK))
+        .execute();
     }
     for (const [id, set] of updates) await trx.updateTable('subscribers').set(set).where('id', '=', id).execute();
     for (let i = 0; i < emails.length; i += CHUNK) {
-      await trx.insertInto('outbox').values(emails.slice(i, i + CHUNK)).execute();
+      await trx
+        .insertInto('outbox')
+        .values(emails.slice(i, i + CHUNK))
+        .execute();
     }
     return results;
   },
@@ -230,7 +247,12 @@ export async function confirmSubscriber(db: Kysely<Database>, token: string, now
     if (row.status === 'confirmed') return 'already-confirmed';
     await trx
       .updateTable('subscribers')
-      .set({ status: 'confirmed', confirmed_at: now.toISOString(), updated_at: now.toISOString(), unsubscribed_at: null })
+      .set({
+        status: 'confirmed',
+        confirmed_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        unsubscribed_at: null,
+      })
       .where('id', '=', row.subscriber_id)
       .execute();
     return 'confirmed';

@@ -59,7 +59,12 @@ describe('the store refuses writes', () => {
     const { token, hash } = newLinkToken();
     await t.store.db
       .insertInto('outbox')
-      .values({ ...newOutboxRow(CONFIRMATION_KIND, id, t.clock()), status: 'sent', token_hash: hash, token_expires_at: new Date(t.clock().getTime() + 86_400_000).toISOString() })
+      .values({
+        ...newOutboxRow(CONFIRMATION_KIND, id, t.clock()),
+        status: 'sent',
+        token_hash: hash,
+        token_expires_at: new Date(t.clock().getTime() + 86_400_000).toISOString(),
+      })
       .execute();
     await refuseWrites(true);
     const press = () =>

@@ -29,10 +29,17 @@ export async function resendConfirmation(db: Kysely<Database>, id: string, now: 
       .where((eb) => eb.or([eb('last_confirmation_at', 'is', null), eb('last_confirmation_at', '<=', cutoff)]))
       .executeTakeFirst();
     if (claimed.numUpdatedRows > 0n) {
-      await trx.insertInto('outbox').values(newOutboxRow(CONFIRMATION_KIND, id, now)).execute();
+      await trx
+        .insertInto('outbox')
+        .values(newOutboxRow(CONFIRMATION_KIND, id, now))
+        .execute();
       return { outcome: 'queued', nextAllowedAt: new Date(now.getTime() + CONFIRMATION_COOLDOWN_MS).toISOString() };
     }
-    const row = await trx.selectFrom('subscribers').select(['status', 'last_confirmation_at']).where('id', '=', id).executeTakeFirst();
+    const row = await trx
+      .selectFrom('subscribers')
+      .select(['status', 'last_confirmation_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return { outcome: 'unknown' };
     if (row.status !== 'pending') return { outcome: 'not-pending', status: row.status };
     const retryAt = Date.parse(row.last_confirmation_at ?? now.toISOString()) + CONFIRMATION_COOLDOWN_MS;

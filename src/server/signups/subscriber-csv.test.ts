@@ -29,7 +29,8 @@ describe('CSV injection', () => {
     expect(neutraliseFormula('=a;=b')).toBe("'=a;'=b");
     // Wherever the neutralised cell is cut, no piece starts with a formula character.
     for (const raw of ['hi;=2+3', 'a,+1|@SUM(1)\t-2', 'x; =1', '=a;=b', 'p|-1', 'q,\t=1', 'r\r\n@x']) {
-      for (const piece of neutraliseFormula(raw).split(/[,;|\t\r\n]/)) expect(piece.trimStart(), JSON.stringify(raw)).not.toMatch(FORMULA_START);
+      for (const piece of neutraliseFormula(raw).split(/[,;|\t\r\n]/))
+        expect(piece.trimStart(), JSON.stringify(raw)).not.toMatch(FORMULA_START);
     }
   });
 });
@@ -147,21 +148,35 @@ for (const { dialect, skip, label } of dialectCases) {
       // A reader that ignores quotes and cuts at `;` or `,` still finds no formula.
       for (const delimiter of [',', ';']) {
         for (const line of csv.split('\r\n')) {
-          for (const piece of line.split(delimiter)) expect(piece.replace(/^\s*"?/, ''), `${delimiter} ${piece}`).not.toMatch(FORMULA_START);
+          for (const piece of line.split(delimiter))
+            expect(piece.replace(/^\s*"?/, ''), `${delimiter} ${piece}`).not.toMatch(FORMULA_START);
         }
       }
     });
 
     it('streams every row in small batches, oldest first, honouring the status filter and search', async () => {
       for (let i = 0; i < 25; i++) await add(i, `Person ${i}`);
-      await store.db.updateTable('subscribers').set({ status: 'confirmed' }).where('email', 'in', ['p3@example.com', 'p20@example.com']).execute();
+      await store.db
+        .updateTable('subscribers')
+        .set({ status: 'confirmed' })
+        .where('email', 'in', ['p3@example.com', 'p20@example.com'])
+        .execute();
       const all = (await text(subscribersCsv(store, {}, 4))).split('\r\n').slice(1, -1);
       const cell = (l: string, i: number) => l.split(',')[i]?.replace(/^"|"$/g, '');
       expect(all.map((l) => cell(l, 0))).toEqual(Array.from({ length: 25 }, (_, i) => `p${i}@example.com`));
       const confirmed = (await text(subscribersCsv(store, { status: 'confirmed' }, 1))).split('\r\n').slice(1, -1);
       expect(confirmed.map((l) => cell(l, 0))).toEqual(['p3@example.com', 'p20@example.com']);
-      const searched = (await text(subscribersCsv(store, { q: 'person 2', sort: 'newest' }, 2))).split('\r\n').slice(1, -1);
-      expect(searched.map((l) => cell(l, 1))).toEqual(['Person 24', 'Person 23', 'Person 22', 'Person 21', 'Person 20', 'Person 2']);
+      const searched = (await text(subscribersCsv(store, { q: 'person 2', sort: 'newest' }, 2)))
+        .split('\r\n')
+        .slice(1, -1);
+      expect(searched.map((l) => cell(l, 1))).toEqual([
+        'Person 24',
+        'Person 23',
+        'Person 22',
+        'Person 21',
+        'Person 20',
+        'Person 2',
+      ]);
     });
 
     it('fails the stream, not silently truncates it, when the database fails midway', async () => {

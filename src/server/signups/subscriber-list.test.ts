@@ -3,7 +3,14 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, SubscriberStatus } from '../store/schema.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
-import { ConsoleInputError, decodeCursor, encodeCursor, listPage, listSubscribers, type ListFilter } from './subscriber-list.ts';
+import {
+  ConsoleInputError,
+  decodeCursor,
+  encodeCursor,
+  listPage,
+  listSubscribers,
+  type ListFilter,
+} from './subscriber-list.ts';
 import { recordConsentWording } from './signup-store.ts';
 
 interface Person {
@@ -15,7 +22,15 @@ interface Person {
 }
 
 const statuses: SubscriberStatus[] = ['pending', 'confirmed', 'unsubscribed'];
-const names = ['Ada Lovelace', 'Émile Zola', 'GRACE Hopper', 'Alan Turing', 'Ada Byron', '100% Sure_Bet', 'Quote "Q" Person'];
+const names = [
+  'Ada Lovelace',
+  'Émile Zola',
+  'GRACE Hopper',
+  'Alan Turing',
+  'Ada Byron',
+  '100% Sure_Bet',
+  'Quote "Q" Person',
+];
 
 /** People with known fields; some share a creation time, so the id breaks ties. */
 function people(n: number): Person[] {
@@ -59,7 +74,9 @@ const newestFirst = (a: Person, b: Person) =>
 /** What a search should find, by its definition: substring of lower-cased name or email (≥ 3), else email prefix. */
 const matches = (p: Person, q: string) => {
   const t = q.trim().toLowerCase();
-  return [...t].length >= 3 ? p.name.toLowerCase().includes(t) || p.email.toLowerCase().includes(t) : p.email.toLowerCase().startsWith(t);
+  return [...t].length >= 3
+    ? p.name.toLowerCase().includes(t) || p.email.toLowerCase().includes(t)
+    : p.email.toLowerCase().startsWith(t);
 };
 
 for (const { dialect, skip, label } of dialectCases) {
@@ -99,7 +116,10 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('filters by status, with paging', async () => {
       for (const status of statuses) {
-        const expected = all.filter((p) => p.status === status).sort(newestFirst).map((p) => p.id);
+        const expected = all
+          .filter((p) => p.status === status)
+          .sort(newestFirst)
+          .map((p) => p.id);
         expect((await walk({ sort: 'newest', status }, 9)).ids).toEqual(expected);
       }
     });
@@ -126,7 +146,11 @@ for (const { dialect, skip, label } of dialectCases) {
     });
 
     it('refuses a forged or foreign cursor with a sentence, not a crash', async () => {
-      for (const cursor of ['nonsense', Buffer.from('[1,2,3]').toString('base64url'), Buffer.from('["n","x","y"]').toString('base64url')]) {
+      for (const cursor of [
+        'nonsense',
+        Buffer.from('[1,2,3]').toString('base64url'),
+        Buffer.from('["n","x","y"]').toString('base64url'),
+      ]) {
         await expect(listSubscribers(store, { sort: 'newest', limit: 5, cursor })).rejects.toThrow(ConsoleInputError);
       }
       const { nextCursor } = await listSubscribers(store, { sort: 'newest', limit: 5 });
@@ -153,7 +177,10 @@ for (const { dialect, skip, label } of dialectCases) {
     ];
     for (const q of searches) {
       it(`search ${JSON.stringify(q)}: the same people by either plan, newest first, paged`, async () => {
-        const expected = all.filter((p) => matches(p, q)).sort(newestFirst).map((p) => p.id);
+        const expected = all
+          .filter((p) => matches(p, q))
+          .sort(newestFirst)
+          .map((p) => p.id);
         const scan = await walk({ sort: 'newest', q }, 4);
         const indexed = await walk({ sort: 'newest', q }, 4, 3);
         expect(scan.ids).toEqual(expected);

@@ -149,7 +149,9 @@ function searchPlan(dialect: Store['dialect'], raw: string): SearchPlan | null {
     // the email address, which the unique index on email_key serves as a range.
     const upper = `${term}\u{10FFFF}`;
     const starts =
-      dialect === 'sqlite' ? sql<SqlBool>`substr(s.email_key, 1, ${length}) = ${term}` : sql<SqlBool>`left(s.email_key, ${length}) = ${term}`;
+      dialect === 'sqlite'
+        ? sql<SqlBool>`substr(s.email_key, 1, ${length}) = ${term}`
+        : sql<SqlBool>`left(s.email_key, ${length}) = ${term}`;
     return {
       filter: starts,
       indexed: () => sql<SqlBool>`s.email_key >= ${term} and s.email_key < ${upper} and ${starts}`,
@@ -186,7 +188,11 @@ function ordered(db: QueryCreator<Database>, filter: ListFilter, after: Key | un
   if (filter.status) q = q.where('s.status', '=', filter.status);
   if (after) {
     q = q.where((eb) =>
-      eb(eb.refTuple('s.created_at', 's.id'), filter.sort === 'newest' ? '<' : '>', eb.tuple(after.createdAt, after.id)),
+      eb(
+        eb.refTuple('s.created_at', 's.id'),
+        filter.sort === 'newest' ? '<' : '>',
+        eb.tuple(after.createdAt, after.id),
+      ),
     );
   }
   return q.orderBy('s.created_at', dir).orderBy('s.id', dir);
@@ -209,10 +215,20 @@ export async function listPage(
 ): Promise<{ rows: ListRow[]; more: boolean; plan: PagePlan }> {
   const { db } = store;
   const plan = filter.q === undefined ? null : searchPlan(store.dialect, filter.q);
-  const take = (rows: ListRow[], how: PagePlan) => ({ rows: rows.slice(0, limit), more: rows.length > limit, plan: how });
+  const take = (rows: ListRow[], how: PagePlan) => ({
+    rows: rows.slice(0, limit),
+    more: rows.length > limit,
+    plan: how,
+  });
 
   if (!plan) {
-    return take((await ordered(db, filter, after).select(listColumns).limit(limit + 1).execute()) as ListRow[], 'ordered');
+    return take(
+      (await ordered(db, filter, after)
+        .select(listColumns)
+        .limit(limit + 1)
+        .execute()) as ListRow[],
+      'ordered',
+    );
   }
 
   // 1. The ordered scan, bounded: the newest (or oldest) SCAN_BUDGET rows from the cursor.

@@ -47,7 +47,13 @@ for (const { dialect, skip, label } of dialectCases) {
       const { subscriberId } = await signUp('ada@example.com');
       await store.db
         .updateTable('outbox')
-        .set({ token_hash: 'secret-hash', token_expires_at: '2026-11-28T12:00:00.000Z', status: 'sent', attempts: 1, sent_at: '2026-11-21T12:00:05.000Z' })
+        .set({
+          token_hash: 'secret-hash',
+          token_expires_at: '2026-11-28T12:00:00.000Z',
+          status: 'sent',
+          attempts: 1,
+          sent_at: '2026-11-21T12:00:05.000Z',
+        })
         .execute();
       const detail = await subscriberDetail(store.db, subscriberId, clock());
       expect(personRecordSchema.parse(detail)).toEqual(detail);
@@ -57,10 +63,27 @@ for (const { dialect, skip, label } of dialectCases) {
         name: 'Ada',
         comment: 'Hello',
         status: 'pending',
-        consent: { version: consentWording.version, text: consentWording.text, at: '2026-11-21T12:00:00.000Z', page: '/privacy' },
+        consent: {
+          version: consentWording.version,
+          text: consentWording.text,
+          at: '2026-11-21T12:00:00.000Z',
+          page: '/privacy',
+        },
         location: { country: 'DE', region: 'Land Berlin', city: 'Berlin' },
-        emails: [{ kind: 'confirmation', status: 'sent', attempts: 1, createdAt: '2026-11-21T12:00:00.000Z', sentAt: '2026-11-21T12:00:05.000Z', lastError: null }],
-        resend: { allowed: false, availableAt: new Date(Date.parse('2026-11-21T12:00:00.000Z') + CONFIRMATION_COOLDOWN_MS).toISOString() },
+        emails: [
+          {
+            kind: 'confirmation',
+            status: 'sent',
+            attempts: 1,
+            createdAt: '2026-11-21T12:00:00.000Z',
+            sentAt: '2026-11-21T12:00:05.000Z',
+            lastError: null,
+          },
+        ],
+        resend: {
+          allowed: false,
+          availableAt: new Date(Date.parse('2026-11-21T12:00:00.000Z') + CONFIRMATION_COOLDOWN_MS).toISOString(),
+        },
       });
       expect(JSON.stringify(detail)).not.toContain('secret-hash');
       expect(await subscriberDetail(store.db, 'no-such-id', clock())).toBeNull();
@@ -75,7 +98,10 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await outboxCount(subscriberId)).toBe(1);
 
       clock.advance(CONFIRMATION_COOLDOWN_MS);
-      const both = await Promise.all([resendConfirmation(store.db, subscriberId, clock()), resendConfirmation(store.db, subscriberId, clock())]);
+      const both = await Promise.all([
+        resendConfirmation(store.db, subscriberId, clock()),
+        resendConfirmation(store.db, subscriberId, clock()),
+      ]);
       expect(both.map((r) => r.outcome).sort()).toEqual(['cooling-down', 'queued']);
       expect(await outboxCount(subscriberId)).toBe(2);
       expect((await subscriberDetail(store.db, subscriberId, clock()))?.resend.allowed).toBe(false);
@@ -86,7 +112,10 @@ for (const { dialect, skip, label } of dialectCases) {
 
       await unsubscribeSubscriber(store.db, subscriberId, clock());
       clock.advance(CONFIRMATION_COOLDOWN_MS);
-      expect(await resendConfirmation(store.db, subscriberId, clock())).toEqual({ outcome: 'not-pending', status: 'unsubscribed' });
+      expect(await resendConfirmation(store.db, subscriberId, clock())).toEqual({
+        outcome: 'not-pending',
+        status: 'unsubscribed',
+      });
       expect(await resendConfirmation(store.db, 'no-such-id', clock())).toEqual({ outcome: 'unknown' });
     });
 
@@ -95,7 +124,11 @@ for (const { dialect, skip, label } of dialectCases) {
       const data = await subscriberDataExport(store.db, subscriberId, clock());
       expect(subscriberDataExportSchema.parse(data)).toEqual(data);
       expect(data?.exportedAt).toBe('2026-11-21T12:00:00.000Z');
-      expect(data?.person).toMatchObject({ email: 'ada@example.com', comment: 'Hello', consent: { text: consentWording.text } });
+      expect(data?.person).toMatchObject({
+        email: 'ada@example.com',
+        comment: 'Hello',
+        consent: { text: consentWording.text },
+      });
       expect(data?.person.emails).toHaveLength(1);
       expect(Object.keys(data?.person ?? {})).not.toContain('resend');
     });

@@ -54,17 +54,15 @@ async function readPerson(db: Kysely<Database>, id: string): Promise<Person | nu
     lastConfirmationAt: s.last_confirmation_at,
     consent: { version: s.consent_version, text: s.consent_text ?? null, at: s.consent_at, page: s.consent_page },
     location: { country: s.country, region: s.region, city: s.city },
-    emails: emails.map(
-      (e): SubscriberEmail => ({
-        id: e.id,
-        kind: e.kind,
-        status: e.status,
-        attempts: Number(e.attempts),
-        createdAt: e.created_at,
-        sentAt: e.sent_at,
-        lastError: e.last_error,
-      }),
-    ),
+    emails: emails.map((e): SubscriberEmail => ({
+      id: e.id,
+      kind: e.kind,
+      status: e.status,
+      attempts: Number(e.attempts),
+      createdAt: e.created_at,
+      sentAt: e.sent_at,
+      lastError: e.last_error,
+    })),
   };
 }
 
@@ -75,7 +73,9 @@ export function resendAvailability(
 ): PersonRecord['resend'] {
   if (person.status !== 'pending') return { allowed: false, availableAt: null };
   const at = person.lastConfirmationAt === null ? 0 : Date.parse(person.lastConfirmationAt) + CONFIRMATION_COOLDOWN_MS;
-  return at <= now.getTime() ? { allowed: true, availableAt: null } : { allowed: false, availableAt: new Date(at).toISOString() };
+  return at <= now.getTime()
+    ? { allowed: true, availableAt: null }
+    : { allowed: false, availableAt: new Date(at).toISOString() };
 }
 
 /** The detail view of one person, or null when there is no such person. */
@@ -85,7 +85,11 @@ export async function subscriberDetail(db: Kysely<Database>, id: string, now: Da
 }
 
 /** Everything held about one person (a data-subject access request), or null when unknown. */
-export async function subscriberDataExport(db: Kysely<Database>, id: string, now: Date): Promise<SubscriberDataExport | null> {
+export async function subscriberDataExport(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+): Promise<SubscriberDataExport | null> {
   const person = await readPerson(db, id);
   return person && { exportedAt: now.toISOString(), person };
 }

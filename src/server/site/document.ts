@@ -15,7 +15,6 @@ export interface DocumentInput {
   description: string;
 }
 
-
 // JSON inside <script> must not be able to close the tag.
 const safeJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 

@@ -63,4 +63,3 @@ export function sendMemoryFile(
   if (encoding) return reply.header('content-encoding', encoding).send(encoding === 'br' ? file.br : file.gzip);
   return reply.send(file.raw);
 }
-

@@ -28,8 +28,15 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply, files
  * nothing at this address" is the truth) with the 400 it is; anything else gets the one error
  * shape from the caller (undefined here).
  */
-export function sendUnreadableAddressPage(request: FastifyRequest, reply: FastifyReply, files: SiteFiles, status: number): FastifyReply | undefined {
-  return wantsHtml(request) && !isApiPath(request.url) ? sendMemoryFile(request, reply, files.pages['not-found'], { status, cacheControl: 'no-store' }) : undefined;
+export function sendUnreadableAddressPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  files: SiteFiles,
+  status: number,
+): FastifyReply | undefined {
+  return wantsHtml(request) && !isApiPath(request.url)
+    ? sendMemoryFile(request, reply, files.pages['not-found'], { status, cacheControl: 'no-store' })
+    : undefined;
 }
 
 /**

@@ -32,7 +32,13 @@ export interface SsrModule {
 }
 
 /** A SiteBuild from its parts: the built files' (loadSiteBuild) or the sources' (the tests'). */
-export function siteBuildOf(parts: { distDir: string; clientDir: string; ssr: SsrModule; css: string; scripts: string[] }): SiteBuild {
+export function siteBuildOf(parts: {
+  distDir: string;
+  clientDir: string;
+  ssr: SsrModule;
+  css: string;
+  scripts: string[];
+}): SiteBuild {
   const loaderScript = loaderFor(parts.scripts);
   return {
     distDir: parts.distDir,

@@ -91,7 +91,12 @@ export function buildSiteFiles(opts: {
       (now) => render({ page: name, year: year(now) }, title, description, canonicalPath),
       html,
     );
-  const home = timedPage(clock, homeWords, (now) => render(homeProps(now), fullName, content.description, pagePaths.home), html);
+  const home = timedPage(
+    clock,
+    homeWords,
+    (now) => render(homeProps(now), fullName, content.description, pagePaths.home),
+    html,
+  );
   const privacy = page(
     'privacy',
     `Privacy notice · ${fullName}`,
@@ -101,7 +106,8 @@ export function buildSiteFiles(opts: {
   const notFound = page('not-found', `Page not found · ${fullName}`, `There is nothing at this address.`);
 
   return {
-    renderHomeWithSignup: (signup) => render({ ...homeProps(clock()), signup }, fullName, content.description, pagePaths.home),
+    renderHomeWithSignup: (signup) =>
+      render({ ...homeProps(clock()), signup }, fullName, content.description, pagePaths.home),
     renderNotice: (notice) =>
       render({ page: 'notice', year: year(clock()), notice }, `${notice.title} · ${fullName}`, notice.message),
     pages: {

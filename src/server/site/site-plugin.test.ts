@@ -93,7 +93,9 @@ describe('GET /', () => {
     expect(scripts[0]).toMatch(/^if\("scrollRestoration"in history\)history\.scrollRestoration="manual";/);
     expect(scripts[0]).toContain('getEntriesByName("first-contentful-paint")');
     expect(scripts[0]).toMatch(/\["\/assets\/entry-client-[^"]+\.js","\/assets\/beacon-[^"]+\.js"\]/);
-    const hash = createHash('sha256').update(scripts[0] ?? '').digest('base64');
+    const hash = createHash('sha256')
+      .update(scripts[0] ?? '')
+      .digest('base64');
     expect(String(res.headers['content-security-policy'])).toContain(`script-src 'self' 'sha256-${hash}'`);
   });
 
@@ -169,7 +171,9 @@ describe('unknown paths', () => {
   it('get a JSON error in words for API clients', async () => {
     const res = await app.inject({ method: 'POST', url: '/nope', headers: { accept: 'application/json' } });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: { code: 'not_found', message: 'Not found: there is nothing at this address.' } });
+    expect(res.json()).toEqual({
+      error: { code: 'not_found', message: 'Not found: there is nothing at this address.' },
+    });
   });
 });
 

@@ -31,7 +31,9 @@ export const siteFeature = fp(
       setHeaders: (res, filePath) => {
         res.header(
           'cache-control',
-          filePath.includes(filePaths.assetsDir) ? `public, max-age=${YEAR}, immutable` : 'public, max-age=0, must-revalidate',
+          filePath.includes(filePaths.assetsDir)
+            ? `public, max-age=${YEAR}, immutable`
+            : 'public, max-age=0, must-revalidate',
         );
       },
     });

@@ -7,7 +7,10 @@ import type { AuditLogTable } from './schema.ts';
 /** The previous hash of the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-export type ChainedFields = Pick<AuditLogTable, 'seq' | 'id' | 'at' | 'actor' | 'via' | 'action' | 'subject' | 'detail' | 'prev_hash'>;
+export type ChainedFields = Pick<
+  AuditLogTable,
+  'seq' | 'id' | 'at' | 'actor' | 'via' | 'action' | 'subject' | 'detail' | 'prev_hash'
+>;
 
 /**
  * SHA-256 over a JSON array of the fields in a fixed order: JSON.stringify of strings, numbers
@@ -15,6 +18,17 @@ export type ChainedFields = Pick<AuditLogTable, 'seq' | 'id' | 'at' | 'actor' | 
  * encoding: every stored hash depends on it (a new one would need a new chain version).
  */
 export function auditRowHash(r: ChainedFields): string {
-  const canonical = JSON.stringify(['dh-audit-v1', r.seq, r.id, r.at, r.actor, r.via, r.action, r.subject, r.detail, r.prev_hash]);
+  const canonical = JSON.stringify([
+    'dh-audit-v1',
+    r.seq,
+    r.id,
+    r.at,
+    r.actor,
+    r.via,
+    r.action,
+    r.subject,
+    r.detail,
+    r.prev_hash,
+  ]);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

@@ -22,7 +22,10 @@ export class DataKeyError extends Error {}
 const DATA_KEY_PURPOSE = 'data-key/v1';
 const KEY_FILE = 'dh.data-key';
 
-type KeyEnv = Pick<Env, 'NODE_ENV' | 'DATA_KEY' | 'DATA_KEY_PREVIOUS' | 'APP_SECRET' | 'DATABASE_URL' | 'ERASURE_LEDGER'>;
+type KeyEnv = Pick<
+  Env,
+  'NODE_ENV' | 'DATA_KEY' | 'DATA_KEY_PREVIOUS' | 'APP_SECRET' | 'DATABASE_URL' | 'ERASURE_LEDGER'
+>;
 
 /** The folder that holds the SQLite file (data/ for PostgreSQL): the app's local data folder. */
 function dataFolder(databaseUrl: string | undefined): string {
@@ -48,7 +51,10 @@ function keyFromFile(file: string): DataKey {
     }
   }
   const key = parseKeyText(readFileSync(file, 'utf8'));
-  if (!key) throw new DataKeyError(`${file} does not hold a data key (32 bytes as base64 or hex); remove it to have a new one made, or set DATA_KEY.`);
+  if (!key)
+    throw new DataKeyError(
+      `${file} does not hold a data key (32 bytes as base64 or hex); remove it to have a new one made, or set DATA_KEY.`,
+    );
   return dataKey(key);
 }
 

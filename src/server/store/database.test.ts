@@ -72,7 +72,9 @@ describe('SQLite transactions take the write lock when they begin', () => {
       await store.db.transaction().execute(async (trx) => {
         await trx.selectFrom('settings').selectAll().execute();
         // Deferred, this write would succeed and our insert below would then fail.
-        expect(() => other.prepare("insert into settings (key, value) values ('other', 'x')").run()).toThrow(/locked|busy/i);
+        expect(() => other.prepare("insert into settings (key, value) values ('other', 'x')").run()).toThrow(
+          /locked|busy/i,
+        );
         await trx.insertInto('settings').values({ key: 'ours', value: 'y' }).execute();
       });
       expect(other.prepare("select key from settings where key in ('ours', 'other')").all()).toEqual([{ key: 'ours' }]);
@@ -99,7 +101,9 @@ describe('an error after which SQLite ended the transaction itself', () => {
         }),
       ).rejects.toBe(full);
       // …and the connection is fine afterwards.
-      await expect(store.db.transaction().execute(async (trx) => (await sql<{ one: number }>`select 1 as one`.execute(trx)).rows)).resolves.toEqual([{ one: 1 }]);
+      await expect(
+        store.db.transaction().execute(async (trx) => (await sql<{ one: number }>`select 1 as one`.execute(trx)).rows),
+      ).resolves.toEqual([{ one: 1 }]);
       await store.close();
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -144,11 +144,15 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
   const { dialect, target } = parseDatabaseUrl(url);
   if (dialect === 'sqlite') {
     if (opts.create === false && target !== ':memory:' && !existsSync(target)) {
-      throw new MissingStoreError(`There is no database at sqlite:${target} (${path.resolve(target)}). Check DATABASE_URL.`);
+      throw new MissingStoreError(
+        `There is no database at sqlite:${target} (${path.resolve(target)}). Check DATABASE_URL.`,
+      );
     }
     // An empty file is not a database either (SQLite would quietly make it one).
     if (opts.create === false && target !== ':memory:' && statSync(target).size === 0) {
-      throw new MissingStoreError(`The file at sqlite:${target} (${path.resolve(target)}) is empty, not a database. Check DATABASE_URL.`);
+      throw new MissingStoreError(
+        `The file at sqlite:${target} (${path.resolve(target)}) is empty, not a database. Check DATABASE_URL.`,
+      );
     }
     if (target !== ':memory:') ownerOnly(target);
     const sqlite = new SqliteDatabase(target);
@@ -164,7 +168,9 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     sqlite.pragma('busy_timeout = 5000');
     // SQLite's lower() folds ASCII letters only; the console's search folds all of Unicode, as its
     // trigram index does (docs/decisions/0014-console-queries.md).
-    sqlite.function('dh_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+    sqlite.function('dh_lower', { deterministic: true }, (text: unknown) =>
+      typeof text === 'string' ? text.toLowerCase() : text,
+    );
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect, description: `sqlite:${target}`, close: () => db.destroy() };
   }
@@ -176,7 +182,9 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     max: opts.pgPoolSize ?? 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-    ...(opts.longStatements ? {} : { query_timeout: PG_STATEMENT_TIMEOUT_MS, statement_timeout: PG_STATEMENT_TIMEOUT_MS }),
+    ...(opts.longStatements
+      ? {}
+      : { query_timeout: PG_STATEMENT_TIMEOUT_MS, statement_timeout: PG_STATEMENT_TIMEOUT_MS }),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

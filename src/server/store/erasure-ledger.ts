@@ -64,7 +64,10 @@ export function readLedgerFile(file: string): LedgerEntry[] {
       const m = LINE.exec(line.trim());
       // A line cut short by a crash mid-append is the only damage an append-only file takes; any
       // other is refused, since skipping it could bring someone back.
-      if (!m) throw new LedgerError(`Line ${i + 1} of the erasure ledger ${file} is not a ledger entry; fix or remove that line and run again.`);
+      if (!m)
+        throw new LedgerError(
+          `Line ${i + 1} of the erasure ledger ${file} is not a ledger entry; fix or remove that line and run again.`,
+        );
       entries.push({ keyId: m[1] ?? '', hash: m[2] ?? '', erasedAt: m[3] ?? '' });
     });
   return entries;
@@ -101,7 +104,11 @@ export interface LedgerOutcome {
  * (a row made later than the entry) chose to come back, and stays. Every subscriber's address is
  * hashed under each data key the ledger uses, in batches.
  */
-export async function applyLedger(db: Kysely<Database>, secrets: SecretBox, entries: readonly LedgerEntry[]): Promise<LedgerOutcome> {
+export async function applyLedger(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  entries: readonly LedgerEntry[],
+): Promise<LedgerOutcome> {
   const unique = [...new Map(entries.map((e) => [`${e.keyId}:${e.hash}`, e])).values()];
   // The latest erasure of each hash: a row made before it is one the erasure removed.
   const wanted = new Map<string, string>();
@@ -126,7 +133,10 @@ export async function applyLedger(db: Kysely<Database>, secrets: SecretBox, entr
         .execute();
       if (batch.length === 0) break;
       after = batch[batch.length - 1]?.id ?? after;
-      const erasedAt = (s: { email_key: string }) => keys.map((k) => wanted.get(`${k.id}:${ledgerHash(k, s.email_key)}`) ?? '').reduce((a, b) => (a > b ? a : b), '');
+      const erasedAt = (s: { email_key: string }) =>
+        keys
+          .map((k) => wanted.get(`${k.id}:${ledgerHash(k, s.email_key)}`) ?? '')
+          .reduce((a, b) => (a > b ? a : b), '');
       const gone = batch.filter((s) => s.created_at <= erasedAt(s)).map((s) => s.id);
       if (gone.length === 0) continue;
       await trx.deleteFrom('outbox').where('subscriber_id', 'in', gone).execute();

@@ -20,7 +20,8 @@ describe('group commit when the store fails', () => {
       await sql`insert into marks (name) values (${name})`.execute(trx);
       return name;
     };
-  const marks = async () => (await sql<{ name: string }>`select name from marks order by name`.execute(store.db)).rows.map((r) => r.name);
+  const marks = async () =>
+    (await sql<{ name: string }>`select name from marks order by name`.execute(store.db)).rows.map((r) => r.name);
 
   it('tells a caller "unavailable" at its deadline while the store does not answer, and never runs a job dropped meanwhile', async () => {
     const committer = new GroupCommitter(store.db, 200, 100);
@@ -76,7 +77,11 @@ describe('group commit when the store fails', () => {
 
   it('retries job by job after any other failure, so one bad job cannot fail the others', async () => {
     const committer = new GroupCommitter(store.db);
-    const results = await Promise.allSettled([committer.run(mark('a')), committer.run(mark('a')), committer.run(mark('b'))]);
+    const results = await Promise.allSettled([
+      committer.run(mark('a')),
+      committer.run(mark('a')),
+      committer.run(mark('b')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await marks()).toEqual(['a', 'b']);
   });
@@ -91,7 +96,10 @@ describe('group commit when the store fails', () => {
     const settledAt = (p: Promise<unknown>) =>
       p.then(
         () => ({ ok: true, at: performance.now() - t0 }),
-        (error: unknown) => ({ ok: error instanceof StoreUnavailableError ? false : error, at: performance.now() - t0 }),
+        (error: unknown) => ({
+          ok: error instanceof StoreUnavailableError ? false : error,
+          at: performance.now() - t0,
+        }),
       );
     const first = settledAt(
       committer.run(async (trx) => {

@@ -164,7 +164,10 @@ export class GroupCommitter {
             else out[i] = await runOne(trx, item);
           }
           for (const [kind, indexes] of byKind) {
-            const outputs = await kind.run(trx, indexes.map((i) => batch[i]?.input));
+            const outputs = await kind.run(
+              trx,
+              indexes.map((i) => batch[i]?.input),
+            );
             indexes.forEach((i, k) => (out[i] = outputs[k]));
           }
           return out;

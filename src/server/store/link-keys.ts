@@ -18,7 +18,11 @@ const legacyId = (secret: string) => `legacy-${createHash('sha256').update(secre
  * migration 0009); a key that cannot be opened stops the start with the box's sentence, since
  * links could then be neither signed nor checked.
  */
-export async function loadLinkKeys(db: Kysely<Database>, secrets: SecretBox, appSecretFromEnv: readonly string[] | undefined): Promise<string[]> {
+export async function loadLinkKeys(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  appSecretFromEnv: readonly string[] | undefined,
+): Promise<string[]> {
   await db.transaction().execute(async (trx) => {
     const flagged = await trx
       .insertInto('settings')
@@ -26,7 +30,11 @@ export async function loadLinkKeys(db: Kysely<Database>, secrets: SecretBox, app
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     if (Number(flagged.numInsertedOrUpdatedRows ?? 0n) === 0) return;
-    const generated = await trx.selectFrom('settings').select('value').where('key', '=', 'app_secret').executeTakeFirst();
+    const generated = await trx
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', 'app_secret')
+      .executeTakeFirst();
     const legacy = appSecretFromEnv?.length ? appSecretFromEnv : generated ? [generated.value] : [];
     for (const secret of legacy) {
       const id = legacyId(secret);
@@ -37,8 +45,12 @@ export async function loadLinkKeys(db: Kysely<Database>, secrets: SecretBox, app
         .execute();
     }
   });
-  const rows = await db.selectFrom('link_keys').select(['id', 'secret']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await db
+    .selectFrom('link_keys')
+    .select(['id', 'secret'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   if (rows.length === 0) throw new Error('The link_keys table is empty: run the migrations (npm run db:migrate).');
   return rows.map((r) => secrets.open(r.secret, linkKeyContext(r.id)));
 }
-

@@ -47,12 +47,19 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
  * key ring (data-keys.ts): required, since a migration that stores a secret seals it, and one
  * that finds a secret in the clear (0009) cannot run without it.
  */
-export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: string; secrets: SecretBox }): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  opts: { pgSchema?: string; secrets: SecretBox },
+): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsWith(opts.secrets) };
   // With a schema of our own, the migrator's bookkeeping must live there too: it looks tables up
   // across schemas and would otherwise find another schema's and skip creating its own.
   const migrate = (on: Kysely<Database>) =>
-    new Migrator({ db: on, provider, ...(opts.pgSchema ? { migrationTableSchema: opts.pgSchema } : {}) }).migrateToLatest();
+    new Migrator({
+      db: on,
+      provider,
+      ...(opts.pgSchema ? { migrationTableSchema: opts.pgSchema } : {}),
+    }).migrateToLatest();
   // PostgreSQL: Kysely takes an advisory lock and runs the migrations in a transaction. SQLite: its
   // lock is a no-op (one connection per process) and DDL runs outside any transaction, so two
   // processes starting on one file at once (a restart beside a running instance, two instances)
@@ -75,7 +82,11 @@ export async function migrateToLatest(db: Kysely<Database>, opts: { pgSchema?: s
   const failed = results.find((r) => r.status === 'Error');
   if (error) {
     const reason = errorText(error);
-    throw new Error(failed ? `Database migration ${failed.migrationName} failed: ${reason}` : `Database migrations could not run: ${reason}`);
+    throw new Error(
+      failed
+        ? `Database migration ${failed.migrationName} failed: ${reason}`
+        : `Database migrations could not run: ${reason}`,
+    );
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

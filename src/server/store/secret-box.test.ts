@@ -17,7 +17,9 @@ describe('the secret box', () => {
     expect(sealed).not.toContain('JBSWY3DPEHPK3PXP');
     expect(box.open(sealed, totpSecretContext('op-1'))).toBe('JBSWY3DPEHPK3PXP');
     // The same value copied into another operator's row, or into another column, does not open.
-    expect(() => box.open(sealed, totpSecretContext('op-2'))).toThrow(/operators\.totp_secret:op-2 could not be decrypted .*altered, or copied from another row/);
+    expect(() => box.open(sealed, totpSecretContext('op-2'))).toThrow(
+      /operators\.totp_secret:op-2 could not be decrypted .*altered, or copied from another row/,
+    );
     expect(() => box.open(sealed, linkKeyContext('op-1'))).toThrow(SecretBoxError);
     const tampered = `${sealed.slice(0, -2)}${sealed.endsWith('AA') ? 'BB' : 'AA'}`;
     expect(() => box.open(tampered, totpSecretContext('op-1'))).toThrow(/could not be decrypted/);
@@ -32,9 +34,13 @@ describe('the secret box', () => {
     expect(rotated.isCurrent(rotated.seal('secret', linkKeyContext('k1')))).toBe(true);
     const stranger = new SecretBox(key());
     expect(() => stranger.open(sealed, linkKeyContext('k1'))).toThrow(
-      new RegExp(`link_keys\\.secret:k1 is encrypted under data key ${old.current.id}, which is not configured.*DATA_KEY_PREVIOUS`),
+      new RegExp(
+        `link_keys\\.secret:k1 is encrypted under data key ${old.current.id}, which is not configured.*DATA_KEY_PREVIOUS`,
+      ),
     );
-    expect(() => stranger.open('JBSWY3DPEHPK3PXP', totpSecretContext('x'))).toThrow(/not encrypted.*npm run db:migrate/);
+    expect(() => stranger.open('JBSWY3DPEHPK3PXP', totpSecretContext('x'))).toThrow(
+      /not encrypted.*npm run db:migrate/,
+    );
   });
 });
 
@@ -72,11 +78,15 @@ describe('where the data key comes from', () => {
     const DATABASE_URL = `sqlite:${path.join(dir, 'dh.sqlite')}`;
     try {
       expect(() => secretBoxFromEnv(loadEnv({ NODE_ENV: 'production', DATABASE_URL }))).toThrow(DataKeyError);
-      expect(() => secretBoxFromEnv(loadEnv({ DATABASE_URL }))).toThrow(/No data key: .*DATA_KEY=\$\(openssl rand -base64 32\)/);
+      expect(() => secretBoxFromEnv(loadEnv({ DATABASE_URL }))).toThrow(
+        /No data key: .*DATA_KEY=\$\(openssl rand -base64 32\)/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect(() => loadEnv({ DATA_KEY: 'too-short' })).toThrow(/DATA_KEY: must be 32 random bytes as base64 or 64 hex digits/);
+    expect(() => loadEnv({ DATA_KEY: 'too-short' })).toThrow(
+      /DATA_KEY: must be 32 random bytes as base64 or 64 hex digits/,
+    );
     expect(() => loadEnv({ DATA_KEY_PREVIOUS: `${b64()},nope` })).toThrow(/DATA_KEY_PREVIOUS: must be 32 random bytes/);
   });
 });
@@ -85,7 +95,10 @@ describe('outside production, with no key configured', () => {
   it('makes one key file beside the SQLite file, owner-only, and uses it from then on', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-keyfile-'));
     try {
-      const env = loadEnvFrom({ NODE_ENV: 'development', DATABASE_URL: `sqlite:${path.join(dir, 'data', 'dh.sqlite')}` });
+      const env = loadEnvFrom({
+        NODE_ENV: 'development',
+        DATABASE_URL: `sqlite:${path.join(dir, 'data', 'dh.sqlite')}`,
+      });
       const first = secretBoxFromEnv(env);
       const file = path.join(dir, 'data', 'dh.data-key');
       expect(first.source).toContain(file);

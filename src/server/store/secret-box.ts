@@ -82,7 +82,9 @@ export class SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key.key, iv);
       decipher.setAAD(Buffer.from(context));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
       throw new SecretBoxError(
         `The secret in ${context} could not be decrypted with data key ${keyId}: it was altered, or copied from another row. Reset this secret.`,

@@ -18,12 +18,14 @@ async function storedSecrets(db: Kysely<Database>): Promise<StoredSecret[]> {
     ...operators.map((o) => ({
       context: totpSecretContext(o.id),
       value: o.totp_secret,
-      write: (on: Kysely<Database>, sealed: string) => on.updateTable('operators').set({ totp_secret: sealed }).where('id', '=', o.id).execute(),
+      write: (on: Kysely<Database>, sealed: string) =>
+        on.updateTable('operators').set({ totp_secret: sealed }).where('id', '=', o.id).execute(),
     })),
     ...links.map((k) => ({
       context: linkKeyContext(k.id),
       value: k.secret,
-      write: (on: Kysely<Database>, sealed: string) => on.updateTable('link_keys').set({ secret: sealed }).where('id', '=', k.id).execute(),
+      write: (on: Kysely<Database>, sealed: string) =>
+        on.updateTable('link_keys').set({ secret: sealed }).where('id', '=', k.id).execute(),
     })),
   ];
 }
@@ -47,7 +49,10 @@ export async function unreadableSecrets(db: Kysely<Database>, secrets: SecretBox
  * be opened nothing is changed, and the error lists each one in words: rotating around a secret
  * nobody can read would only hide that it is lost.
  */
-export async function resealAll(db: Kysely<Database>, secrets: SecretBox): Promise<{ resealed: number; total: number }> {
+export async function resealAll(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+): Promise<{ resealed: number; total: number }> {
   return db.transaction().execute(async (trx) => {
     const all = await storedSecrets(trx);
     const problems: string[] = [];
@@ -68,7 +73,10 @@ export async function resealAll(db: Kysely<Database>, secrets: SecretBox): Promi
       await s.write(trx, secrets.seal(plain, s.context));
       resealed++;
     }
-    if (problems.length) throw new SecretBoxError(`Nothing was re-encrypted; ${problems.length} stored secret(s) cannot be opened:\n  - ${problems.join('\n  - ')}`);
+    if (problems.length)
+      throw new SecretBoxError(
+        `Nothing was re-encrypted; ${problems.length} stored secret(s) cannot be opened:\n  - ${problems.join('\n  - ')}`,
+      );
     return { resealed, total: all.length };
   });
 }

@@ -25,7 +25,16 @@ const PG_UNAVAILABLE = /^(08|53|58)[0-9A-Z]{3}$|^57P0[1-3]$|^57014$/;
 
 // node-postgres and Node's sockets raise these without a SQLSTATE: the socket failed, a connect
 // or a query waited longer than its timeout (database.ts), the connection ended under a query.
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const PG_CLIENT_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Query read timeout',
@@ -45,7 +54,11 @@ export function isStoreUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     if (e instanceof StoreUnavailableError) return true;
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (SQLITE_UNAVAILABLE.test(code) || NETWORK_CODES.has(code) || PG_UNAVAILABLE.test(code))) return true;
+    if (
+      typeof code === 'string' &&
+      (SQLITE_UNAVAILABLE.test(code) || NETWORK_CODES.has(code) || PG_UNAVAILABLE.test(code))
+    )
+      return true;
     // AggregateError from a connect attempt on every address of a host name.
     if (e instanceof AggregateError && e.errors.some(isStoreUnavailable)) return true;
     if (PG_CLIENT_MESSAGES.some((m) => e.message.startsWith(m))) return true;
@@ -54,4 +67,5 @@ export function isStoreUnavailable(error: unknown): boolean {
 }
 
 /** Whether `error` is node-postgres giving up on a query that got no answer (database.ts ends that connection). */
-export const isQueryReadTimeout = (error: unknown): boolean => error instanceof Error && error.message === 'Query read timeout';
+export const isQueryReadTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'Query read timeout';

@@ -34,7 +34,8 @@ export function testSiteBuild(): Promise<SiteBuild> {
 
 /** `npm run build`'s output in dist/, for the tests about the built files themselves. */
 export function realSiteBuild(): Promise<SiteBuild> {
-  if (!hasSiteBuild(distDir)) throw new Error('No build in dist/: run `npm run build` before the tests of the built site.');
+  if (!hasSiteBuild(distDir))
+    throw new Error('No build in dist/: run `npm run build` before the tests of the built site.');
   built ??= loadSiteBuild(distDir);
   return built;
 }

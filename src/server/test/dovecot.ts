@@ -61,7 +61,8 @@ export async function startDovecot(): Promise<TestDovecot> {
       ?.split(':')
       .slice(2, 4)
       .map(Number) ?? [NaN, NaN];
-    if (uid === undefined || gid === undefined || !Number.isFinite(uid)) throw new Error('the dovecot system user is missing');
+    if (uid === undefined || gid === undefined || !Number.isFinite(uid))
+      throw new Error('the dovecot system user is missing');
     chownSync(path.join(dir, 'home'), uid, gid);
     chownSync(home, uid, gid);
   }
@@ -105,7 +106,9 @@ userdb {
 }
 `;
   writeFileSync(path.join(dir, 'dovecot.conf'), conf);
-  const child: ChildProcess = spawn(DOVECOT, ['-F', '-c', path.join(dir, 'dovecot.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(DOVECOT, ['-F', '-c', path.join(dir, 'dovecot.conf')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));

@@ -44,7 +44,11 @@ export async function insertSubscriber(
 }
 
 /** Many confirmed subscribers at once (a broadcast's list), in chunks: one insert per row is slow on PostgreSQL. */
-export async function insertConfirmedSubscribers(db: Kysely<Database>, emails: readonly string[], now: Date): Promise<string[]> {
+export async function insertConfirmedSubscribers(
+  db: Kysely<Database>,
+  emails: readonly string[],
+  now: Date,
+): Promise<string[]> {
   const [first, ...rest] = emails;
   if (first === undefined) return [];
   const ids = [await insertSubscriber(db, first, { status: 'confirmed', now })];

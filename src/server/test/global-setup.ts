@@ -33,7 +33,8 @@ async function dropTestSchemas(url: string, which: (startedAt: number, run: stri
     ]);
     for (const { nspname } of rows) {
       const [startedAt = '0', tag = ''] = nspname.slice(TEST_SCHEMA_PREFIX.length).split('_');
-      if (which(Number(startedAt), `${startedAt}_${tag}`)) await client.query(`drop schema if exists ${nspname} cascade`);
+      if (which(Number(startedAt), `${startedAt}_${tag}`))
+        await client.query(`drop schema if exists ${nspname} cascade`);
     }
   } finally {
     await client.end();
@@ -45,7 +46,12 @@ async function dropTestSchemas(url: string, which: (startedAt: number, run: stri
 // main, broadcast-restart, the shared limits, deploy/, faults/): on a clean clone the build is made
 // here, once, before any of them; an existing dist/ is used as it is (`npm test` builds first).
 const root = path.resolve(import.meta.dirname, '../../..');
-const builtFiles = ['dist/client/.vite/manifest.json', 'dist/ssr/entry-server.js', 'dist/admin/.vite/manifest.json', 'dist/server/main.js'];
+const builtFiles = [
+  'dist/client/.vite/manifest.json',
+  'dist/ssr/entry-server.js',
+  'dist/admin/.vite/manifest.json',
+  'dist/server/main.js',
+];
 
 function buildWhenMissing(): void {
   if (builtFiles.every((f) => existsSync(path.join(root, f)))) return;

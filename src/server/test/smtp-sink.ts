@@ -70,11 +70,17 @@ export async function startSmtpSink(port = 0, answer?: SinkAnswer, hooks: SinkHo
       const parsed =
         hooks.keep === false
           ? new Promise<null>((resolve, reject) => {
-              stream.on('error', reject).on('end', () => resolve(null)).resume();
+              stream
+                .on('error', reject)
+                .on('end', () => resolve(null))
+                .resume();
             })
           : new Promise<Buffer>((resolve, reject) => {
               const chunks: Buffer[] = [];
-              stream.on('error', reject).on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks)));
+              stream
+                .on('error', reject)
+                .on('data', (c: Buffer) => chunks.push(c))
+                .on('end', () => resolve(Buffer.concat(chunks)));
             }).then(async (bytes) => ({ mail: await simpleParser(bytes), bytes }));
       parsed.then(accept).then(
         () => callback(),

@@ -24,17 +24,28 @@ export async function sourceSiteBuild(): Promise<SiteBuild> {
   const distDir = mkdtempSync(path.join(os.tmpdir(), 'dh-test-dist-'));
   const clientDir = path.join(distDir, 'client');
   // The loader's two scripts, and the console's shell files, as stand-ins that do nothing.
-  write(path.join(clientDir, 'assets/entry-client-test.js'), '// stands in for the islands\' loader in server tests\n');
+  write(path.join(clientDir, 'assets/entry-client-test.js'), "// stands in for the islands' loader in server tests\n");
   write(path.join(clientDir, 'assets/beacon-test.js'), '// stands in for the beacon in server tests\n');
   write(path.join(distDir, 'admin/assets/console-test.js'), '// stands in for the console in server tests\n');
-  write(path.join(distDir, 'admin/assets/console-test.css'), '/* stands in for the console\'s styles in server tests */\n');
+  write(
+    path.join(distDir, 'admin/assets/console-test.css'),
+    "/* stands in for the console's styles in server tests */\n",
+  );
   write(
     path.join(distDir, 'admin/.vite/manifest.json'),
-    JSON.stringify({ [CONSOLE_ENTRY]: { file: 'assets/console-test.js', css: ['assets/console-test.css'], isEntry: true } }),
+    JSON.stringify({
+      [CONSOLE_ENTRY]: { file: 'assets/console-test.js', css: ['assets/console-test.css'], isEntry: true },
+    }),
   );
   // Imported by path, not by name: server code never imports the client's (eslint.config.js);
   // this is the test's stand-in for dist/ssr/entry-server.js, which is that file built.
   const ssr = (await import(pathToFileURL(path.join(root, 'src/client/site/entry-server.tsx')).href)) as SsrModule;
   const css = readFileSync(path.join(root, 'src/client/site/styles.css'), 'utf8');
-  return siteBuildOf({ distDir, clientDir, ssr, css, scripts: ['/assets/entry-client-test.js', '/assets/beacon-test.js'] });
+  return siteBuildOf({
+    distDir,
+    clientDir,
+    ssr,
+    css,
+    scripts: ['/assets/entry-client-test.js', '/assets/beacon-test.js'],
+  });
 }

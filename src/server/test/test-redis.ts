@@ -40,7 +40,10 @@ export async function closedPort(): Promise<number> {
 }
 
 /** The app's Redis plugin on its own, for testing what is built on it: `redis` and its `close`. */
-export async function openSharedRedis(url: string, prefix: string): Promise<{ redis: SharedRedis; close(): Promise<void> }> {
+export async function openSharedRedis(
+  url: string,
+  prefix: string,
+): Promise<{ redis: SharedRedis; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
   await app.register(redisPlugin, { url, keyPrefix: prefix });
   await app.ready();

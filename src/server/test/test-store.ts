@@ -10,7 +10,8 @@ import { loadEnv } from '../env.ts';
 import type { SecretBox } from '../store/secret-box.ts';
 
 /** The data keys of this test file (setup-env.ts puts DATA_KEY in the environment). */
-export const testSecrets = (): SecretBox => secretBoxFromEnv(loadEnv({ NODE_ENV: 'test', DATA_KEY: process.env.DATA_KEY }));
+export const testSecrets = (): SecretBox =>
+  secretBoxFromEnv(loadEnv({ NODE_ENV: 'test', DATA_KEY: process.env.DATA_KEY }));
 
 // Storage is tested against real databases: a throwaway SQLite file, and when TEST_POSTGRES_URL
 // is set (CI always sets it) a throwaway schema on that PostgreSQL server.
@@ -85,7 +86,9 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   }
   if (opts.migrate !== false) {
     const schema = pgSchema;
-    await untilNoSchemaVanishes(schema, () => migrateToLatest(store.db, { ...(schema ? { pgSchema: schema } : {}), secrets: testSecrets() }));
+    await untilNoSchemaVanishes(schema, () =>
+      migrateToLatest(store.db, { ...(schema ? { pgSchema: schema } : {}), secrets: testSecrets() }),
+    );
   }
   return {
     ...store,

@@ -24,7 +24,8 @@ export async function openTwoInstances(env: Record<string, string>) {
     await store.destroy();
   };
   try {
-    for (let i = 0; i < 2; i++) opened.push(await buildTestApp({ store, clock, logStream, env: { LOG_LEVEL: 'info', ...env } }));
+    for (let i = 0; i < 2; i++)
+      opened.push(await buildTestApp({ store, clock, logStream, env: { LOG_LEVEL: 'info', ...env } }));
   } catch (error) {
     await close();
     throw error;

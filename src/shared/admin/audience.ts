@@ -7,7 +7,12 @@ export const audiencePresets = ['today', '7d', '30d', '90d', 'custom'] as const;
 export type AudiencePreset = (typeof audiencePresets)[number];
 
 /** Days in each preset's period, ending today. */
-export const presetDays: Record<Exclude<AudiencePreset, 'custom'>, number> = { today: 1, '7d': 7, '30d': 30, '90d': 90 };
+export const presetDays: Record<Exclude<AudiencePreset, 'custom'>, number> = {
+  today: 1,
+  '7d': 7,
+  '30d': 30,
+  '90d': 90,
+};
 
 /** The longest custom period. */
 export const MAX_PERIOD_DAYS = 366;
@@ -18,7 +23,8 @@ const dayTime = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 export const isCalendarDay = (v: string): boolean =>
   /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(dayTime(v)) && new Date(dayTime(v)).toISOString().startsWith(v);
 /** Days from `from` to `to`, both included. */
-export const daysInPeriod = (from: string, to: string): number => Math.round((dayTime(to) - dayTime(from)) / DAY_MS) + 1;
+export const daysInPeriod = (from: string, to: string): number =>
+  Math.round((dayTime(to) - dayTime(from)) / DAY_MS) + 1;
 
 const day = (what: string) =>
   z.optional(
@@ -46,7 +52,12 @@ export const audienceQuerySchema = z
     }),
     z.refine(
       (q) =>
-        !q.from || !q.to || !isCalendarDay(q.from) || !isCalendarDay(q.to) || q.from > q.to || daysInPeriod(q.from, q.to) <= MAX_PERIOD_DAYS,
+        !q.from ||
+        !q.to ||
+        !isCalendarDay(q.from) ||
+        !isCalendarDay(q.to) ||
+        q.from > q.to ||
+        daysInPeriod(q.from, q.to) <= MAX_PERIOD_DAYS,
       { error: `A period can be at most ${MAX_PERIOD_DAYS} days long.`, path: ['to'] },
     ),
   );
@@ -74,7 +85,13 @@ export const audienceReportSchema = z.object({
   /** One point per day of the period, days without visits included (as zeros). */
   series: z.array(z.object({ day: z.string(), ...countsSchema, signups: z.number() })),
   /** Countries by visitors, each with its top cities ("Unknown" when the place was not known). */
-  countries: z.array(z.object({ country: z.string(), ...countsSchema, cities: z.array(z.object({ city: z.string(), ...countsSchema })) })),
+  countries: z.array(
+    z.object({
+      country: z.string(),
+      ...countsSchema,
+      cities: z.array(z.object({ city: z.string(), ...countsSchema })),
+    }),
+  ),
   pages: z.array(z.object({ path: z.string(), ...countsSchema })),
   /** Referrer hosts; "(direct)" for visits without one. */
   referrers: z.array(z.object({ host: z.string(), ...countsSchema })),

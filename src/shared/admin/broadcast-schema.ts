@@ -6,21 +6,17 @@ import { roleAllows, type OperatorRole } from './roles.ts';
 export const broadcastLimits = { subject: 200, body: 20_000 } as const;
 
 export const broadcastDraftSchema = z.strictObject({
-  subject: z
-    .string({ error: 'Write a subject.' })
-    .check(
-      z.trim(),
-      z.minLength(1, 'Write a subject.'),
-      z.maxLength(broadcastLimits.subject, `Keep the subject under ${broadcastLimits.subject} characters.`),
-      z.refine((s) => !/[\r\n]/.test(s), 'The subject must be one line.'),
-    ),
-  body: z
-    .string({ error: 'Write the message.' })
-    .check(
-      z.minLength(1, 'Write the message.'),
-      z.maxLength(broadcastLimits.body, `Keep the message under ${broadcastLimits.body} characters.`),
-      z.refine((s) => s.trim().length > 0, 'Write the message.'),
-    ),
+  subject: z.string({ error: 'Write a subject.' }).check(
+    z.trim(),
+    z.minLength(1, 'Write a subject.'),
+    z.maxLength(broadcastLimits.subject, `Keep the subject under ${broadcastLimits.subject} characters.`),
+    z.refine((s) => !/[\r\n]/.test(s), 'The subject must be one line.'),
+  ),
+  body: z.string({ error: 'Write the message.' }).check(
+    z.minLength(1, 'Write the message.'),
+    z.maxLength(broadcastLimits.body, `Keep the message under ${broadcastLimits.body} characters.`),
+    z.refine((s) => s.trim().length > 0, 'Write the message.'),
+  ),
 });
 export type BroadcastDraft = z.output<typeof broadcastDraftSchema>;
 
@@ -80,7 +76,9 @@ export const broadcastApprovalCounts = [1, 2] as const;
 export type BroadcastApprovals = (typeof broadcastApprovalCounts)[number];
 
 /** A SHA-256 of a broadcast's subject and body, in hex: what an approval is bound to. */
-export const textHashSchema = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'That is not the text’s fingerprint; reload the broadcast.'));
+export const textHashSchema = z
+  .string()
+  .check(z.regex(/^[0-9a-f]{64}$/, 'That is not the text’s fingerprint; reload the broadcast.'));
 
 /** Approve: the fingerprint of the text the approver read, so a text changed meanwhile is not approved. */
 export const broadcastApprovalSchema = z.strictObject({ textHash: textHashSchema });
@@ -108,7 +106,13 @@ export const broadcastSchema = z.object({
   approval: z.nullable(z.object({ by: z.string(), at: z.string() })),
   /** The approval that lapsed last: voided by someone's edit, or revoked. */
   lapsedApproval: z.nullable(
-    z.object({ approvedBy: z.string(), approvedAt: z.string(), by: z.string(), at: z.string(), reason: z.enum(['edit', 'revoked']) }),
+    z.object({
+      approvedBy: z.string(),
+      approvedAt: z.string(),
+      by: z.string(),
+      at: z.string(),
+      reason: z.enum(['edit', 'revoked']),
+    }),
   ),
   progress: broadcastProgressSchema,
   /**
@@ -133,8 +137,10 @@ export function approvalRefusal(
 ): string | null {
   if (!roleAllows(operator.role, 'sender')) return 'Approving a broadcast needs a sender or an owner of the console.';
   if (b.state !== 'draft') return 'Only a draft can be approved; this broadcast has been sent or cancelled.';
-  if (sameOperator(b.createdBy, operator.email)) return 'You wrote this broadcast: a second operator, who neither wrote nor edited it, must approve it.';
-  if (sameOperator(b.updatedBy, operator.email)) return 'You edited this broadcast last: a second operator, who neither wrote nor edited it, must approve it.';
+  if (sameOperator(b.createdBy, operator.email))
+    return 'You wrote this broadcast: a second operator, who neither wrote nor edited it, must approve it.';
+  if (sameOperator(b.updatedBy, operator.email))
+    return 'You edited this broadcast last: a second operator, who neither wrote nor edited it, must approve it.';
   if (b.approval) return `It is approved already (by ${b.approval.by}).`;
   return null;
 }

@@ -29,7 +29,8 @@ export const consoleViewList = [
 export type ConsoleViewKey = (typeof consoleViewList)[number]['key'];
 
 /** A view's path, by its key. */
-export const consoleViewPath = (key: ConsoleViewKey): string => consoleViewList.find((v) => v.key === key)?.path ?? adminPaths.home;
+export const consoleViewPath = (key: ConsoleViewKey): string =>
+  consoleViewList.find((v) => v.key === key)?.path ?? adminPaths.home;
 
 /** Every address that answers with the console's shell: /admin itself and each view. */
 export const consoleDocumentPaths: readonly string[] = [adminPaths.home, ...consoleViewList.map((v) => v.path)];

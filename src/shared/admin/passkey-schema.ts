@@ -10,7 +10,12 @@ export const passkeyLimits = { name: 60 } as const;
 // What the browser hands back is checked for shape and size here; its meaning is checked by the
 // library on the server. Generous caps: an attestation with a certificate chain runs to a few KB.
 const base64url = (max: number) =>
-  z.string().check(z.maxLength(max, 'A passkey answer is larger than any authenticator sends.'), z.regex(/^[A-Za-z0-9_-]*$/, 'A passkey answer must be base64url.'));
+  z
+    .string()
+    .check(
+      z.maxLength(max, 'A passkey answer is larger than any authenticator sends.'),
+      z.regex(/^[A-Za-z0-9_-]*$/, 'A passkey answer must be base64url.'),
+    );
 
 // Loose where the WebAuthn types are (type and transports are open strings there, for values a
 // later browser may add).
@@ -104,14 +109,15 @@ export type AuthenticationResponse = z.output<typeof authenticationResponseSchem
 // Invisible and control characters are refused rather than dropped: the name is the operator's
 // own label, so they retype it; NFKC folds look-alike width forms ("ＭａｃＢｏｏｋ" → "MacBook").
 const hidden = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
-export const passkeyNameSchema = z
-  .string({ error: 'Please give the passkey a name, like “Work laptop”.' })
-  .check(
-    z.overwrite((v) => v.normalize('NFKC').trim().replace(/\s+/g, ' ')),
-    z.minLength(1, 'Please give the passkey a name, like “Work laptop”.'),
-    z.maxLength(passkeyLimits.name, `A passkey’s name can be at most ${passkeyLimits.name} characters.`),
-    z.refine((v) => !hidden.test(v), 'A passkey’s name can hold letters, digits, spaces and punctuation, but no invisible characters.'),
-  );
+export const passkeyNameSchema = z.string({ error: 'Please give the passkey a name, like “Work laptop”.' }).check(
+  z.overwrite((v) => v.normalize('NFKC').trim().replace(/\s+/g, ' ')),
+  z.minLength(1, 'Please give the passkey a name, like “Work laptop”.'),
+  z.maxLength(passkeyLimits.name, `A passkey’s name can be at most ${passkeyLimits.name} characters.`),
+  z.refine(
+    (v) => !hidden.test(v),
+    'A passkey’s name can hold letters, digits, spaces and punctuation, but no invisible characters.',
+  ),
+);
 
 /** POST adminApiPaths.passkeys: the name the operator chose, and the browser's answer. */
 export const addPasskeySchema = z.strictObject({ name: passkeyNameSchema, response: registrationResponseSchema });

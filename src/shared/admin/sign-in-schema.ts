@@ -32,19 +32,15 @@ export const signInReplySchema = z.object({ next: z.literal('second-factor') });
 export type SignInReply = z.output<typeof signInReplySchema>;
 
 /** "123 456" and "123-456" are read as 123456; recovery codes ignore case, spaces and dashes. */
-export const totpCodeSchema = z
-  .string({ error: 'Please enter the 6-digit code from your authenticator app.' })
-  .check(
-    z.overwrite((v) => v.replace(/[\s-]/g, '')),
-    z.regex(/^\d{6}$/, 'Please enter the 6-digit code from your authenticator app.'),
-  );
+export const totpCodeSchema = z.string({ error: 'Please enter the 6-digit code from your authenticator app.' }).check(
+  z.overwrite((v) => v.replace(/[\s-]/g, '')),
+  z.regex(/^\d{6}$/, 'Please enter the 6-digit code from your authenticator app.'),
+);
 
-export const recoveryCodeSchema = z
-  .string({ error: 'Please enter one of your recovery codes.' })
-  .check(
-    z.overwrite((v) => v.replace(/[\s-]/g, '').toLowerCase()),
-    z.regex(/^[a-z2-7]{10}$/, 'A recovery code is ten letters and digits, like abcde-23456.'),
-  );
+export const recoveryCodeSchema = z.string({ error: 'Please enter one of your recovery codes.' }).check(
+  z.overwrite((v) => v.replace(/[\s-]/g, '').toLowerCase()),
+  z.regex(/^[a-z2-7]{10}$/, 'A recovery code is ten letters and digits, like abcde-23456.'),
+);
 
 export const secondFactorSchema = z.discriminatedUnion('method', [
   z.strictObject({ method: z.literal('totp'), code: totpCodeSchema }),

@@ -49,16 +49,16 @@ export const subscriberListQuerySchema = z.object({
   sort: z._default(z.enum(subscriberSorts, { error: 'The sort must be newest or oldest.' }), 'newest'),
   /** Opaque: the `nextCursor` of the previous page, unchanged. */
   cursor: z.optional(
-    z.string().check(z.maxLength(subscriberListLimits.cursor, 'That page link is not valid; start from the first page.')),
+    z
+      .string()
+      .check(z.maxLength(subscriberListLimits.cursor, 'That page link is not valid; start from the first page.')),
   ),
   limit: z._default(
-    z.coerce
-      .number({ error: 'The page size must be a number.' })
-      .check(
-        z.refine((n) => Number.isInteger(n), 'The page size must be a whole number.'),
-        z.minimum(1, 'The page size must be at least 1.'),
-        z.maximum(subscriberListLimits.pageSize, `The page size can be at most ${subscriberListLimits.pageSize}.`),
-      ),
+    z.coerce.number({ error: 'The page size must be a number.' }).check(
+      z.refine((n) => Number.isInteger(n), 'The page size must be a whole number.'),
+      z.minimum(1, 'The page size must be at least 1.'),
+      z.maximum(subscriberListLimits.pageSize, `The page size can be at most ${subscriberListLimits.pageSize}.`),
+    ),
     subscriberListLimits.defaultPageSize,
   ),
 });
@@ -179,11 +179,13 @@ export const subscriberIdParamsSchema = z.object({
  * erasing the wrong row (compared ignoring case and surrounding spaces).
  */
 export const eraseSubscriberSchema = z.strictObject({
-  confirmEmail: z.string({ error: 'Type the person’s email address to confirm.' }).check(
-    z.trim(),
-    z.minLength(1, 'Type the person’s email address to confirm.'),
-    z.maxLength(254, 'That is longer than any email address.'),
-  ),
+  confirmEmail: z
+    .string({ error: 'Type the person’s email address to confirm.' })
+    .check(
+      z.trim(),
+      z.minLength(1, 'Type the person’s email address to confirm.'),
+      z.maxLength(254, 'That is longer than any email address.'),
+    ),
 });
 export type EraseSubscriberRequest = z.output<typeof eraseSubscriberSchema>;
 

@@ -14,7 +14,13 @@ import { DailyChart } from './daily-chart.tsx';
 import { audienceContract, audienceLiveContract } from '../../../shared/admin/contracts.ts';
 import { callContract } from '../../lib/call-contract.ts';
 
-const presetLabel: Record<AudiencePreset, string> = { today: 'Today', '7d': '7 days', '30d': '30 days', '90d': '90 days', custom: 'Custom' };
+const presetLabel: Record<AudiencePreset, string> = {
+  today: 'Today',
+  '7d': '7 days',
+  '30d': '30 days',
+  '90d': '90 days',
+  custom: 'Custom',
+};
 const LIVE_REFRESH_MS = 60_000;
 
 const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
@@ -94,8 +100,8 @@ export function AudienceView() {
       <p className="cs-live" role="status">
         {live ? (
           <>
-            <strong>{live.visitors}</strong> {live.visitors === 1 ? 'visitor' : 'visitors'} in the last {LIVE_WINDOW_MINUTES} minutes (
-            {live.views} page views)
+            <strong>{live.visitors}</strong> {live.visitors === 1 ? 'visitor' : 'visitors'} in the last{' '}
+            {LIVE_WINDOW_MINUTES} minutes ({live.views} page views)
           </>
         ) : (
           `Visitors in the last ${LIVE_WINDOW_MINUTES} minutes: loading…`
@@ -103,7 +109,13 @@ export function AudienceView() {
       </p>
       <div className="cs-presets" role="group" aria-label="Period">
         {audiencePresets.map((p) => (
-          <button key={p} type="button" aria-pressed={query.period === p} className={query.period === p ? '' : 'cs-secondary'} onClick={() => choose(p)}>
+          <button
+            key={p}
+            type="button"
+            aria-pressed={query.period === p}
+            className={query.period === p ? '' : 'cs-secondary'}
+            onClick={() => choose(p)}
+          >
             {presetLabel[p]}
           </button>
         ))}
@@ -112,12 +124,24 @@ export function AudienceView() {
         <form className="cs-filters" onSubmit={onCustom} aria-label="Custom period" noValidate>
           <div className="cs-field">
             <label htmlFor="aud-from">From</label>
-            <input id="aud-from" type="date" value={query.from} onChange={(e) => setQuery({ ...query, from: e.target.value })} aria-invalid={fieldErrors.from ? true : undefined} />
+            <input
+              id="aud-from"
+              type="date"
+              value={query.from}
+              onChange={(e) => setQuery({ ...query, from: e.target.value })}
+              aria-invalid={fieldErrors.from ? true : undefined}
+            />
             {fieldErrors.from ? <p className="cs-field-error">{fieldErrors.from}</p> : null}
           </div>
           <div className="cs-field">
             <label htmlFor="aud-to">To</label>
-            <input id="aud-to" type="date" value={query.to} onChange={(e) => setQuery({ ...query, to: e.target.value })} aria-invalid={fieldErrors.to ? true : undefined} />
+            <input
+              id="aud-to"
+              type="date"
+              value={query.to}
+              onChange={(e) => setQuery({ ...query, to: e.target.value })}
+              aria-invalid={fieldErrors.to ? true : undefined}
+            />
             {fieldErrors.to ? <p className="cs-field-error">{fieldErrors.to}</p> : null}
           </div>
           <button type="submit">Show</button>
@@ -126,11 +150,14 @@ export function AudienceView() {
       ) : null}
       <Notice kind="error">{error}</Notice>
       {report === null ? (
-        error ? null : <p>Loading…</p>
+        error ? null : (
+          <p>Loading…</p>
+        )
       ) : (
         <>
           <p className="cs-hint">
-            {report.period.from} to {report.period.to} (UTC), compared with {report.previousPeriod.from} to {report.previousPeriod.to}.
+            {report.period.from} to {report.period.to} (UTC), compared with {report.previousPeriod.from} to{' '}
+            {report.previousPeriod.to}.
           </p>
           <ul className="cs-totals" aria-label="Totals">
             {totals.map(([label, now, before, show]) => (
@@ -155,12 +182,18 @@ export function AudienceView() {
                 detail: c.cities.map((city) => `${city.city} (${city.visitors})`).join(', '),
               }))}
             />
-            <TopList title="Pages" rows={report.pages.map((p) => ({ key: p.path, label: p.path, visitors: p.visitors, views: p.views }))} />
-            <TopList title="Referrers" rows={report.referrers.map((r) => ({ key: r.host, label: r.host, visitors: r.visitors, views: r.views }))} />
+            <TopList
+              title="Pages"
+              rows={report.pages.map((p) => ({ key: p.path, label: p.path, visitors: p.visitors, views: p.views }))}
+            />
+            <TopList
+              title="Referrers"
+              rows={report.referrers.map((r) => ({ key: r.host, label: r.host, visitors: r.visitors, views: r.views }))}
+            />
           </div>
           <p className="cs-credits">
-            IP geolocation by DB-IP (dbip.com), CC BY 4.0. This product includes GeoLite2 data created by MaxMind, available from
-            https://www.maxmind.com.
+            IP geolocation by DB-IP (dbip.com), CC BY 4.0. This product includes GeoLite2 data created by MaxMind,
+            available from https://www.maxmind.com.
           </p>
         </>
       )}
@@ -168,7 +201,13 @@ export function AudienceView() {
   );
 }
 
-function TopList({ title, rows }: { title: string; rows: { key: string; label: string; visitors: number; views: number; detail?: string }[] }) {
+function TopList({
+  title,
+  rows,
+}: {
+  title: string;
+  rows: { key: string; label: string; visitors: number; views: number; detail?: string }[];
+}) {
   return (
     <div className="cs-top">
       <h2>{title}</h2>

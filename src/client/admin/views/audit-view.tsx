@@ -17,16 +17,27 @@ interface Filter {
 const noFilter: Filter = { actor: '', action: '', from: '', to: '' };
 const actionLabel = (action: string): string => (auditActions as Record<string, string>)[action] ?? action;
 const viaLabel = { console: '', 'command-line': ' (command line)', anonymous: '', system: ' (automatic)' } as const;
-const fetchAuditPage = (f: Filter, after: string | null) => callContract(auditContract, { query: { ...f, cursor: after ?? undefined } });
+const fetchAuditPage = (f: Filter, after: string | null) =>
+  callContract(auditContract, { query: { ...f, cursor: after ?? undefined } });
 
 /** Who did what, and when: newest first, filtered by operator, action and days, a page at a time. */
 export function AuditView() {
   const [filter, setFilter] = useState<Filter>(noFilter);
   const [actors, setActors] = useState<string[]>([]);
-  const { rows: entries, cursor, error, busy, load } = useKeysetList(fetchAuditPage, (page: AuditPage) => {
-    setActors(page.actors);
-    return { rows: page.entries, nextCursor: page.nextCursor };
-  }, noFilter);
+  const {
+    rows: entries,
+    cursor,
+    error,
+    busy,
+    load,
+  } = useKeysetList(
+    fetchAuditPage,
+    (page: AuditPage) => {
+      setActors(page.actors);
+      return { rows: page.entries, nextCursor: page.nextCursor };
+    },
+    noFilter,
+  );
 
   function onFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -95,7 +106,15 @@ export function AuditView() {
               {entries.map((e) => (
                 <tr key={e.id}>
                   <td data-label="When">{formatTime(e.at)}</td>
-                  <td data-label="Who">{e.actor ? e.actor + viaLabel[e.via] : e.via === 'command-line' ? 'Command line' : e.via === 'system' ? 'Automatic' : '—'}</td>
+                  <td data-label="Who">
+                    {e.actor
+                      ? e.actor + viaLabel[e.via]
+                      : e.via === 'command-line'
+                        ? 'Command line'
+                        : e.via === 'system'
+                          ? 'Automatic'
+                          : '—'}
+                  </td>
                   <td data-label="What">{actionLabel(e.action)}</td>
                   <td data-label="Concerning">{e.subject ?? '—'}</td>
                   <td data-label="Details">{e.detail ?? ''}</td>

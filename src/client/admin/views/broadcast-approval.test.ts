@@ -36,7 +36,13 @@ function render(b: Broadcast, email: string, role: OperatorRole, dirty = false):
     signedOut: () => undefined,
     withFreshProof: (action) => action(),
   };
-  const panel = createElement(BroadcastApproval, { broadcast: b, dirty, busy: false, onApprove: () => undefined, onRevoke: () => undefined });
+  const panel = createElement(BroadcastApproval, {
+    broadcast: b,
+    dirty,
+    busy: false,
+    onApprove: () => undefined,
+    onRevoke: () => undefined,
+  });
   return renderToStaticMarkup(createElement(ConsoleContext.Provider, { value }, panel));
 }
 
@@ -44,21 +50,35 @@ describe('the broadcast approval panel', () => {
   it('offers Approve to a second sender, never to the author, the last editor or a viewer', () => {
     expect(render(draft, 'bob@example.com', 'sender')).toContain('Approve this text');
     expect(render(draft, 'ann@example.com', 'owner')).not.toContain('Approve this text');
-    expect(render({ ...draft, updatedBy: 'bob@example.com' }, 'bob@example.com', 'owner')).not.toContain('Approve this text');
+    expect(render({ ...draft, updatedBy: 'bob@example.com' }, 'bob@example.com', 'owner')).not.toContain(
+      'Approve this text',
+    );
     expect(render(draft, 'vic@example.com', 'viewer')).not.toContain('Approve this text');
     // Nor for a text the address guard refuses.
-    expect(render({ ...draft, refusal: 'This broadcast contains an Ethereum address' }, 'bob@example.com', 'sender')).not.toContain('Approve this text');
+    expect(
+      render({ ...draft, refusal: 'This broadcast contains an Ethereum address' }, 'bob@example.com', 'sender'),
+    ).not.toContain('Approve this text');
   });
 
   it('names the approver, and says whose edit voided an approval or who revoked it', () => {
-    const approved = render({ ...draft, approval: { by: 'bob@example.com', at: '2026-11-24T10:05:00.000Z' } }, 'ann@example.com', 'sender');
+    const approved = render(
+      { ...draft, approval: { by: 'bob@example.com', at: '2026-11-24T10:05:00.000Z' } },
+      'ann@example.com',
+      'sender',
+    );
     expect(approved).toContain('Approved by bob@example.com');
     expect(approved).toContain('Revoke the approval');
     const voided = render(
       {
         ...draft,
         updatedBy: 'cat@example.com',
-        lapsedApproval: { approvedBy: 'bob@example.com', approvedAt: '2026-11-24T10:05:00.000Z', by: 'cat@example.com', at: '2026-11-24T10:07:00.000Z', reason: 'edit' },
+        lapsedApproval: {
+          approvedBy: 'bob@example.com',
+          approvedAt: '2026-11-24T10:05:00.000Z',
+          by: 'cat@example.com',
+          at: '2026-11-24T10:07:00.000Z',
+          reason: 'edit',
+        },
       },
       'ann@example.com',
       'sender',
@@ -66,13 +86,28 @@ describe('the broadcast approval panel', () => {
     expect(voided).toMatch(/Approved by bob@example\.com .* — voided by cat@example\.com’s edit/);
     expect(voided).toContain('last edited by cat@example.com');
     const revoked = render(
-      { ...draft, lapsedApproval: { approvedBy: 'bob@example.com', approvedAt: '2026-11-24T10:05:00.000Z', by: 'dan@example.com', at: '2026-11-24T10:07:00.000Z', reason: 'revoked' } },
+      {
+        ...draft,
+        lapsedApproval: {
+          approvedBy: 'bob@example.com',
+          approvedAt: '2026-11-24T10:05:00.000Z',
+          by: 'dan@example.com',
+          at: '2026-11-24T10:07:00.000Z',
+          reason: 'revoked',
+        },
+      },
       'ann@example.com',
       'sender',
     );
     expect(revoked).toMatch(/— revoked by dan@example\.com/);
     // A viewer sees the state, and no Revoke.
-    expect(render({ ...draft, approval: { by: 'bob@example.com', at: '2026-11-24T10:05:00.000Z' } }, 'vic@example.com', 'viewer')).not.toContain('Revoke');
+    expect(
+      render(
+        { ...draft, approval: { by: 'bob@example.com', at: '2026-11-24T10:05:00.000Z' } },
+        'vic@example.com',
+        'viewer',
+      ),
+    ).not.toContain('Revoke');
   });
 
   it('says in red that nobody checks sends when BROADCAST_APPROVALS=1', () => {
@@ -82,6 +117,8 @@ describe('the broadcast approval panel', () => {
   });
 
   it('keeps Approve pressed off while the editor holds unsaved changes', () => {
-    expect(render(draft, 'bob@example.com', 'sender', true)).toMatch(/<button type="button" disabled="">Approve this text/);
+    expect(render(draft, 'bob@example.com', 'sender', true)).toMatch(
+      /<button type="button" disabled="">Approve this text/,
+    );
   });
 });

@@ -31,13 +31,16 @@ export function BroadcastApproval({
       <h2>Second pair of eyes</h2>
       {b.approvalsRequired === 1 ? (
         <p className="cs-approval-alone" role="note">
-          Nobody else checks what is sent: BROADCAST_APPROVALS=1 lets one operator send alone, and each such send is recorded as
-          unapproved in the audit log.
+          Nobody else checks what is sent: BROADCAST_APPROVALS=1 lets one operator send alone, and each such send is
+          recorded as unapproved in the audit log.
         </p>
       ) : null}
       <p className="cs-muted">
         Written by {b.createdBy} {formatTime(b.createdAt)}
-        {b.updatedBy !== b.createdBy || b.updatedAt !== b.createdAt ? `; last edited by ${b.updatedBy} ${formatTime(b.updatedAt)}` : ''}.
+        {b.updatedBy !== b.createdBy || b.updatedAt !== b.createdAt
+          ? `; last edited by ${b.updatedBy} ${formatTime(b.updatedAt)}`
+          : ''}
+        .
       </p>
       {b.approval ? (
         <p data-testid="bc-approval-state">
@@ -53,7 +56,10 @@ export function BroadcastApproval({
       {lapsed ? (
         <p className="cs-muted" data-testid="bc-approval-lapsed">
           Approved by {lapsed.approvedBy} {formatTime(lapsed.approvedAt)} —{' '}
-          {lapsed.reason === 'edit' ? `voided by ${lapsed.by}’s edit ${formatTime(lapsed.at)}` : `revoked by ${lapsed.by} ${formatTime(lapsed.at)}`}.
+          {lapsed.reason === 'edit'
+            ? `voided by ${lapsed.by}’s edit ${formatTime(lapsed.at)}`
+            : `revoked by ${lapsed.by} ${formatTime(lapsed.at)}`}
+          .
         </p>
       ) : null}
       <div className="cs-actions">
@@ -68,7 +74,9 @@ export function BroadcastApproval({
           </button>
         ) : null}
       </div>
-      {!cannot && dirty ? <p className="cs-muted">Save your changes first: an approval is for the text as saved.</p> : null}
+      {!cannot && dirty ? (
+        <p className="cs-muted">Save your changes first: an approval is for the text as saved.</p>
+      ) : null}
     </div>
   );
 }

@@ -26,9 +26,9 @@ export function BroadcastComposer(props: {
   return (
     <>
       <p className="cs-muted">
-        Write to every confirmed subscriber. The body is Markdown; any HTML in it shows as text. A broadcast may carry no Ethereum
-        address but the official contract address, no invisible characters, links only to this site and the sites the content file
-        lists, and images only from this site.
+        Write to every confirmed subscriber. The body is Markdown; any HTML in it shows as text. A broadcast may carry
+        no Ethereum address but the official contract address, no invisible characters, links only to this site and the
+        sites the content file lists, and images only from this site.
       </p>
       <form onSubmit={props.onPreview} noValidate>
         <Field

@@ -1,7 +1,15 @@
 import type { BroadcastList } from '../../../shared/admin/broadcast-schema.ts';
 
 /** The drafts not shown in the composer, each to open (another operator's, waiting for approval). */
-export function OtherDrafts({ drafts, busy, onOpen }: { drafts: BroadcastList['broadcasts']; busy: boolean; onOpen: (id: string) => void }) {
+export function OtherDrafts({
+  drafts,
+  busy,
+  onOpen,
+}: {
+  drafts: BroadcastList['broadcasts'];
+  busy: boolean;
+  onOpen: (id: string) => void;
+}) {
   if (!drafts.length) return null;
   return (
     <div>

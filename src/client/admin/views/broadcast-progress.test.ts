@@ -44,8 +44,17 @@ const paused: Broadcast = {
 };
 
 function render(b: Broadcast): string {
-  const value: ConsoleContextValue = { email: 'ann@example.com', role: 'sender', signedOut: () => undefined, withFreshProof: (action) => action() };
-  const view = createElement(BroadcastProgressView, { broadcast: b, onChange: () => undefined, onNew: () => undefined });
+  const value: ConsoleContextValue = {
+    email: 'ann@example.com',
+    role: 'sender',
+    signedOut: () => undefined,
+    withFreshProof: (action) => action(),
+  };
+  const view = createElement(BroadcastProgressView, {
+    broadcast: b,
+    onChange: () => undefined,
+    onNew: () => undefined,
+  });
   return renderToStaticMarkup(createElement(ConsoleContext.Provider, { value }, view));
 }
 
@@ -67,7 +76,11 @@ describe('the broadcast progress view', () => {
   });
 
   it('after an override, says who resumed it, with no alert and a plain Pause', () => {
-    const html = render({ ...paused, state: 'sending', automaticPause: { ...automaticPause, overriddenBy: 'bob@example.com' } });
+    const html = render({
+      ...paused,
+      state: 'sending',
+      automaticPause: { ...automaticPause, overriddenBy: 'bob@example.com' },
+    });
     expect(html).not.toContain('role="alert"');
     expect(html).toContain('bob@example.com resumed it anyway');
   });

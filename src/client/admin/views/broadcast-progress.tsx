@@ -20,11 +20,21 @@ const eta = (seconds: number | null): string => {
  * A broadcast on its way: where every recipient stands, and Pause (anyone signed in: the
  * emergency stop), Resume and Cancel (senders; the server refuses the rest anyway).
  */
-export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broadcast: Broadcast; onChange: (contract: BroadcastChangeContract) => void; onNew: () => void }) {
+export function BroadcastProgressView({
+  broadcast: b,
+  onChange,
+  onNew,
+}: {
+  broadcast: Broadcast;
+  onChange: (contract: BroadcastChangeContract) => void;
+  onNew: () => void;
+}) {
   const { role } = useConsole();
   const sender = roleAllows(role, 'sender');
   const p = b.progress;
-  const stateWords = { draft: 'Draft', sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled', done: 'Sent' }[b.state];
+  const stateWords = { draft: 'Draft', sending: 'Sending', paused: 'Paused', cancelled: 'Cancelled', done: 'Sent' }[
+    b.state
+  ];
   return (
     <div aria-labelledby="bc-progress-title">
       <h2 id="bc-progress-title">
@@ -32,7 +42,8 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
       </h2>
       <p className="cs-muted">
         Sent by {b.sentBy ?? '—'} {b.sentAt ? formatTime(b.sentAt) : ''}
-        {b.approval ? `, approved by ${b.approval.by} ${formatTime(b.approval.at)}` : ', approved by nobody'}; written by {b.createdBy}
+        {b.approval ? `, approved by ${b.approval.by} ${formatTime(b.approval.at)}` : ', approved by nobody'}; written
+        by {b.createdBy}
         {b.updatedBy !== b.createdBy ? `, last edited by ${b.updatedBy}` : ''}
       </p>
       {b.state === 'paused' && b.automaticPause && !b.automaticPause.overriddenBy ? (
@@ -41,16 +52,16 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
             <strong>This broadcast paused itself</strong> {formatTime(b.automaticPause.at)}: {b.automaticPause.reason}
           </p>
           <p>
-            Mailbox providers throttle or block senders past these rates. Nothing more goes out until an operator decides:
-            look at the bounces and complaints first; resume only if you know why they came (and that it will not go on), or
-            cancel the rest.
+            Mailbox providers throttle or block senders past these rates. Nothing more goes out until an operator
+            decides: look at the bounces and complaints first; resume only if you know why they came (and that it will
+            not go on), or cancel the rest.
           </p>
         </div>
       ) : null}
       {b.automaticPause?.overriddenBy ? (
         <p className="cs-muted" data-testid="bc-auto-pause-overridden">
-          It paused itself ({b.automaticPause.reason}); {b.automaticPause.overriddenBy} resumed it anyway, so it will not pause
-          itself again.
+          It paused itself ({b.automaticPause.reason}); {b.automaticPause.overriddenBy} resumed it anyway, so it will
+          not pause itself again.
         </p>
       ) : null}
       <dl className="cs-progress" data-testid="bc-progress">
@@ -107,7 +118,9 @@ export function BroadcastProgressView({ broadcast: b, onChange, onNew }: { broad
         ) : null}
         {b.state === 'paused' && sender ? (
           <button type="button" onClick={() => onChange(resumeBroadcastContract)}>
-            {b.automaticPause && !b.automaticPause.overriddenBy ? 'Resume anyway (override the automatic pause)' : 'Resume'}
+            {b.automaticPause && !b.automaticPause.overriddenBy
+              ? 'Resume anyway (override the automatic pause)'
+              : 'Resume'}
           </button>
         ) : null}
         {b.state === 'sending' || b.state === 'paused' ? (

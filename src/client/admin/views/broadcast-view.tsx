@@ -24,7 +24,11 @@ export function BroadcastView() {
       <Notice kind="error">{editor.error}</Notice>
       <Notice kind="info">{editor.status}</Notice>
       {broadcast && broadcast.state !== 'draft' ? (
-        <BroadcastProgressView broadcast={broadcast} onChange={(contract) => void editor.change(contract)} onNew={editor.startOver} />
+        <BroadcastProgressView
+          broadcast={broadcast}
+          onChange={(contract) => void editor.change(contract)}
+          onNew={editor.startOver}
+        />
       ) : (
         <>
           <BroadcastComposer

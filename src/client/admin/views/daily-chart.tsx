@@ -64,8 +64,22 @@ function chartOptions(el: HTMLElement): uPlot.Options {
     ],
     series: [
       {},
-      { label: 'Visitors', scale: 'visitors', fill: c.visitors, stroke: c.visitors, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 48] }), points: { show: false } },
-      { label: 'Sign-ups', scale: 'signups', stroke: c.signups, width: 2, points: { show: true, size: 5, fill: c.signups } },
+      {
+        label: 'Visitors',
+        scale: 'visitors',
+        fill: c.visitors,
+        stroke: c.visitors,
+        width: 0,
+        paths: uPlot.paths.bars?.({ size: [0.7, 48] }),
+        points: { show: false },
+      },
+      {
+        label: 'Sign-ups',
+        scale: 'signups',
+        stroke: c.signups,
+        width: 2,
+        points: { show: true, size: 5, fill: c.signups },
+      },
     ],
   };
 }
@@ -108,13 +122,19 @@ export function DailyChart({ series }: { series: DayPoint[] }) {
   const most = (pick: (d: DayPoint) => number) => Math.max(0, ...series.map(pick));
   return (
     <figure className="cs-chart">
-      <div ref={holder} className="cs-chart-plot" role="img" aria-labelledby={`${titleId} ${descId}`} data-days={series.length} />
+      <div
+        ref={holder}
+        className="cs-chart-plot"
+        role="img"
+        aria-labelledby={`${titleId} ${descId}`}
+        data-days={series.length}
+      />
       <p id={titleId} className="cs-visually-hidden">
         Visitors and sign-ups per day
       </p>
       <p id={descId} className="cs-visually-hidden">
-        Bars: visitors per day (left scale, at most {most((d) => d.visitors)} on a day). Line: sign-ups per day (right scale, at most{' '}
-        {most((d) => d.signups)} on a day). The table below has the same figures.
+        Bars: visitors per day (left scale, at most {most((d) => d.visitors)} on a day). Line: sign-ups per day (right
+        scale, at most {most((d) => d.signups)} on a day). The table below has the same figures.
       </p>
       <figcaption>
         <span className="cs-key cs-key-visitors" aria-hidden="true" /> Visitors (left scale){' '}

@@ -43,14 +43,19 @@ export function SessionsView() {
 
   async function endAll() {
     const result = await withFreshProof(() => callContract(endAllSessionsContract, { body: {} }));
-    if (result.ok) return signedOut(`Signed out everywhere (${result.data.ended} session${result.data.ended === 1 ? '' : 's'} ended).`);
+    if (result.ok)
+      return signedOut(
+        `Signed out everywhere (${result.data.ended} session${result.data.ended === 1 ? '' : 's'} ended).`,
+      );
     if (result.error.code !== 'fresh_proof_required') setError(read(result).error);
   }
 
   return (
     <section aria-labelledby="view-title">
       <h1 id="view-title">Sessions</h1>
-      <p className="cs-muted">Where you are signed in. A session ends after 30 minutes without use, and 12 hours after signing in.</p>
+      <p className="cs-muted">
+        Where you are signed in. A session ends after 30 minutes without use, and 12 hours after signing in.
+      </p>
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{status}</Notice>
       {sessions === null ? (

@@ -20,7 +20,15 @@ import { callContract } from '../../lib/call-contract.ts';
  * a POST the server audits and counts against the day's allowance; past it, the console asks for a
  * code first (withFreshProof) and repeats the request.
  */
-export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose: () => void; onErased: (id: string, message: string) => void }) {
+export function SubscriberPanel({
+  id,
+  onClose,
+  onErased,
+}: {
+  id: string;
+  onClose: () => void;
+  onErased: (id: string, message: string) => void;
+}) {
   const read = useApiData();
   const { withFreshProof } = useConsole();
   const [person, setPerson] = useState<SubscriberDetail | null>(null);
@@ -92,7 +100,9 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{info}</Notice>
       {person === null ? (
-        error ? null : <p>Loading…</p>
+        error ? null : (
+          <p>Loading…</p>
+        )
       ) : (
         <>
           <SubscriberRecord person={person} />
@@ -110,7 +120,9 @@ export function SubscriberPanel({ id, onClose, onErased }: { id: string; onClose
             </button>
           </div>
           {person.status === 'pending' && !person.resend.allowed && person.resend.availableAt ? (
-            <p className="cs-hint">A confirmation was sent recently; you can resend it after {formatTime(person.resend.availableAt)}.</p>
+            <p className="cs-hint">
+              A confirmation was sent recently; you can resend it after {formatTime(person.resend.availableAt)}.
+            </p>
           ) : null}
           <EraseDialog
             open={erasing}

@@ -49,9 +49,9 @@ export function EraseDialog(props: {
       <form onSubmit={onSubmit} noValidate>
         <h2 id="erase-title">Erase this person?</h2>
         <p id="erase-why">
-          Their details, consent record and every email to them are deleted for good; this cannot be undone. Sign-up totals keep
-          counting them, and the audit log records the erasure. Type their email address, <strong>{person.email}</strong>, to
-          confirm.
+          Their details, consent record and every email to them are deleted for good; this cannot be undone. Sign-up
+          totals keep counting them, and the audit log records the erasure. Type their email address,{' '}
+          <strong>{person.email}</strong>, to confirm.
         </p>
         <div className="cs-field">
           <label htmlFor="erase-email">Their email address</label>

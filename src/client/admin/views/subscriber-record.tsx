@@ -42,9 +42,12 @@ export function SubscriberRecord({ person }: { person: SubscriberDetail }) {
       </p>
       <h3>Consent</h3>
       <p>
-        Given {formatTime(person.consent.at)} on the page {person.consent.page}, wording version {person.consent.version}:
+        Given {formatTime(person.consent.at)} on the page {person.consent.page}, wording version{' '}
+        {person.consent.version}:
       </p>
-      <blockquote className="cs-quote">{person.consent.text ?? 'The wording of this version was not recorded.'}</blockquote>
+      <blockquote className="cs-quote">
+        {person.consent.text ?? 'The wording of this version was not recorded.'}
+      </blockquote>
       <h3>Emails</h3>
       {person.emails.length === 0 ? (
         <p>None.</p>

@@ -1,18 +1,29 @@
 import type { SubscriberListItem, SubscriberStatusName } from '../../../shared/admin/subscribers.ts';
 import { formatTime } from './format.ts';
 
-export const statusLabel: Record<SubscriberStatusName, string> = { pending: 'Pending', confirmed: 'Confirmed', unsubscribed: 'Unsubscribed' };
+export const statusLabel: Record<SubscriberStatusName, string> = {
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  unsubscribed: 'Unsubscribed',
+};
 
 /**
  * The masked list: an address shows as its first character and its domain, with no name, city or
  * comment; "Show details" reads one person's record on purpose (audited, decision 0029).
  */
-export function SubscriberTable(props: { items: SubscriberListItem[]; selected: string | null; sort: 'newest' | 'oldest'; onSelect: (id: string) => void }) {
+export function SubscriberTable(props: {
+  items: SubscriberListItem[];
+  selected: string | null;
+  sort: 'newest' | 'oldest';
+  onSelect: (id: string) => void;
+}) {
   const { items, selected, sort, onSelect } = props;
   return (
     <div className="cs-table-wrap">
       <table className="cs-table">
-        <caption className="cs-visually-hidden">Subscribers, {sort === 'newest' ? 'newest' : 'oldest'} first; addresses masked</caption>
+        <caption className="cs-visually-hidden">
+          Subscribers, {sort === 'newest' ? 'newest' : 'oldest'} first; addresses masked
+        </caption>
         <thead>
           <tr>
             <th scope="col">Email (masked)</th>
@@ -34,7 +45,12 @@ export function SubscriberTable(props: { items: SubscriberListItem[]; selected: 
               <td data-label="Signed up">{formatTime(s.createdAt)}</td>
               <td data-label="Country">{s.country ?? 'Unknown'}</td>
               <td>
-                <button type="button" className="cs-link" onClick={() => onSelect(s.id)} aria-label={`Show the details of ${s.maskedEmail}, signed up ${formatTime(s.createdAt)}`}>
+                <button
+                  type="button"
+                  className="cs-link"
+                  onClick={() => onSelect(s.id)}
+                  aria-label={`Show the details of ${s.maskedEmail}, signed up ${formatTime(s.createdAt)}`}
+                >
                   Show details
                 </button>
               </td>

@@ -23,7 +23,9 @@ interface Filter {
 }
 const noFilter: Filter = { q: '', status: '', sort: 'newest' };
 const fetchSubscribersPage = (f: Filter, after: string | null) =>
-  callContract(subscribersContract, { query: { q: f.q, status: f.status || undefined, sort: f.sort, cursor: after ?? undefined } });
+  callContract(subscribersContract, {
+    query: { q: f.q, status: f.status || undefined, sort: f.sort, cursor: after ?? undefined },
+  });
 const toSubscribersPage = (reply: SubscriberListReply) => ({ rows: reply.items, nextCursor: reply.nextCursor });
 
 /**
@@ -42,11 +44,16 @@ export function SubscribersView() {
   // server asks for a code, and withFreshProof shows the prompt and repeats the search.
   const fetchPage = (f: Filter, after: string | null) =>
     f.q ? withFreshProof(() => fetchSubscribersPage(f, after)) : fetchSubscribersPage(f, after);
-  const { rows: items, setRows: setItems, cursor, error, setError, busy, setBusy, load } = useKeysetList(
-    fetchPage,
-    toSubscribersPage,
-    noFilter,
-  );
+  const {
+    rows: items,
+    setRows: setItems,
+    cursor,
+    error,
+    setError,
+    busy,
+    setBusy,
+    load,
+  } = useKeysetList(fetchPage, toSubscribersPage, noFilter);
 
   function onFilter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -54,7 +61,9 @@ export function SubscribersView() {
     const get = (k: string) => formText(data, k);
     const next: Filter = {
       q: get('q').trim(),
-      status: (subscriberStatuses as readonly string[]).includes(get('status')) ? (get('status') as SubscriberStatusName) : '',
+      status: (subscriberStatuses as readonly string[]).includes(get('status'))
+        ? (get('status') as SubscriberStatusName)
+        : '',
       sort: get('sort') === 'oldest' ? 'oldest' : 'newest',
     };
     setFilter(next);
@@ -115,11 +124,11 @@ export function SubscribersView() {
         </button>
       </form>
       <p className="cs-hint" id="subs-q-hint">
-        {SUBSTRING_SEARCH_MIN} characters or more find that text anywhere in a name or an email address; one or two characters
-        find email addresses that start with them. Addresses are shown masked; “Show details” opens one person’s record and is
-        recorded in the audit log. Each search, record opened and row downloaded counts towards your daily allowance of personal
-        records; past it, each one asks for a code from your authenticator app. The CSV download holds everyone matching the
-        search and status above, and always asks for a code.
+        {SUBSTRING_SEARCH_MIN} characters or more find that text anywhere in a name or an email address; one or two
+        characters find email addresses that start with them. Addresses are shown masked; “Show details” opens one
+        person’s record and is recorded in the audit log. Each search, record opened and row downloaded counts towards
+        your daily allowance of personal records; past it, each one asks for a code from your authenticator app. The CSV
+        download holds everyone matching the search and status above, and always asks for a code.
       </p>
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{info}</Notice>
@@ -134,9 +143,10 @@ export function SubscribersView() {
           )}
           <LoadMore cursor={cursor} busy={busy} label="Load more" onLoad={() => load(filter, cursor)} />
         </div>
-        {selected ? <SubscriberPanel key={selected} id={selected} onClose={() => setSelected(null)} onErased={onErased} /> : null}
+        {selected ? (
+          <SubscriberPanel key={selected} id={selected} onClose={() => setSelected(null)} onErased={onErased} />
+        ) : null}
       </div>
     </section>
   );
 }
-

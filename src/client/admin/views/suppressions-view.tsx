@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { liftSuppressionContract, suppressionsContract } from '../../../shared/admin/contracts.ts';
 import { roleAllows } from '../../../shared/admin/roles.ts';
-import { suppressionReasonLabels, type SuppressionEntry, type SuppressionList } from '../../../shared/admin/suppressions.ts';
+import {
+  suppressionReasonLabels,
+  type SuppressionEntry,
+  type SuppressionList,
+} from '../../../shared/admin/suppressions.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { callContract } from '../../lib/call-contract.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
@@ -11,7 +15,8 @@ import { LoadMore } from '../load-more.tsx';
 import { useKeysetList } from '../use-keyset-list.ts';
 import { formatTime } from './format.ts';
 
-const fetchPage = (_: null, after: string | null) => callContract(suppressionsContract, { query: { cursor: after ?? undefined } });
+const fetchPage = (_: null, after: string | null) =>
+  callContract(suppressionsContract, { query: { cursor: after ?? undefined } });
 
 /**
  * The suppression list (decision 0035): addresses never mailed again, by reason, newest first, a
@@ -49,7 +54,9 @@ export function SuppressionsView() {
   }
 
   async function lift(entry: SuppressionEntry): Promise<string | null> {
-    const result = await withFreshProof(() => callContract(liftSuppressionContract, { params: { id: entry.id }, body: {} }));
+    const result = await withFreshProof(() =>
+      callContract(liftSuppressionContract, { params: { id: entry.id }, body: {} }),
+    );
     if (!result.ok && result.error.code === 'fresh_proof_required') return 'Not lifted: the code was not confirmed.';
     const { data, error: failed } = read(result);
     if (!data) return failed;
@@ -65,8 +72,8 @@ export function SuppressionsView() {
     <section aria-labelledby="view-title">
       <h1 id="view-title">Suppressions</h1>
       <p className="cs-muted">
-        Addresses that are never mailed again: they bounced for good, kept bouncing, or their owner marked our email as spam. The list
-        keeps no address, only a keyed fingerprint of it.
+        Addresses that are never mailed again: they bounced for good, kept bouncing, or their owner marked our email as
+        spam. The list keeps no address, only a keyed fingerprint of it.
         {standing === null ? '' : ` ${standing} standing.`}
       </p>
       <Notice kind="error">{error}</Notice>
@@ -107,7 +114,9 @@ export function SuppressionsView() {
                   </td>
                   <td data-label="Source">{s.source}</td>
                   <td data-label="Since">{formatTime(s.createdAt)}</td>
-                  <td data-label="Lifted">{s.liftedAt ? `${formatTime(s.liftedAt)}${s.liftedBy ? ` by ${s.liftedBy}` : ''}` : 'No'}</td>
+                  <td data-label="Lifted">
+                    {s.liftedAt ? `${formatTime(s.liftedAt)}${s.liftedBy ? ` by ${s.liftedBy}` : ''}` : 'No'}
+                  </td>
                   <td data-label="Subscriber">{s.subscriberId ? 'Still linked' : 'None'}</td>
                   {mayLift ? (
                     <td>
@@ -132,7 +141,15 @@ export function SuppressionsView() {
 }
 
 /** Lifting is a decision to mail someone again: the operator reads what it means and says yes. */
-function LiftDialog({ entry, onCancel, onLift }: { entry: SuppressionEntry; onCancel: () => void; onLift: () => Promise<string | null> }) {
+function LiftDialog({
+  entry,
+  onCancel,
+  onLift,
+}: {
+  entry: SuppressionEntry;
+  onCancel: () => void;
+  onLift: () => Promise<string | null>;
+}) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -162,9 +179,10 @@ function LiftDialog({ entry, onCancel, onLift }: { entry: SuppressionEntry; onCa
     >
       <h2 id="lift-title">Lift this suppression?</h2>
       <p id="lift-why">
-        Lifting means this address can be mailed again: a new sign-up, a resent confirmation and the next broadcast will reach it. It
-        was suppressed because: {suppressionReasonLabels[entry.reason].toLowerCase()}, since {formatTime(entry.createdAt)}. Lift it
-        only if you know the address works again, or its owner asked for our emails.
+        Lifting means this address can be mailed again: a new sign-up, a resent confirmation and the next broadcast will
+        reach it. It was suppressed because: {suppressionReasonLabels[entry.reason].toLowerCase()}, since{' '}
+        {formatTime(entry.createdAt)}. Lift it only if you know the address works again, or its owner asked for our
+        emails.
       </p>
       <Notice kind="error">{error}</Notice>
       <div className="cs-actions">

@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { broadcastDraftSchema, type Broadcast, type BroadcastList, type BroadcastPreview } from '../../../shared/admin/broadcast-schema.ts';
+import {
+  broadcastDraftSchema,
+  type Broadcast,
+  type BroadcastList,
+  type BroadcastPreview,
+} from '../../../shared/admin/broadcast-schema.ts';
 import { roleAllows } from '../../../shared/admin/roles.ts';
 import { BACKGROUND_HEADER } from '../../../shared/admin/sign-in-schema.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
@@ -52,7 +57,8 @@ export function useBroadcastEditor() {
       const list = read(await callContract(broadcastsContract, {})).data;
       const all = list?.broadcasts ?? [];
       setDrafts(all.filter((b) => b.state === 'draft'));
-      const first = all.find((b) => b.state === 'sending' || b.state === 'paused') ?? all.find((b) => b.state === 'draft');
+      const first =
+        all.find((b) => b.state === 'sending' || b.state === 'paused') ?? all.find((b) => b.state === 'draft');
       if (!first) return;
       const one = read(await callContract(broadcastContract, { params: { id: first.id } })).data;
       if (one) show(one);
@@ -82,7 +88,11 @@ export function useBroadcastEditor() {
     const timer = setInterval(() => {
       void (async () => {
         // The view polling on its own: marked as background, so it never keeps the session alive.
-        const result = await callContract(broadcastContract, { params: { id: watchedId } }, { headers: { [BACKGROUND_HEADER]: '1' } });
+        const result = await callContract(
+          broadcastContract,
+          { params: { id: watchedId } },
+          { headers: { [BACKGROUND_HEADER]: '1' } },
+        );
         const now = shown.current;
         if (!result.ok || now.broadcast?.id !== result.data.id) return;
         const clean = now.subject === now.broadcast.subject && now.body === now.broadcast.body;
@@ -107,7 +117,9 @@ export function useBroadcastEditor() {
     }
     setFieldErrors({});
     const draftId = broadcast?.state === 'draft' ? broadcast.id : null;
-    const result = await (draftId ? callContract(saveBroadcastContract, { params: { id: draftId }, body: checked.data }) : callContract(createBroadcastContract, { body: checked.data }));
+    const result = await (draftId
+      ? callContract(saveBroadcastContract, { params: { id: draftId }, body: checked.data })
+      : callContract(createBroadcastContract, { body: checked.data }));
     const { data, error: failed } = read(result);
     setError(failed);
     // The editor shows the text as stored (the subject trimmed), so "unsaved changes" means some.
@@ -134,7 +146,9 @@ export function useBroadcastEditor() {
     setBusy(true);
     const saved = await save();
     if (saved) {
-      const { data, error: failed } = read(await callContract(testBroadcastContract, { params: { id: saved.id }, body: {} }));
+      const { data, error: failed } = read(
+        await callContract(testBroadcastContract, { params: { id: saved.id }, body: {} }),
+      );
       setError(failed);
       if (data) setStatus(`A test was sent to ${data.sentTo}.`);
     }
@@ -145,7 +159,9 @@ export function useBroadcastEditor() {
     setBusy(true);
     const saved = await save();
     if (saved && !saved.refusal) {
-      const result = await withFreshProof(() => callContract(sendBroadcastContract, { params: { id: saved.id }, body: {} }));
+      const result = await withFreshProof(() =>
+        callContract(sendBroadcastContract, { params: { id: saved.id }, body: {} }),
+      );
       if (result.ok) {
         setBroadcast(result.data);
         setPreview(null);
@@ -173,7 +189,9 @@ export function useBroadcastEditor() {
     if (!broadcast) return;
     setBusy(true);
     const { id, textHash } = broadcast;
-    const result = await withFreshProof(() => callContract(approveBroadcastContract, { params: { id }, body: { textHash } }));
+    const result = await withFreshProof(() =>
+      callContract(approveBroadcastContract, { params: { id }, body: { textHash } }),
+    );
     if (result.ok) {
       setError(null);
       show(result.data);

@@ -20,7 +20,9 @@ describe('the official contract address on the page', () => {
 
   it('once set, shows in the banner and in the FAQ answer about it, exactly as written (checksum case)', () => {
     content.contractAddress = OFFICIAL;
-    expect(renderToStaticMarkup(createElement(PresaleBanner))).toContain(`Official contract address: <code class="contract-address">${OFFICIAL}</code>`);
+    expect(renderToStaticMarkup(createElement(PresaleBanner))).toContain(
+      `Official contract address: <code class="contract-address">${OFFICIAL}</code>`,
+    );
     const faq = renderToStaticMarkup(createElement(Faq));
     expect(faq).toContain(`The official contract address is <code class="contract-address">${OFFICIAL}</code>`);
     expect(faq.match(/contract-address/g)).toHaveLength(1); // in the one answer that asks for it

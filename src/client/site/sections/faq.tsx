@@ -22,8 +22,8 @@ export function Faq() {
               <div id={`faq-a-${i}`} className="accordion-panel" role="region" aria-labelledby={`faq-q-${i}`}>
                 {item.showsContractAddress && content.contractAddress ? (
                   <p>
-                    The official contract address is <code className="contract-address">{content.contractAddress}</code>. Check it here
-                    before you send anything.
+                    The official contract address is <code className="contract-address">{content.contractAddress}</code>
+                    . Check it here before you send anything.
                   </p>
                 ) : null}
                 <p>{item.answer}</p>

@@ -6,9 +6,7 @@ import { SocialLinks } from './social-links.tsx';
 export function PresaleBanner({ presale }: { presale?: PresaleProps | undefined }) {
   return (
     <section className="banner" aria-labelledby="banner-title">
-      <h2 id="banner-title">
-        {`${content.banner.headline} ${content.banner.year}`}
-      </h2>
+      <h2 id="banner-title">{`${content.banner.headline} ${content.banner.year}`}</h2>
       {presale ? <PresaleCountdown presale={presale} /> : <p className="banner-status">{comingSoonText}</p>}
       {content.contractAddress ? (
         <p className="banner-contract">

@@ -10,9 +10,7 @@ export function SiteFooter({ year }: { year: number }) {
       <p>
         <a href={pagePaths.privacy}>Privacy notice</a>
       </p>
-      <p>
-        {`© ${year} ${content.name} (${content.ticker})`}
-      </p>
+      <p>{`© ${year} ${content.name} (${content.ticker})`}</p>
     </footer>
   );
 }

@@ -18,7 +18,13 @@ describe.each(dialectCases)('the Audience endpoints ($label)', ({ dialect, skip 
     store = await openTestStore(dialect);
     t = await buildTestApp({ store });
     // The test clock reads 2026-11-21T12:00Z: two days of this week, one of the week before.
-    const total = (day: string, visitors: number, views: number) => ({ day, dimension: 'total' as const, value: '', visitors, views });
+    const total = (day: string, visitors: number, views: number) => ({
+      day,
+      dimension: 'total' as const,
+      value: '',
+      visitors,
+      views,
+    });
     await store.db
       .insertInto('daily_counts')
       .values([
@@ -49,7 +55,12 @@ describe.each(dialectCases)('the Audience endpoints ($label)', ({ dialect, skip 
     });
     await store.db
       .insertInto('visits')
-      .values([visit('2026-11-21T11:50:00.000Z', 'h1'), visit('2026-11-21T11:55:00.000Z', 'h1'), visit('2026-11-21T11:40:00.000Z', 'h2'), visit('2026-11-21T10:00:00.000Z', 'h3')])
+      .values([
+        visit('2026-11-21T11:50:00.000Z', 'h1'),
+        visit('2026-11-21T11:55:00.000Z', 'h1'),
+        visit('2026-11-21T11:40:00.000Z', 'h2'),
+        visit('2026-11-21T10:00:00.000Z', 'h3'),
+      ])
       .execute();
     const op = await makeOperator(store.db, `aud-${dialect}@example.com`, t.clock());
     c = new ConsoleClient(t.app);

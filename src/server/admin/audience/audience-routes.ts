@@ -10,7 +10,10 @@ export function registerAudienceRoutes(api: FastifyInstance): void {
     audienceOverview(api.store.db, request.query, api.clock()),
   );
   // Only ever polled by the Audience view: it never keeps a session alive (decision 0029).
-  registerContract(api, audienceLiveContract, { onRequest: requireRole('viewer'), config: { renewsSession: false } }, async () =>
-    liveVisitors(api.store.db, api.clock()),
+  registerContract(
+    api,
+    audienceLiveContract,
+    { onRequest: requireRole('viewer'), config: { renewsSession: false } },
+    async () => liveVisitors(api.store.db, api.clock()),
   );
 }

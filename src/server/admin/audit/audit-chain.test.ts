@@ -10,7 +10,14 @@ import { signupsMigration } from '../../store/migrations/0001-signups.ts';
 import { analyticsMigration } from '../../store/migrations/0002-analytics.ts';
 import { linkKeysMigration } from '../../store/migrations/0003-link-keys.ts';
 import { operatorsMigration } from '../../store/migrations/0004-operators.ts';
-import { serverDatabaseUrl, dialectCases, openTestStore, type TestStore, testSecrets, untilNoSchemaVanishes } from '../../test/test-store.ts';
+import {
+  serverDatabaseUrl,
+  dialectCases,
+  openTestStore,
+  type TestStore,
+  testSecrets,
+  untilNoSchemaVanishes,
+} from '../../test/test-store.ts';
 import { verifyAuditChain } from './audit-chain.ts';
 import { recordAudit } from './audit.ts';
 
@@ -19,7 +26,12 @@ const root = path.resolve(import.meta.dirname, '../../../..');
 /** Ten entries, a minute apart. */
 async function seed(store: TestStore, n = 10): Promise<void> {
   for (let i = 0; i < n; i++) {
-    await recordAudit(store.db, new Date(Date.parse('2026-11-20T10:00:00.000Z') + i * 60_000), { email: 'op@example.com', via: 'console' }, { action: 'sign-out', detail: `entry ${i + 1}` });
+    await recordAudit(
+      store.db,
+      new Date(Date.parse('2026-11-20T10:00:00.000Z') + i * 60_000),
+      { email: 'op@example.com', via: 'console' },
+      { action: 'sign-out', detail: `entry ${i + 1}` },
+    );
   }
 }
 
@@ -28,7 +40,10 @@ const idAt = async (store: TestStore, seq: number) =>
 
 function auditVerify(url: string): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/audit-verify.ts')], { cwd: root, env: { ...process.env, DATABASE_URL: url } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/audit-verify.ts')], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += String(d)));
@@ -53,7 +68,8 @@ for (const { dialect, skip, label } of dialectCases) {
         await sql`ALTER TABLE audit_log DISABLE TRIGGER USER`.execute(store.db);
         await sql`ALTER TABLE audit_chain_head DISABLE TRIGGER USER`.execute(store.db);
       } else {
-        for (const t of ['audit_log_no_update', 'audit_log_no_delete']) await sql`DROP TRIGGER ${sql.ref(t)}`.execute(store.db);
+        for (const t of ['audit_log_no_update', 'audit_log_no_delete'])
+          await sql`DROP TRIGGER ${sql.ref(t)}`.execute(store.db);
       }
     };
 
@@ -87,7 +103,9 @@ for (const { dialect, skip, label } of dialectCases) {
       await guardsOff();
       await sql`UPDATE audit_log SET detail = 'nothing happened' WHERE seq = 3`.execute(store.db);
       const report = await verifyAuditChain(store.db);
-      expect(report.problems.at(-1)).toBe(`Edited: row seq 3 (id ${id}, sign-out at 2026-11-20T10:02:00.000Z) no longer matches its hash; its content was changed after it was written.`);
+      expect(report.problems.at(-1)).toBe(
+        `Edited: row seq 3 (id ${id}, sign-out at 2026-11-20T10:02:00.000Z) no longer matches its hash; its content was changed after it was written.`,
+      );
     });
 
     it('names a row rewritten with a fresh hash by the link from the next one', async () => {
@@ -96,7 +114,9 @@ for (const { dialect, skip, label } of dialectCases) {
       const forged = { ...row, seq: Number(row.seq), detail: 'forged' };
       await sql`UPDATE audit_log SET detail = 'forged', hash = ${auditRowHash(forged)} WHERE seq = 6`.execute(store.db);
       const report = await verifyAuditChain(store.db);
-      expect(report.problems.at(-1)).toMatch(/^Broken link: row seq 7 .* does not follow row seq 6 .*replaced or rewritten/);
+      expect(report.problems.at(-1)).toMatch(
+        /^Broken link: row seq 7 .* does not follow row seq 6 .*replaced or rewritten/,
+      );
     });
 
     it('names reordered rows', async () => {
@@ -114,14 +134,26 @@ for (const { dialect, skip, label } of dialectCases) {
     it('names rows slipped in without a place in the chain', async () => {
       if (dialect === 'postgres') {
         // The columns are NOT NULL there: refused outright.
-        await expect(sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(store.db)).rejects.toThrow(/null/);
+        await expect(
+          sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(
+            store.db,
+          ),
+        ).rejects.toThrow(/null/);
         return;
       }
-      await expect(sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(store.db)).rejects.toThrow(/needs its seq/);
+      await expect(
+        sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(
+          store.db,
+        ),
+      ).rejects.toThrow(/needs its seq/);
       await sql`DROP TRIGGER audit_log_chained`.execute(store.db);
-      await sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(store.db);
+      await sql`INSERT INTO audit_log (id, at, via, action) VALUES ('forged', '2026-11-20T10:30:00.000Z', 'console', 'sign-out')`.execute(
+        store.db,
+      );
       const report = await verifyAuditChain(store.db);
-      expect(report.problems).toContain('Unchained: 1 row has no place in the chain (no seq or hash); inserted below the app.');
+      expect(report.problems).toContain(
+        'Unchained: 1 row has no place in the chain (no seq or hash); inserted below the app.',
+      );
       expect(report.problems.join('\n')).toMatch(/missing or disabled: audit_log_chained/);
     });
 
@@ -145,21 +177,35 @@ for (const { dialect, skip, label } of dialectCases) {
       }
       const report = await verifyAuditChain(store.db);
       expect(report.ok).toBe(false);
-      expect(report.problems.at(-1)).toBe('Missing rows: the log is empty but the chain head says 10 rows were written (seq 1 to 10): the log was emptied.');
+      expect(report.problems.at(-1)).toBe(
+        'Missing rows: the log is empty but the chain head says 10 rows were written (seq 1 to 10): the log was emptied.',
+      );
     });
 
     it('lets the head move forward one row only, and never be deleted', async () => {
       await expect(sql`UPDATE audit_chain_head SET seq = 3`.execute(store.db)).rejects.toThrow(/one row at a time/);
-      await expect(sql`DELETE FROM audit_chain_head`.execute(store.db)).rejects.toThrow(/never deleted|one row at a time/);
+      await expect(sql`DELETE FROM audit_chain_head`.execute(store.db)).rejects.toThrow(
+        /never deleted|one row at a time/,
+      );
     });
 
-    it('appends inside a caller\'s transaction, and rolls back with it', async () => {
+    it("appends inside a caller's transaction, and rolls back with it", async () => {
       await store.db.transaction().execute(async (tx) => {
-        await recordAudit(tx, new Date('2026-11-20T11:00:00.000Z'), { email: null, via: 'command-line' }, { action: 'operator.added', subject: 'x@example.com' });
+        await recordAudit(
+          tx,
+          new Date('2026-11-20T11:00:00.000Z'),
+          { email: null, via: 'command-line' },
+          { action: 'operator.added', subject: 'x@example.com' },
+        );
       });
       await expect(
         store.db.transaction().execute(async (tx) => {
-          await recordAudit(tx, new Date('2026-11-20T11:01:00.000Z'), { email: null, via: 'command-line' }, { action: 'operator.removed', subject: 'x@example.com' });
+          await recordAudit(
+            tx,
+            new Date('2026-11-20T11:01:00.000Z'),
+            { email: null, via: 'command-line' },
+            { action: 'operator.removed', subject: 'x@example.com' },
+          );
           throw new Error('the work it recorded failed');
         }),
       ).rejects.toThrow(/failed/);
@@ -176,14 +222,21 @@ for (const { dialect, skip, label } of dialectCases) {
         const app = await openStore(store.url, { pgSchema: store.pgSchema ?? '', pgPoolSize: 1 });
         try {
           await sql`GRANT USAGE ON SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
-          await sql`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
+          await sql`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${sql.id(role)}`.execute(
+            store.db,
+          );
           await sql`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${sql.id(role)}`.execute(store.db);
           await sql`REVOKE UPDATE, DELETE ON audit_log FROM ${sql.id(role)}`.execute(store.db);
           await sql`REVOKE DELETE ON audit_chain_head FROM ${sql.id(role)}`.execute(store.db);
           // One connection, switched to the app role for good.
           await sql`SET ROLE ${sql.id(role)}`.execute(app.db);
           expect((await sql<{ r: string }>`SELECT current_user AS r`.execute(app.db)).rows[0]?.r).toBe(role);
-          await recordAudit(app.db, new Date('2026-11-20T11:00:00.000Z'), { email: null, via: 'anonymous' }, { action: 'sign-in.failed' });
+          await recordAudit(
+            app.db,
+            new Date('2026-11-20T11:00:00.000Z'),
+            { email: null, via: 'anonymous' },
+            { action: 'sign-in.failed' },
+          );
           expect(await verifyAuditChain(app.db)).toEqual({ ok: true, rows: 11, problems: [] });
           for (const statement of [
             sql`TRUNCATE audit_log`,
@@ -195,7 +248,9 @@ for (const { dialect, skip, label } of dialectCases) {
             sql`DELETE FROM audit_chain_head`,
             sql`TRUNCATE audit_chain_head`,
           ]) {
-            await expect(statement.execute(app.db), statement.compile(app.db).sql).rejects.toThrow(/permission denied|must be (the )?owner/);
+            await expect(statement.execute(app.db), statement.compile(app.db).sql).rejects.toThrow(
+              /permission denied|must be (the )?owner/,
+            );
           }
           expect((await verifyAuditChain(store.db)).ok).toBe(true);
         } finally {
@@ -209,7 +264,12 @@ for (const { dialect, skip, label } of dialectCases) {
         const other = await openStore(store.url, { pgSchema: store.pgSchema ?? '' });
         try {
           const append = (db: typeof store.db, i: number) =>
-            recordAudit(db, new Date(Date.parse('2026-11-20T12:00:00.000Z') + i), { email: null, via: 'anonymous' }, { action: 'sign-in.failed', detail: `try ${i}` });
+            recordAudit(
+              db,
+              new Date(Date.parse('2026-11-20T12:00:00.000Z') + i),
+              { email: null, via: 'anonymous' },
+              { action: 'sign-in.failed', detail: `try ${i}` },
+            );
           await Promise.all(Array.from({ length: 60 }, (_, i) => append(i % 2 ? store.db : other.db, i)));
         } finally {
           await other.close();
@@ -229,22 +289,42 @@ for (const { dialect, skip, label } of dialectCases) {
     it('chains the rows written before it in the order the console showed them (at, id)', async () => {
       const before = new Migrator({
         db: store.db,
-        provider: { getMigrations: async () => ({
+        provider: {
+          getMigrations: async () => ({
             '0001-signups': signupsMigration,
             '0002-analytics': analyticsMigration,
             '0003-link-keys': linkKeysMigration,
             '0004-operators': operatorsMigration,
-          }), },
+          }),
+        },
         ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
       });
       expect((await untilNoSchemaVanishes(store.pgSchema, () => before.migrateToLatest())).error).toBeUndefined();
-      for (const [id, at] of [['b', '2026-11-20T10:00:00.000Z'], ['a', '2026-11-20T10:00:00.000Z'], ['c', '2026-11-19T09:00:00.000Z']]) {
-        await sql`INSERT INTO audit_log (id, at, actor, via, action) VALUES (${id}, ${at}, NULL, 'command-line', 'operator.added')`.execute(store.db);
+      for (const [id, at] of [
+        ['b', '2026-11-20T10:00:00.000Z'],
+        ['a', '2026-11-20T10:00:00.000Z'],
+        ['c', '2026-11-19T09:00:00.000Z'],
+      ]) {
+        await sql`INSERT INTO audit_log (id, at, actor, via, action) VALUES (${id}, ${at}, NULL, 'command-line', 'operator.added')`.execute(
+          store.db,
+        );
       }
-      await migrateToLatest(store.db, { ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}), secrets: testSecrets() });
+      await migrateToLatest(store.db, {
+        ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}),
+        secrets: testSecrets(),
+      });
       const rows = await store.db.selectFrom('audit_log').select(['id', 'seq']).orderBy('seq').execute();
-      expect(rows.map((r) => [r.id, r.seq])).toEqual([['c', 1], ['a', 2], ['b', 3]]);
-      await recordAudit(store.db, new Date('2026-11-21T00:00:00.000Z'), { email: null, via: 'command-line' }, { action: 'operator.removed' });
+      expect(rows.map((r) => [r.id, r.seq])).toEqual([
+        ['c', 1],
+        ['a', 2],
+        ['b', 3],
+      ]);
+      await recordAudit(
+        store.db,
+        new Date('2026-11-21T00:00:00.000Z'),
+        { email: null, via: 'command-line' },
+        { action: 'operator.removed' },
+      );
       expect(await verifyAuditChain(store.db)).toEqual({ ok: true, rows: 4, problems: [] });
       // The backfill put the guards back.
       await expect(sql`UPDATE audit_log SET action = 'x'`.execute(store.db)).rejects.toThrow(/append-only/);

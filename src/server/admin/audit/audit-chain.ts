@@ -2,7 +2,6 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { auditRowHash, GENESIS_HASH, type ChainedFields } from '../../store/audit-hash.ts';
 import type { AuditLogTable, Database } from '../../store/schema.ts';
 
-
 // The audit log as a hash chain (docs/decisions/0032-tamper-evident-audit-and-deploy-defaults.md).
 // Each row holds its sequence number, the previous row's hash and its own hash over all of that;
 // a one-row head table holds the last sequence number and hash. A row deleted, edited or moved
@@ -17,15 +16,24 @@ export const isPostgres = (db: Kysely<Database>): boolean => db.getExecutor().ad
  * on SQLite every transaction we open is BEGIN IMMEDIATE (store/database.ts), which already holds
  * the one write lock.
  */
-export async function appendToChain(tx: Kysely<Database>, row: Omit<ChainedFields, 'seq' | 'prev_hash'>): Promise<void> {
+export async function appendToChain(
+  tx: Kysely<Database>,
+  row: Omit<ChainedFields, 'seq' | 'prev_hash'>,
+): Promise<void> {
   if (!tx.isTransaction) throw new Error('appendToChain needs a transaction');
   let head = tx.selectFrom('audit_chain_head').select(['seq', 'hash']).where('id', '=', 1);
   if (isPostgres(tx)) head = head.forUpdate();
   const last = await head.executeTakeFirst();
-  if (!last) throw new Error('The audit log has no chain head (migration 0011-audit-chain missing, or the head row was deleted).');
+  if (!last)
+    throw new Error(
+      'The audit log has no chain head (migration 0011-audit-chain missing, or the head row was deleted).',
+    );
   const chained: ChainedFields = { ...row, seq: Number(last.seq) + 1, prev_hash: last.hash };
   const hash = auditRowHash(chained);
-  await tx.insertInto('audit_log').values({ ...chained, hash }).execute();
+  await tx
+    .insertInto('audit_log')
+    .values({ ...chained, hash })
+    .execute();
   await tx.updateTable('audit_chain_head').set({ seq: chained.seq, hash }).where('id', '=', 1).execute();
 }
 
@@ -43,8 +51,19 @@ const REORDER_WINDOW = 2000;
 
 /** The triggers that keep the log append-only, by engine; a missing or disabled one is reported. */
 export const AUDIT_TRIGGERS = {
-  sqlite: ['audit_log_no_update', 'audit_log_no_delete', 'audit_log_chained', 'audit_chain_head_no_delete', 'audit_chain_head_forward'],
-  postgres: ['audit_log_append_only', 'audit_log_no_truncate', 'audit_chain_head_guard', 'audit_chain_head_no_truncate'],
+  sqlite: [
+    'audit_log_no_update',
+    'audit_log_no_delete',
+    'audit_log_chained',
+    'audit_chain_head_no_delete',
+    'audit_chain_head_forward',
+  ],
+  postgres: [
+    'audit_log_append_only',
+    'audit_log_no_truncate',
+    'audit_chain_head_guard',
+    'audit_chain_head_no_truncate',
+  ],
 } as const;
 
 /** Names of guard triggers that are missing (SQLite, PostgreSQL) or disabled (PostgreSQL). */
@@ -52,7 +71,9 @@ export async function missingAuditTriggers(db: Kysely<Database>): Promise<string
   if (isPostgres(db)) {
     const rows = await sql<{ tgname: string; tgenabled: string }>`
       SELECT t.tgname, t.tgenabled FROM pg_trigger t
-      WHERE t.tgrelid IN (to_regclass('audit_log'), to_regclass('audit_chain_head')) AND NOT t.tgisinternal`.execute(db);
+      WHERE t.tgrelid IN (to_regclass('audit_log'), to_regclass('audit_chain_head')) AND NOT t.tgisinternal`.execute(
+      db,
+    );
     // tgenabled 'D' is disabled; 'O' (origin), 'R' (replica) and 'A' (always) fire in some mode.
     const live = new Set(rows.rows.filter((r) => r.tgenabled !== 'D').map((r) => r.tgname));
     return AUDIT_TRIGGERS.postgres.filter((name) => !live.has(name));
@@ -62,7 +83,8 @@ export async function missingAuditTriggers(db: Kysely<Database>): Promise<string
   return AUDIT_TRIGGERS.sqlite.filter((name) => !live.has(name));
 }
 
-const label = (r: Pick<AuditLogTable, 'seq' | 'id' | 'at' | 'action'>) => `seq ${r.seq} (id ${r.id}, ${r.action} at ${r.at})`;
+const label = (r: Pick<AuditLogTable, 'seq' | 'id' | 'at' | 'action'>) =>
+  `seq ${r.seq} (id ${r.id}, ${r.action} at ${r.at})`;
 
 /**
  * Walks the chain in sequence order and names the first broken link: a missing row (a gap in the
@@ -73,7 +95,10 @@ const label = (r: Pick<AuditLogTable, 'seq' | 'id' | 'at' | 'action'>) => `seq $
 export async function verifyAuditChain(db: Kysely<Database>): Promise<ChainReport> {
   const problems: string[] = [];
   const missing = await missingAuditTriggers(db);
-  if (missing.length) problems.push(`Guard trigger${missing.length > 1 ? 's' : ''} missing or disabled: ${missing.join(', ')}. Someone changed the schema below the app.`);
+  if (missing.length)
+    problems.push(
+      `Guard trigger${missing.length > 1 ? 's' : ''} missing or disabled: ${missing.join(', ')}. Someone changed the schema below the app.`,
+    );
 
   let prev: AuditLogTable | null = null;
   let rows = 0;
@@ -104,7 +129,10 @@ export async function verifyAuditChain(db: Kysely<Database>): Promise<ChainRepor
     .where((eb) => eb.or([eb('seq', 'is', null), eb('prev_hash', 'is', null), eb('hash', 'is', null)]))
     .executeTakeFirst();
   const loose = Number(unchained?.n ?? 0);
-  if (loose > 0) problems.push(`Unchained: ${loose} row${loose > 1 ? 's have' : ' has'} no place in the chain (no seq or hash); inserted below the app.`);
+  if (loose > 0)
+    problems.push(
+      `Unchained: ${loose} row${loose > 1 ? 's have' : ' has'} no place in the chain (no seq or hash); inserted below the app.`,
+    );
   if (broken) problems.push(broken);
   else {
     const head = await db.selectFrom('audit_chain_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirst();
@@ -119,7 +147,9 @@ export async function verifyAuditChain(db: Kysely<Database>): Promise<ChainRepor
           : `Missing rows: seq ${from}${to > from ? ` to ${to}` : ''} after ${label(prev as AuditLogTable)}: the chain head says the log ends at seq ${to}; the end was cut off.`,
       );
     } else if (Number(head.seq) < lastSeq || (prev && head.hash !== prev.hash)) {
-      problems.push(`The chain head (seq ${head.seq}) does not match the last row ${prev ? label(prev) : ''}: the head was changed below the app.`);
+      problems.push(
+        `The chain head (seq ${head.seq}) does not match the last row ${prev ? label(prev) : ''}: the head was changed below the app.`,
+      );
     }
   }
   return { ok: problems.length === 0, rows, problems };

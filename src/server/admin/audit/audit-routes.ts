@@ -6,5 +6,7 @@ import { requireRole } from '../guards.ts';
 
 /** The audit log, newest first, filtered by operator, action and days, a page at a time. */
 export function registerAuditRoutes(api: FastifyInstance): void {
-  registerContract(api, auditContract, { onRequest: requireRole('sender') }, async (request) => readAudit(api.store.db, request.query));
+  registerContract(api, auditContract, { onRequest: requireRole('sender') }, async (request) =>
+    readAudit(api.store.db, request.query),
+  );
 }

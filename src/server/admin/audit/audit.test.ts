@@ -23,7 +23,12 @@ describe.each(dialectCases)('the audit log ($label)', ({ dialect, skip }) => {
     // 120 entries over three days, two operators, two actions.
     for (let i = 0; i < 120; i++) {
       const at = new Date(Date.parse('2026-11-18T00:00:00.000Z') + i * 36 * 60_000);
-      await recordAudit(store.db, at, { email: i % 2 ? op.email : 'other@example.com', via: 'console' }, { action: i % 3 ? 'sign-out' : 'session.ended' });
+      await recordAudit(
+        store.db,
+        at,
+        { email: i % 2 ? op.email : 'other@example.com', via: 'console' },
+        { action: i % 3 ? 'sign-out' : 'session.ended' },
+      );
     }
     c = new ConsoleClient(t.app);
     await c.signIn(op, t.clock());

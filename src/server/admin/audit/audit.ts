@@ -44,7 +44,7 @@ export async function recordAudit(
 
 /**
  * Appends one entry for the request's signed-in operator (or "anonymous" before sign-in). For a
-* route behind requireRole: `await audit(request, { action: 'subscribers.exported', detail })`.
+ * route behind requireRole: `await audit(request, { action: 'subscribers.exported', detail })`.
  */
 export function audit(request: FastifyRequest, record: AuditRecord): Promise<void> {
   const operator = request.operator;
@@ -78,7 +78,11 @@ export async function readAudit(db: Kysely<Database>, query: AuditQuery): Promis
   if (after) {
     q = q.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
   }
-  const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   // The filter offers today's operators (a removed one can still be typed into the query).

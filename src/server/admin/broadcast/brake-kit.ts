@@ -41,8 +41,16 @@ export function brakeStore(dialect: Dialect): { db: TestStore; kit: BrakeKit } {
 }
 
 /** A broadcast to `n` confirmed subscribers, started (sending); its id and its rows in id order. */
-export async function startedBroadcast(db: Kysely<Database>, now: Date, n = 1_000): Promise<{ id: string; rows: { id: string; email: string }[] }> {
-  await insertConfirmedSubscribers(db, Array.from({ length: n }, (_, i) => `fan${i}@example.com`), now);
+export async function startedBroadcast(
+  db: Kysely<Database>,
+  now: Date,
+  n = 1_000,
+): Promise<{ id: string; rows: { id: string; email: string }[] }> {
+  await insertConfirmedSubscribers(
+    db,
+    Array.from({ length: n }, (_, i) => `fan${i}@example.com`),
+    now,
+  );
   const sender = { email: 'ann@example.com', via: 'console' as const };
   const id = await createDraft(db, { subject: 'The presale', body: 'Soon.' }, sender.email, now);
   const started = await startSend(db, id, sender, now, { approvals: 1, refusalOf: () => null });

@@ -15,13 +15,24 @@ for (const { dialect, skip, label } of dialectCases) {
     /** A 1,000-recipient broadcast with its first `sent` rows sent at `at`; each row's id and address. */
     const broadcast = async (sent: number, at: Date) => {
       const { id, rows } = await startedBroadcast(t.db.db, clock());
-      if (sent > 0) await t.db.db.updateTable('outbox').set({ status: 'sent', sent_at: at.toISOString() }).where('id', 'in', rows.slice(0, sent).map((r) => r.id)).execute();
+      if (sent > 0)
+        await t.db.db
+          .updateTable('outbox')
+          .set({ status: 'sent', sent_at: at.toISOString() })
+          .where(
+            'id',
+            'in',
+            rows.slice(0, sent).map((r) => r.id),
+          )
+          .execute();
       return { id, rows };
     };
     const provider = (address: string, eventId: string, kind: 'hard' | 'complaint', now = clock()) =>
       t.kit.suppressions.record(t.db.db, { source: 'mailgun', eventId, kind, address, detail: kind, now });
-    const eventRow = (eventId: string) => t.db.db.selectFrom('bounce_events').select('outbox_id').where('event_id', '=', eventId).executeTakeFirstOrThrow();
-    const status = async (id: string) => (await t.db.db.selectFrom('broadcasts').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    const eventRow = (eventId: string) =>
+      t.db.db.selectFrom('bounce_events').select('outbox_id').where('event_id', '=', eventId).executeTakeFirstOrThrow();
+    const status = async (id: string) =>
+      (await t.db.db.selectFrom('broadcasts').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 
     it('suppresses the address, counts towards the broadcast that mailed it, and the brake pauses on it', async () => {
       const { id, rows } = await broadcast(300, clock());
@@ -36,7 +47,12 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await ratesOf(t.db.db, id)).toMatchObject({ sent: 300, complaints: 1 });
 
       // The same email heard through its VERP address too: its row counts once.
-      await t.kit.intake.byEnvelope(t.kit.verp.address(second.id), { kind: 'hard', source: 'dsn', eventId: 'dsn-2', now: clock() });
+      await t.kit.intake.byEnvelope(t.kit.verp.address(second.id), {
+        kind: 'hard',
+        source: 'dsn',
+        eventId: 'dsn-2',
+        now: clock(),
+      });
       await provider(second.email, 'mg-2', 'hard');
       expect(await eventRow('mg-2')).toEqual({ outbox_id: second.id });
       expect((await ratesOf(t.db.db, id)).hard).toBe(1);
@@ -47,7 +63,11 @@ for (const { dialect, skip, label } of dialectCases) {
       const [row] = rows;
       if (!row) throw new Error('no rows');
       const lease = new Date(clock().getTime() + 60_000).toISOString();
-      await t.db.db.updateTable('outbox').set({ locked_by: 'worker-1', locked_until: lease }).where('id', '=', row.id).execute();
+      await t.db.db
+        .updateTable('outbox')
+        .set({ locked_by: 'worker-1', locked_until: lease })
+        .where('id', '=', row.id)
+        .execute();
       await provider(row.email, 'mg-early', 'hard');
       expect(await eventRow('mg-early')).toEqual({ outbox_id: row.id });
     });

@@ -62,7 +62,8 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
   });
 
   const confirmed = async (count: number) => {
-    for (let i = 0; i < count; i++) await insertSubscriber(store.db, `fan${i}-${n}@example.com`, { status: 'confirmed', now: t.clock() });
+    for (let i = 0; i < count; i++)
+      await insertSubscriber(store.db, `fan${i}-${n}@example.com`, { status: 'confirmed', now: t.clock() });
   };
   const draft = async (body = CLEAN, by = author) => {
     const res = await by.c.post(p.broadcasts, { subject: 'The presale is near', body });
@@ -70,22 +71,38 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     return res.json().id as string;
   };
   const read = async (id: string, by = author) => (await by.c.get(withId(p.broadcast, id))).json();
-  const save = (id: string, body: string, by = author) => by.c.post(withId(p.broadcast, id), { subject: 'The presale is near', body });
+  const save = (id: string, body: string, by = author) =>
+    by.c.post(withId(p.broadcast, id), { subject: 'The presale is near', body });
   const approve = async (id: string, by = second, hash?: string) =>
     by.c.post(withId(p.broadcastApprove, id), { textHash: hash ?? (await read(id, by)).textHash });
   const send = (id: string, by = author) => by.c.post(withId(p.broadcastSend, id));
-  const queued = async (id: string) => (await store.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).execute()).length;
+  const queued = async (id: string) =>
+    (await store.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).execute()).length;
   const auditOf = async (id: string) =>
-    store.db.selectFrom('audit_log').select(['action', 'actor', 'detail']).where('subject', '=', id).orderBy('at').orderBy('action').execute();
+    store.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'detail'])
+      .where('subject', '=', id)
+      .orderBy('at')
+      .orderBy('action')
+      .execute();
 
   it('refuses to send a broadcast nobody approved: 409 in words, nothing queued, nothing audited as sent', async () => {
     await confirmed(2);
     const id = await draft();
     const b = await read(id);
-    expect(b).toMatchObject({ approvalsRequired: 2, approval: null, lapsedApproval: null, createdBy: author.op.email, updatedBy: author.op.email });
+    expect(b).toMatchObject({
+      approvalsRequired: 2,
+      approval: null,
+      lapsedApproval: null,
+      createdBy: author.op.email,
+      updatedBy: author.op.email,
+    });
     const res = await send(id);
     expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toMatch(/was not sent: nobody has approved it\. A second operator .* must approve this text first/);
+    expect(res.json().error.message).toMatch(
+      /was not sent: nobody has approved it\. A second operator .* must approve this text first/,
+    );
     expect(await queued(id)).toBe(0);
     expect((await read(id)).state).toBe('draft');
     expect((await auditOf(id)).map((a) => a.action)).toEqual(['broadcast.created']);
@@ -116,8 +133,16 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     expect(await queued(id)).toBe(3);
     const hash = textHash({ subject: 'The presale is near', body: `${CLEAN}\n\nEdited.` });
     const log = await auditOf(id);
-    expect(log.find((a) => a.action === 'broadcast.edited')).toEqual({ action: 'broadcast.edited', actor: second.op.email, detail: `text sha256:${hash}` });
-    expect(log.find((a) => a.action === 'broadcast.approved')).toEqual({ action: 'broadcast.approved', actor: third.op.email, detail: `text sha256:${hash}` });
+    expect(log.find((a) => a.action === 'broadcast.edited')).toEqual({
+      action: 'broadcast.edited',
+      actor: second.op.email,
+      detail: `text sha256:${hash}`,
+    });
+    expect(log.find((a) => a.action === 'broadcast.approved')).toEqual({
+      action: 'broadcast.approved',
+      actor: third.op.email,
+      detail: `text sha256:${hash}`,
+    });
     expect(log.find((a) => a.action === 'broadcast.sent')).toEqual({
       action: 'broadcast.sent',
       actor: author.op.email,
@@ -140,15 +165,21 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     expect(edited.json()).toMatchObject({
       approval: null,
       updatedBy: third.op.email,
-      lapsedApproval: { approvedBy: second.op.email, approvedAt, by: third.op.email, at: t.clock().toISOString(), reason: 'edit' },
+      lapsedApproval: {
+        approvedBy: second.op.email,
+        approvedAt,
+        by: third.op.email,
+        at: t.clock().toISOString(),
+        reason: 'edit',
+      },
     });
     const refused = await send(id);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toMatch(/nobody has approved it/);
     expect(await queued(id)).toBe(0);
-    expect((await auditOf(id)).find((a) => a.action === 'broadcast.edited' && a.actor === third.op.email)?.detail).toMatch(
-      new RegExp(`^text sha256:[0-9a-f]{64}; voided the approval by ${second.op.email}$`),
-    );
+    expect(
+      (await auditOf(id)).find((a) => a.action === 'broadcast.edited' && a.actor === third.op.email)?.detail,
+    ).toMatch(new RegExp(`^text sha256:[0-9a-f]{64}; voided the approval by ${second.op.email}$`));
 
     // The third operator edited it last; the second may approve the new text, and it goes.
     expect((await approve(id)).statusCode).toBe(200);
@@ -171,7 +202,11 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     const id = await draft();
     expect((await approve(id)).statusCode).toBe(200);
     // Not through the console (whose save voids the approval): a restored backup, a hand-made SQL fix.
-    await store.db.updateTable('broadcasts').set({ body: `${CLEAN} Changed by hand.` }).where('id', '=', id).execute();
+    await store.db
+      .updateTable('broadcasts')
+      .set({ body: `${CLEAN} Changed by hand.` })
+      .where('id', '=', id)
+      .execute();
     const res = await send(id);
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toContain(`the text is not the one ${second.op.email} approved`);
@@ -210,14 +245,19 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     expect((await viewer.c.post(withId(p.broadcastRevoke, id))).statusCode).toBe(403);
     const revoked = await third.c.post(withId(p.broadcastRevoke, id));
     expect(revoked.statusCode, revoked.body).toBe(200);
-    expect(revoked.json()).toMatchObject({ approval: null, lapsedApproval: { approvedBy: second.op.email, by: third.op.email, reason: 'revoked' } });
+    expect(revoked.json()).toMatchObject({
+      approval: null,
+      lapsedApproval: { approvedBy: second.op.email, by: third.op.email, reason: 'revoked' },
+    });
     expect((await send(id)).statusCode).toBe(409);
     expect((await approve(id)).statusCode).toBe(200);
     expect((await second.c.post(withId(p.broadcastRevoke, id))).statusCode).toBe(200);
     expect((await send(id)).statusCode).toBe(409);
     const revocations = (await auditOf(id)).filter((a) => a.action === 'broadcast.approval-revoked');
     expect(revocations.map((a) => a.actor).sort()).toEqual([second.op.email, third.op.email].sort());
-    expect(revocations[0]?.detail).toMatch(new RegExp(`^the approval by ${second.op.email} \\(text sha256:[0-9a-f]{64}\\)$`));
+    expect(revocations[0]?.detail).toMatch(
+      new RegExp(`^the approval by ${second.op.email} \\(text sha256:[0-9a-f]{64}\\)$`),
+    );
     expect(await queued(id)).toBe(0);
   });
 
@@ -280,7 +320,11 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
       const sendAnswer = await sending;
       const answers = await Promise.all(saves);
 
-      const stored = await store.db.selectFrom('broadcasts').select(['body', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+      const stored = await store.db
+        .selectFrom('broadcasts')
+        .select(['body', 'status'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       if (sendAnswer.statusCode === 200) {
         sentRounds += 1;
         // Sent: the stored text (the one the composer reads for every copy) is the approved one,
@@ -337,7 +381,12 @@ describe.each(dialectCases)('a team of one: BROADCAST_APPROVALS=1 ($label)', ({ 
     expect((await c.post(withId(p.broadcastApprove, id), { textHash: created.json().textHash })).statusCode).toBe(403);
     const res = await c.post(withId(p.broadcastSend, id));
     expect(res.statusCode, res.body).toBe(200);
-    const rows = await store.db.selectFrom('audit_log').select(['action', 'actor', 'detail']).where('subject', '=', id).where('action', 'like', 'broadcast.sent%').execute();
+    const rows = await store.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'detail'])
+      .where('subject', '=', id)
+      .where('action', 'like', 'broadcast.sent%')
+      .execute();
     expect(rows).toEqual([
       {
         action: 'broadcast.sent-unapproved',

@@ -13,8 +13,12 @@ describe('brakeReason', () => {
   });
   it('pauses above 5 % hard bounces and above 0.1 % complaints, not at them', () => {
     expect(brakeReason({ sent: 1_000, hard: 50, complaints: 1 }, 1_000)).toBeNull();
-    expect(brakeReason({ sent: 1_000, hard: 51, complaints: 0 }, 1_000)).toBe('Hard bounces reached 5.1 % (51 of 1000 sent), above the 5 % limit.');
-    expect(brakeReason({ sent: 1_000, hard: 0, complaints: 2 }, 1_000)).toBe('Complaints reached 0.2 % (2 of 1000 sent), above the 0.1 % limit.');
+    expect(brakeReason({ sent: 1_000, hard: 51, complaints: 0 }, 1_000)).toBe(
+      'Hard bounces reached 5.1 % (51 of 1000 sent), above the 5 % limit.',
+    );
+    expect(brakeReason({ sent: 1_000, hard: 0, complaints: 2 }, 1_000)).toBe(
+      'Complaints reached 0.2 % (2 of 1000 sent), above the 0.1 % limit.',
+    );
   });
 });
 
@@ -38,10 +42,21 @@ for (const { dialect, skip, label } of dialectCases) {
     };
     /** A DSN for this row, heard in the bounce mailbox: the real event path. */
     const bounce = (row: string | undefined, eventId: string, kind: 'hard' | 'complaint' = 'hard') =>
-      t.kit.intake.byEnvelope(t.kit.verp.address(row ?? 'missing'), { kind, source: kind === 'hard' ? 'dsn' : 'arf', eventId, now: clock() });
-    const state = async (id: string) => (await t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      t.kit.intake.byEnvelope(t.kit.verp.address(row ?? 'missing'), {
+        kind,
+        source: kind === 'hard' ? 'dsn' : 'arf',
+        eventId,
+        now: clock(),
+      });
+    const state = async (id: string) =>
+      await t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const autoPauses = (id: string) =>
-      t.db.db.selectFrom('audit_log').selectAll().where('subject', '=', id).where('action', '=', 'broadcast.auto-paused').execute();
+      t.db.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('subject', '=', id)
+        .where('action', '=', 'broadcast.auto-paused')
+        .execute();
 
     it('does not judge below the sample, pauses once past 5 % hard bounces, and audits it once', async () => {
       const { id, rows } = await sending();
@@ -59,7 +74,12 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(paused).toMatchObject({ status: 'paused', paused_by: 'automatic' });
       expect(paused.paused_reason).toBe('Hard bounces reached 5.11 % (46 of 900 sent), above the 5 % limit.');
       // Rows not yet sent are held back, as an operator's pause holds them.
-      const held = await t.db.db.selectFrom('outbox').select('next_attempt_at').where('broadcast_id', '=', id).where('status', '=', 'pending').execute();
+      const held = await t.db.db
+        .selectFrom('outbox')
+        .select('next_attempt_at')
+        .where('broadcast_id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
       expect(held).toHaveLength(100);
       expect(held.every((r) => r.next_attempt_at.startsWith('9999'))).toBe(true);
 
@@ -69,7 +89,13 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(audited[0]).toMatchObject({ actor: null, via: 'system', detail: paused.paused_reason });
 
       const { progress } = await store.progressOf(t.db.db, await state(id), 10);
-      expect(progress).toMatchObject({ sent: 900, delivered: 900 - 60, bounced: { hard: 60, soft: 0 }, complained: 0, queued: 100 });
+      expect(progress).toMatchObject({
+        sent: 900,
+        delivered: 900 - 60,
+        bounced: { hard: 60, soft: 0 },
+        complained: 0,
+        queued: 100,
+      });
     });
 
     it('pauses past 0.1 % complaints after the sample, once', async () => {
@@ -80,7 +106,11 @@ for (const { dialect, skip, label } of dialectCases) {
       await sentUpTo(rows, 990);
       // 3 of 990 is 0.3 %: the next complaint re-counts and pauses.
       await bounce(rows[3], 'arf-3', 'complaint');
-      expect(await state(id)).toMatchObject({ status: 'paused', paused_by: 'automatic', paused_reason: 'Complaints reached 0.4 % (4 of 990 sent), above the 0.1 % limit.' });
+      expect(await state(id)).toMatchObject({
+        status: 'paused',
+        paused_by: 'automatic',
+        paused_reason: 'Complaints reached 0.4 % (4 of 990 sent), above the 0.1 % limit.',
+      });
       await bounce(rows[4], 'arf-4', 'complaint');
       expect(await autoPauses(id)).toHaveLength(1);
       const { progress } = await store.progressOf(t.db.db, await state(id), 10);
@@ -120,7 +150,9 @@ for (const { dialect, skip, label } of dialectCases) {
       });
       const b = await state(id);
       expect(b).toMatchObject({ status: 'sending', pause_overridden_by: 'bob@example.com' });
-      expect(store.toBroadcast(b, 'sending', (await store.progressOf(t.db.db, b, 10)).progress, null, 1).automaticPause).toMatchObject({
+      expect(
+        store.toBroadcast(b, 'sending', (await store.progressOf(t.db.db, b, 10)).progress, null, 1).automaticPause,
+      ).toMatchObject({
         overriddenBy: 'bob@example.com',
       });
       // The operator decided: later bounces, the rate still above 5 %, do not pause it again.

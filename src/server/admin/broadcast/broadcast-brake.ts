@@ -37,7 +37,8 @@ export async function holdBack(trx: Kysely<Database>, id: string, now: Date): Pr
     .execute();
 }
 
-export const minSampleOf = (recipients: number): number => Math.max(MIN_SAMPLE, Math.ceil(recipients * MIN_SAMPLE_SHARE));
+export const minSampleOf = (recipients: number): number =>
+  Math.max(MIN_SAMPLE, Math.ceil(recipients * MIN_SAMPLE_SHARE));
 
 export interface BroadcastRates {
   /** Rows handed to a mail server: sent, failed, or bounced at once. */
@@ -57,7 +58,12 @@ export async function ratesOf(db: Kysely<Database>, id: string): Promise<Broadca
       w.or([
         w('status', 'in', ['sent', 'failed']),
         // A 5xx heard during the SMTP exchange is stored while its row is still pending.
-        w.exists(w.selectFrom('bounce_events').select('bounce_events.outbox_id').whereRef('bounce_events.outbox_id', '=', 'outbox.id')),
+        w.exists(
+          w
+            .selectFrom('bounce_events')
+            .select('bounce_events.outbox_id')
+            .whereRef('bounce_events.outbox_id', '=', 'outbox.id'),
+        ),
       ]),
     )
     .executeTakeFirstOrThrow();
@@ -109,24 +115,45 @@ export async function checkBroadcast(trx: Kysely<Database>, id: string, now: Dat
   // automatic pause would undo their decision at the next bounce. They can still pause it by hand.
   if (b.pause_overridden_by !== null) return null;
   // Sent in full: late bounces no longer have anything to stop.
-  const waiting = await trx.selectFrom('outbox').select('id').where('broadcast_id', '=', id).where('status', '=', 'pending').limit(1).executeTakeFirst();
+  const waiting = await trx
+    .selectFrom('outbox')
+    .select('id')
+    .where('broadcast_id', '=', id)
+    .where('status', '=', 'pending')
+    .limit(1)
+    .executeTakeFirst();
   if (!waiting) return null;
   const reason = brakeReason(await ratesOf(trx, id), b.recipients ?? 0);
   if (!reason) return null;
   const at = now.toISOString();
   const moved = await trx
     .updateTable('broadcasts')
-    .set({ status: 'paused', updated_at: at, paused_by: PAUSED_AUTOMATICALLY, paused_reason: reason, paused_at: at, pause_overridden_by: null })
+    .set({
+      status: 'paused',
+      updated_at: at,
+      paused_by: PAUSED_AUTOMATICALLY,
+      paused_reason: reason,
+      paused_at: at,
+      pause_overridden_by: null,
+    })
     .where('id', '=', id)
     .where('status', '=', 'sending')
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return null;
   await holdBack(trx, id, now);
-  await recordAudit(trx, now, { email: null, via: 'system' }, { action: 'broadcast.auto-paused', subject: id, detail: reason });
+  await recordAudit(
+    trx,
+    now,
+    { email: null, via: 'system' },
+    { action: 'broadcast.auto-paused', subject: id, detail: reason },
+  );
   return reason;
 }
 
 /** Suppressions.onStored's hook: an event naming an outbox row re-checks that row's broadcast. */
-export const brakeBroadcasts = async (trx: Kysely<Database>, e: { outboxId?: string | null; now: Date }): Promise<void> => {
+export const brakeBroadcasts = async (
+  trx: Kysely<Database>,
+  e: { outboxId?: string | null; now: Date },
+): Promise<void> => {
   if (e.outboxId) await checkBroadcastOf(trx, e.outboxId, e.now);
 };

@@ -16,12 +16,21 @@ export class BroadcastPausedError extends Error {
  * Builds one recipient's copy at send time. A subscriber who unsubscribed (or was erased) since
  * the send began is skipped ('cancel': counted as skipped); a cancelled broadcast sends nothing.
  */
-export function broadcastComposer(opts: { db: Kysely<Database>; keys: Keys; publicUrl: string; siteName: string }): Composer {
+export function broadcastComposer(opts: {
+  db: Kysely<Database>;
+  keys: Keys;
+  publicUrl: string;
+  siteName: string;
+}): Composer {
   // The body is the same for every recipient and cannot change once sent: render it once.
   const rendered = new Map<string, RenderedBody>();
   return async (row) => {
     if (!row.broadcast_id) return 'cancel';
-    const b = await opts.db.selectFrom('broadcasts').select(['subject', 'body', 'status']).where('id', '=', row.broadcast_id).executeTakeFirst();
+    const b = await opts.db
+      .selectFrom('broadcasts')
+      .select(['subject', 'body', 'status'])
+      .where('id', '=', row.broadcast_id)
+      .executeTakeFirst();
     if (!b || b.status === 'cancelled' || b.status === 'draft') return 'cancel';
     if (b.status === 'paused') throw new BroadcastPausedError();
     const to = await confirmedAddress(opts.db, row.subscriber_id);

@@ -36,48 +36,102 @@ for (const c of `${HEX}ABCDEF`) {
   const target = unhomoglyph(c);
   const fromData = Object.keys(data).filter((k) => k >= '\u0080' && data[k] === target);
   const fullwidth = String.fromCodePoint((c.codePointAt(0) ?? 0) + 0xfee0);
-  const mathDigit = /[0-9]/.test(c) ? [String.fromCodePoint(0x1d7ce + Number(c)), String.fromCodePoint(0x1d7f6 + Number(c))] : [];
+  const mathDigit = /[0-9]/.test(c)
+    ? [String.fromCodePoint(0x1d7ce + Number(c)), String.fromCodePoint(0x1d7f6 + Number(c))]
+    : [];
   lookalikes.set(c, [...new Set([...fromData, fullwidth, ...mathDigit])]);
 }
 
 // Invisible characters of every kind the issue names: format (Cf), zero-width and joiners,
 // variation selectors, tags, bidi controls, Hangul fillers, soft hyphen, CGJ, Mongolian separator.
 const INVISIBLE = [
-  '\u2063', '\u2062', '\u2061', '\u2064', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u034f', '\u180e',
-  '\ufe00', '\ufe0e', '\ufe0f', '\u{e0100}', '\u{e0041}', '\u{e007f}', '\u202a', '\u202e', '\u2066', '\u2069', '\u200e', '\u200f',
-  '\u061c', '\u115f', '\u1160', '\u3164', '\uffa0', '\u0000', '\u{f0000}',
+  '\u2063',
+  '\u2062',
+  '\u2061',
+  '\u2064',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  '\u00ad',
+  '\u034f',
+  '\u180e',
+  '\ufe00',
+  '\ufe0e',
+  '\ufe0f',
+  '\u{e0100}',
+  '\u{e0041}',
+  '\u{e007f}',
+  '\u202a',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+  '\u115f',
+  '\u1160',
+  '\u3164',
+  '\uffa0',
+  '\u0000',
+  '\u{f0000}',
 ];
-const SEPARATORS = ['-', '.', ' ', '  ', '\n', '\n\n', ' - ', ' . ', ',', '/', '**', '_', '~~', '\\', '> ', ' | ', '·', '—', '\u00a0'];
+const SEPARATORS = [
+  '-',
+  '.',
+  ' ',
+  '  ',
+  '\n',
+  '\n\n',
+  ' - ',
+  ' . ',
+  ',',
+  '/',
+  '**',
+  '_',
+  '~~',
+  '\\',
+  '> ',
+  ' | ',
+  '·',
+  '—',
+  '\u00a0',
+];
 
 type Draft = { subject: string; body: string; expect: RegExp };
 
 // The digits of an address, transformed piece by piece.
 const disguisedDigits = (digits: string) =>
-  fc.record({
-    prefix: fc.constantFrom('0x', '', '0X', '０ｘ', '0х', '0×'),
-    lookalike: fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 40, maxLength: 40 }),
-    gaps: fc.array(fc.option(fc.constantFrom(...SEPARATORS), { freq: 3 }), { minLength: 40, maxLength: 40 }),
-    swap: fc.boolean(),
-  }).map(({ prefix, lookalike, gaps, swap }) => {
-    let out = prefix;
-    [...digits].forEach((c, i) => {
-      const forms = lookalikes.get(c) ?? [c];
-      out += swap && (lookalike[i] ?? 0) % 3 === 0 ? forms[(lookalike[i] ?? 0) % forms.length] : c;
-      if (i < 39 && gaps[i]) out += gaps[i];
+  fc
+    .record({
+      prefix: fc.constantFrom('0x', '', '0X', '０ｘ', '0х', '0×'),
+      lookalike: fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 40, maxLength: 40 }),
+      gaps: fc.array(fc.option(fc.constantFrom(...SEPARATORS), { freq: 3 }), { minLength: 40, maxLength: 40 }),
+      swap: fc.boolean(),
+    })
+    .map(({ prefix, lookalike, gaps, swap }) => {
+      let out = prefix;
+      [...digits].forEach((c, i) => {
+        const forms = lookalikes.get(c) ?? [c];
+        out += swap && (lookalike[i] ?? 0) % 3 === 0 ? forms[(lookalike[i] ?? 0) % forms.length] : c;
+        if (i < 39 && gaps[i]) out += gaps[i];
+      });
+      return out;
     });
-    return out;
-  });
 
 const wrap = (text: string) =>
-  fc.constantFrom(
-    (t: string) => `Send your ETH to ${t} now.`,
-    (t: string) => `Send to **${t}**`,
-    (t: string) => `Send to \`${t}\``,
-    (t: string) => `# ${t}`,
-    (t: string) => `- the contract:\n- ${t}`,
-    (t: string) => `> ${t}`,
-    (t: string) => `[${t}](https://t.me/DiamondHandDH)`,
-  ).map((f) => f(text));
+  fc
+    .constantFrom(
+      (t: string) => `Send your ETH to ${t} now.`,
+      (t: string) => `Send to **${t}**`,
+      (t: string) => `Send to \`${t}\``,
+      (t: string) => `# ${t}`,
+      (t: string) => `- the contract:\n- ${t}`,
+      (t: string) => `> ${t}`,
+      (t: string) => `[${t}](https://t.me/DiamondHandDH)`,
+    )
+    .map((f) => f(text));
 
 const encodeSome = (s: string, picks: number[], how: 'percent' | 'entity' | 'hex-entity') =>
   [...s]
@@ -94,47 +148,117 @@ const encodeSome = (s: string, picks: number[], how: 'percent' | 'entity' | 'hex
 
 const disguisedForeign: fc.Arbitrary<Draft> = fc.oneof(
   // Lookalikes, separators of every kind, with or without 0x, inside Markdown.
-  foreignAddress.chain((d) => disguisedDigits(d)).chain(wrap).map((body) => ({ subject: 'Presale', body, expect: /Ethereum address|hexadecimal digits/ })),
+  foreignAddress
+    .chain((d) => disguisedDigits(d))
+    .chain(wrap)
+    .map((body) => ({ subject: 'Presale', body, expect: /Ethereum address|hexadecimal digits/ })),
   // The same in the subject.
-  foreignAddress.chain((d) => disguisedDigits(d)).map((s) => ({ subject: `Buy: ${s.replace(/\n/g, ' ')}`, body: 'Hello.', expect: /Ethereum address|hexadecimal digits/ })),
+  foreignAddress
+    .chain((d) => disguisedDigits(d))
+    .map((s) => ({
+      subject: `Buy: ${s.replace(/\n/g, ' ')}`,
+      body: 'Hello.',
+      expect: /Ethereum address|hexadecimal digits/,
+    })),
   // An invisible character anywhere in the address.
-  fc.record({ d: foreignAddress, at: fc.integer({ min: 0, max: 41 }), c: fc.constantFrom(...INVISIBLE), inSubject: fc.boolean() }).map(({ d, at, c, inSubject }) => {
-    const a = `0x${d}`;
-    const hidden = `${a.slice(0, at)}${c}${a.slice(at)}`;
-    return inSubject
-      ? { subject: `Buy ${hidden}`, body: 'Hello.', expect: /The subject contains an invisible character \(U\+[0-9A-F]{4,5}/ }
-      : { subject: 'Presale', body: `Send to ${hidden}`, expect: /The message contains an invisible character \(U\+[0-9A-F]{4,5}/ };
-  }),
+  fc
+    .record({
+      d: foreignAddress,
+      at: fc.integer({ min: 0, max: 41 }),
+      c: fc.constantFrom(...INVISIBLE),
+      inSubject: fc.boolean(),
+    })
+    .map(({ d, at, c, inSubject }) => {
+      const a = `0x${d}`;
+      const hidden = `${a.slice(0, at)}${c}${a.slice(at)}`;
+      return inSubject
+        ? {
+            subject: `Buy ${hidden}`,
+            body: 'Hello.',
+            expect: /The subject contains an invisible character \(U\+[0-9A-F]{4,5}/,
+          }
+        : {
+            subject: 'Presale',
+            body: `Send to ${hidden}`,
+            expect: /The message contains an invisible character \(U\+[0-9A-F]{4,5}/,
+          };
+    }),
   // An invisible character written as an entity in the text or %-encoded in a link.
-  fc.record({ d: foreignAddress, c: fc.constantFrom(...INVISIBLE.filter((c) => c !== '\u0000')), link: fc.boolean() }).map(({ d, c, link }) => {
-    const cp = c.codePointAt(0) ?? 0;
-    const body = link
-      ? `[Our page](https://dh.example/${d.slice(0, 5)}${encodeURIComponent(c)}${d.slice(5)})`
-      : `Send to 0x${d.slice(0, 5)}&#x${cp.toString(16)};${d.slice(5)}`;
-    return { subject: 'Presale', body, expect: /invisible character/ };
-  }),
+  fc
+    .record({ d: foreignAddress, c: fc.constantFrom(...INVISIBLE.filter((c) => c !== '\u0000')), link: fc.boolean() })
+    .map(({ d, c, link }) => {
+      const cp = c.codePointAt(0) ?? 0;
+      const body = link
+        ? `[Our page](https://dh.example/${d.slice(0, 5)}${encodeURIComponent(c)}${d.slice(5)})`
+        : `Send to 0x${d.slice(0, 5)}&#x${cp.toString(16)};${d.slice(5)}`;
+      return { subject: 'Presale', body, expect: /invisible character/ };
+    }),
   // Encoded inside a link target: %-codes or entities, on the explorer or anywhere.
-  fc.record({
-    d: foreignAddress,
-    picks: fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
-    how: fc.constantFrom('percent' as const, 'entity' as const, 'hex-entity' as const),
-    base: fc.constantFrom('https://etherscan.io/address/0x', 'https://etherscan.io/token/', 'https://dh.example/buy?to=0x', 'https://t.me/share?text=0x'),
-  }).map(({ d, picks, how, base }) => ({ subject: 'Presale', body: `[Official page](${base}${encodeSome(d, picks, how)})`, expect: /Ethereum address|hexadecimal digits/ })),
+  fc
+    .record({
+      d: foreignAddress,
+      picks: fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+      how: fc.constantFrom('percent' as const, 'entity' as const, 'hex-entity' as const),
+      base: fc.constantFrom(
+        'https://etherscan.io/address/0x',
+        'https://etherscan.io/token/',
+        'https://dh.example/buy?to=0x',
+        'https://t.me/share?text=0x',
+      ),
+    })
+    .map(({ d, picks, how, base }) => ({
+      subject: 'Presale',
+      body: `[Official page](${base}${encodeSome(d, picks, how)})`,
+      expect: /Ethereum address|hexadecimal digits/,
+    })),
   // ENS names, plain or with lookalike letters.
-  fc.record({
-    label: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}[a-z0-9]$/),
-    eth: fc.constantFrom('eth', 'ETH', 'ｅｔｈ', 'еth', 'еtһ'),
-    wrapIt: fc.constantFrom((n: string) => `Send to ${n}.`, (n: string) => `**${n}**`, (n: string) => `\`${n}\``, (n: string) => `[wallet](https://app.ens.domains/${n})`),
-  }).map(({ label, eth, wrapIt }) => ({ subject: 'Presale', body: wrapIt(`${label}.${eth}`), expect: /ENS name/ })),
+  fc
+    .record({
+      label: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}[a-z0-9]$/),
+      eth: fc.constantFrom('eth', 'ETH', 'ｅｔｈ', 'еth', 'еtһ'),
+      wrapIt: fc.constantFrom(
+        (n: string) => `Send to ${n}.`,
+        (n: string) => `**${n}**`,
+        (n: string) => `\`${n}\``,
+        (n: string) => `[wallet](https://app.ens.domains/${n})`,
+      ),
+    })
+    .map(({ label, eth, wrapIt }) => ({ subject: 'Presale', body: wrapIt(`${label}.${eth}`), expect: /ENS name/ })),
   // The official address with hex digits appended or prepended.
-  fc.record({ extra: fc.array(fc.constantFrom(...HEX), { minLength: 1, maxLength: 8 }), before: fc.boolean() }).map(({ extra, before }) => ({
-    subject: 'Presale',
-    body: before ? `Contract: ${extra.join('')}${OFFICIAL}` : `Contract: ${OFFICIAL}${extra.join('')}`,
-    expect: /official contract address is written other than exactly|Ethereum address|hexadecimal digits/,
-  })),
+  fc
+    .record({ extra: fc.array(fc.constantFrom(...HEX), { minLength: 1, maxLength: 8 }), before: fc.boolean() })
+    .map(({ extra, before }) => ({
+      subject: 'Presale',
+      body: before ? `Contract: ${extra.join('')}${OFFICIAL}` : `Contract: ${OFFICIAL}${extra.join('')}`,
+      expect: /official contract address is written other than exactly|Ethereum address|hexadecimal digits/,
+    })),
 );
 
-const WORDS = ['The', 'presale', 'opens', 'soon', 'join', 'us', 'on', 'Telegram', 'at', '18:00', 'UTC', 'on', '2026-12-01', 'buy', 'DH', 'with', 'ETH', 'in', 'USDT.', 'HODL!', '💎🙌', '❤️', '🚀'];
+const WORDS = [
+  'The',
+  'presale',
+  'opens',
+  'soon',
+  'join',
+  'us',
+  'on',
+  'Telegram',
+  'at',
+  '18:00',
+  'UTC',
+  'on',
+  '2026-12-01',
+  'buy',
+  'DH',
+  'with',
+  'ETH',
+  'in',
+  'USDT.',
+  'HODL!',
+  '💎🙌',
+  '❤️',
+  '🚀',
+];
 const officialFormatted = fc.constantFrom(
   `${OFFICIAL}`,
   `${OFFICIAL.toLowerCase()}`,
@@ -192,9 +316,14 @@ describe('broadcast guard: addresses', () => {
       `${hex.slice(0, 20)}\n\n${hex.slice(20)}`, // across paragraphs
       `0x${hex.slice(0, 13)}**${hex.slice(13, 27)}**${hex.slice(27)}`, // Markdown marks
     ];
-    for (const body of cases) expect(refusal(`Send to ${body}`), body).toContain(`contains an Ethereum address (${OTHER}) that is not the official contract address ${OFFICIAL}`);
+    for (const body of cases)
+      expect(refusal(`Send to ${body}`), body).toContain(
+        `contains an Ethereum address (${OTHER}) that is not the official contract address ${OFFICIAL}`,
+      );
     // With no official address set, every address is refused, even the one that will be official.
-    expect(refusal(`The contract: ${OFFICIAL}`, 'Hi', noOfficial)).toMatch(/no official contract address is set in the content file yet/);
+    expect(refusal(`The contract: ${OFFICIAL}`, 'Hi', noOfficial)).toMatch(
+      /no official contract address is set in the content file yet/,
+    );
   });
 
   it('the official address passes only exactly: EIP-55 or all lower case, with 0x, whole', () => {
@@ -232,12 +361,18 @@ describe('broadcast guard: addresses', () => {
 
 describe('broadcast guard: invisible characters', () => {
   it('says which character, where, and to remove it', () => {
-    expect(refusal('Hello.', 'Presale\u2063 live')).toBe('The subject contains an invisible character (U+2063 INVISIBLE SEPARATOR) after “Presale”; remove it.');
+    expect(refusal('Hello.', 'Presale\u2063 live')).toBe(
+      'The subject contains an invisible character (U+2063 INVISIBLE SEPARATOR) after “Presale”; remove it.',
+    );
     expect(refusal('Hi\n\nSend to 0x12\u200b34\u200b')).toBe(
       'The message contains 2 invisible characters (U+200B ZERO WIDTH SPACE), the first on line 3 after “Send to 0x12”; remove them.',
     );
-    expect(refusal('\u202eHello')).toBe('The message contains an invisible character (U+202E RIGHT-TO-LEFT OVERRIDE) at the start; remove it.');
-    expect(refusal('Hi &#x2063; there')).toMatch(/U\+2063 INVISIBLE SEPARATOR\), written in code \(an HTML entity or %-encoding\)/);
+    expect(refusal('\u202eHello')).toBe(
+      'The message contains an invisible character (U+202E RIGHT-TO-LEFT OVERRIDE) at the start; remove it.',
+    );
+    expect(refusal('Hi &#x2063; there')).toMatch(
+      /U\+2063 INVISIBLE SEPARATOR\), written in code \(an HTML entity or %-encoding\)/,
+    );
   });
 
   it('refuses each kind by its Unicode properties: variation selectors, tags, Hangul fillers, bidi isolates, private use', () => {
@@ -270,44 +405,83 @@ describe('broadcast guard: links and images', () => {
   it('allows this site, the content file’s sites, the explorer page of the official address, mail to this domain, images from this site; refuses every other link, naming it in words', () => {
     for (const body of ok) expect(refusal(body), body).toBeNull();
     const cases: [string, RegExp][] = [
-      ['[Buy on the official dapp](https://any-phishing.example)', /^The link “Buy on the official dapp” goes to any-phishing\.example \(https:\/\/any-phishing\.example\), which is not this site \(dh\.example\) or a site the content file lists \(twitter\.com, t\.me, presale\.example, etherscan\.io for the contract’s page\); a broadcast may link only there\.$/],
-      ['<https://any-phishing.example/claim>', /The link “https:\/\/any-phishing\.example\/claim” goes to any-phishing\.example/],
+      [
+        '[Buy on the official dapp](https://any-phishing.example)',
+        /^The link “Buy on the official dapp” goes to any-phishing\.example \(https:\/\/any-phishing\.example\), which is not this site \(dh\.example\) or a site the content file lists \(twitter\.com, t\.me, presale\.example, etherscan\.io for the contract’s page\); a broadcast may link only there\.$/,
+      ],
+      [
+        '<https://any-phishing.example/claim>',
+        /The link “https:\/\/any-phishing\.example\/claim” goes to any-phishing\.example/,
+      ],
       ['[claim](https://dh.example@any-phishing.example/)', /goes to any-phishing\.example/],
       ['[claim](https://dh.exаmple/)', /goes to dh\.xn--exmple-/], // a Cyrillic a: the punycode host
       ['[claim](https://dh.example.any-phishing.example/)', /goes to dh\.example\.any-phishing\.example/],
       ['[Twitter](http://twitter.com/DiamondHandDH)', /The link “Twitter” goes to a http: address/],
       ['[claim](https://t.me:8443/x)', /goes to t\.me:8443/],
-      ['[page](https://etherscan.io/address/0x0000000000000000000000000000000000000000)', /etherscan\.io but not to the page of the official contract address/],
+      [
+        '[page](https://etherscan.io/address/0x0000000000000000000000000000000000000000)',
+        /etherscan\.io but not to the page of the official contract address/,
+      ],
       ['[page](https://etherscan.io/)', /not to the page of the official contract address/],
-      ['[support](mailto:claims@any-phishing.example)', /The link “support” writes to an email address at any-phishing\.example/],
-      ['[FAQ](/faq)', /The link “FAQ” has no full address \(“\/faq”\); write it in full, starting with https:\/\/dh\.example\//],
+      [
+        '[support](mailto:claims@any-phishing.example)',
+        /The link “support” writes to an email address at any-phishing\.example/,
+      ],
+      [
+        '[FAQ](/faq)',
+        /The link “FAQ” has no full address \(“\/faq”\); write it in full, starting with https:\/\/dh\.example\//,
+      ],
     ];
     for (const [body, words] of cases) expect(refusal(body), body).toMatch(words);
-    expect(refusal(`[x](https://etherscan.io/token/${OFFICIAL})`, 'Hi', noOfficial)).toMatch(/none is set in the content file yet/);
+    expect(refusal(`[x](https://etherscan.io/token/${OFFICIAL})`, 'Hi', noOfficial)).toMatch(
+      /none is set in the content file yet/,
+    );
   });
 
   it('refuses link text that reads as one address but goes to another', () => {
-    expect(refusal('[dh.example](https://t.me/DiamondHandDH)')).toBe('The link “dh.example” reads as dh.example but goes to t.me; a link that reads as an address must go to that address.');
-    expect(refusal('[https://twitter.com/DiamondHandDH](https://t.me/DiamondHandDH)')).toMatch(/reads as twitter\.com but goes to t\.me/);
-    expect(refusal('[Official site: dh.example/presale](https://presale.example/dh)')).toMatch(/reads as dh\.example but goes to presale\.example/);
+    expect(refusal('[dh.example](https://t.me/DiamondHandDH)')).toBe(
+      'The link “dh.example” reads as dh.example but goes to t.me; a link that reads as an address must go to that address.',
+    );
+    expect(refusal('[https://twitter.com/DiamondHandDH](https://t.me/DiamondHandDH)')).toMatch(
+      /reads as twitter\.com but goes to t\.me/,
+    );
+    expect(refusal('[Official site: dh.example/presale](https://presale.example/dh)')).toMatch(
+      /reads as dh\.example but goes to presale\.example/,
+    );
     expect(refusal('[team@dh.example](mailto:team@dh.example)')).toBeNull();
   });
 
   it('refuses images from anywhere but this site, and embedded ones', () => {
-    expect(refusal('![QR code](https://any-phishing.example/qr.png)')).toMatch(/^The image “QR code” is loaded from any-phishing\.example; a broadcast may show images from this site only \(https:\/\/dh\.example\/…\)/);
-    expect(refusal('![](https://dh.example.any-phishing.example/p.gif)')).toMatch(/^An image is loaded from dh\.example\.any-phishing\.example/);
-    expect(refusal('![dot](data:image/png;base64,iVBORw0KGgo=)')).toMatch(/The image “dot” is embedded as data: in the message/);
+    expect(refusal('![QR code](https://any-phishing.example/qr.png)')).toMatch(
+      /^The image “QR code” is loaded from any-phishing\.example; a broadcast may show images from this site only \(https:\/\/dh\.example\/…\)/,
+    );
+    expect(refusal('![](https://dh.example.any-phishing.example/p.gif)')).toMatch(
+      /^An image is loaded from dh\.example\.any-phishing\.example/,
+    );
+    expect(refusal('![dot](data:image/png;base64,iVBORw0KGgo=)')).toMatch(
+      /The image “dot” is embedded as data: in the message/,
+    );
     expect(refusal('![logo](http://dh.example/logo.png)')).toMatch(/The image “logo” is loaded from dh\.example/);
   });
 
   it('refuses a site named in the text, the way mail programs would link it, or in a link’s hover title', () => {
-    expect(refusal('[Our site](https://dh.example "Mirror: dh-presale.xyz")')).toMatch(/The text mentions dh-presale\.xyz/);
-    expect(refusal('[Our site](https://dh.example "Send to &#x30;x52908400098527886E0F7030069857D2E4169EE7")', 'Hi', noOfficial)).toMatch(
-      /contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\)/,
+    expect(refusal('[Our site](https://dh.example "Mirror: dh-presale.xyz")')).toMatch(
+      /The text mentions dh-presale\.xyz/,
     );
-    expect(refusal('Buy at dh-presale.xyz before it sells out')).toMatch(/^The text mentions dh-presale\.xyz, which is not this site/);
+    expect(
+      refusal(
+        '[Our site](https://dh.example "Send to &#x30;x52908400098527886E0F7030069857D2E4169EE7")',
+        'Hi',
+        noOfficial,
+      ),
+    ).toMatch(/contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\)/);
+    expect(refusal('Buy at dh-presale.xyz before it sells out')).toMatch(
+      /^The text mentions dh-presale\.xyz, which is not this site/,
+    );
     expect(refusal('Buy', 'Go to dh-presale.xyz')).toMatch(/The text mentions dh-presale\.xyz/);
-    expect(refusal('Write to claims@any-phishing.example')).toMatch(/writes to an email address at any-phishing\.example|mentions any-phishing\.example/);
+    expect(refusal('Write to claims@any-phishing.example')).toMatch(
+      /writes to an email address at any-phishing\.example|mentions any-phishing\.example/,
+    );
   });
 
   it('several problems read as a numbered list, one line each', () => {
@@ -315,7 +489,9 @@ describe('broadcast guard: links and images', () => {
     const lines = r.split('\n');
     expect(lines[0]).toBe('This broadcast cannot go out, for 3 reasons:');
     expect(lines.slice(1).map((l) => l.slice(0, 3))).toEqual(['1. ', '2. ', '3. ']);
-    expect(broadcastProblems({ subject: 'Hi', body: `Hi\u200b [x](https://evil.example) ${OTHER}` }, policy)).toHaveLength(3);
+    expect(
+      broadcastProblems({ subject: 'Hi', body: `Hi\u200b [x](https://evil.example) ${OTHER}` }, policy),
+    ).toHaveLength(3);
     // Ten at most, then how many more.
     const many = refusal(Array.from({ length: 13 }, (_, i) => `[x${i}](https://evil${i}.example)`).join(' ')) ?? '';
     expect(many.split('\n')).toHaveLength(12);
@@ -325,7 +501,12 @@ describe('broadcast guard: links and images', () => {
 
 describe('broadcast policy from the content file', () => {
   it('takes the official address, the socials, the presale page and the explorer (etherscan.io unless set)', () => {
-    const content = parseSiteContent({ ...siteContent, contractAddress: OFFICIAL, presaleDate: '2026-12-01T18:00:00Z', presaleUrl: 'https://presale.example/dh' });
+    const content = parseSiteContent({
+      ...siteContent,
+      contractAddress: OFFICIAL,
+      presaleDate: '2026-12-01T18:00:00Z',
+      presaleUrl: 'https://presale.example/dh',
+    });
     expect(broadcastPolicyOf(content, 'https://dh.example')).toEqual({
       officialAddress: OFFICIAL,
       siteUrl: 'https://dh.example',
@@ -335,8 +516,14 @@ describe('broadcast policy from the content file', () => {
     const without: Partial<typeof siteContent> = { ...siteContent };
     delete without.explorerUrl;
     expect(parseSiteContent(without).explorerUrl).toBe('https://etherscan.io');
-    expect(parseSiteContent({ ...siteContent, explorerUrl: 'https://basescan.org' }).explorerUrl).toBe('https://basescan.org');
-    expect(() => parseSiteContent({ ...siteContent, explorerUrl: 'http://etherscan.io' })).toThrow(/explorerUrl: must start with https:\/\//);
-    expect(() => parseSiteContent({ ...siteContent, explorerUrl: 'https://etherscan.io/address/' })).toThrow(/explorerUrl: must be the explorer’s origin only/);
+    expect(parseSiteContent({ ...siteContent, explorerUrl: 'https://basescan.org' }).explorerUrl).toBe(
+      'https://basescan.org',
+    );
+    expect(() => parseSiteContent({ ...siteContent, explorerUrl: 'http://etherscan.io' })).toThrow(
+      /explorerUrl: must start with https:\/\//,
+    );
+    expect(() => parseSiteContent({ ...siteContent, explorerUrl: 'https://etherscan.io/address/' })).toThrow(
+      /explorerUrl: must be the explorer’s origin only/,
+    );
   });
 });

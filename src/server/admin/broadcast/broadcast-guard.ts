@@ -31,7 +31,11 @@ export function broadcastPolicyOf(content: SiteContent, publicUrl: string): Broa
   return {
     officialAddress: content.contractAddress,
     siteUrl: publicUrl,
-    linkUrls: [content.social.twitter.url, content.social.telegram.url, ...(content.presaleUrl ? [content.presaleUrl] : [])],
+    linkUrls: [
+      content.social.twitter.url,
+      content.social.telegram.url,
+      ...(content.presaleUrl ? [content.presaleUrl] : []),
+    ],
     explorerUrl: content.explorerUrl,
   };
 }
@@ -57,7 +61,15 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
   }
 
   // 2. Addresses and ENS names, in everything a reader sees or a link carries, decoded.
-  const texts = [draft.subject, decodeAll(draft.subject), draft.body, rendered.text, decodeAll(rendered.text), shown, ...targets.flatMap((t) => [t.url, decodeAll(t.url), t.title])];
+  const texts = [
+    draft.subject,
+    decodeAll(draft.subject),
+    draft.body,
+    rendered.text,
+    decodeAll(rendered.text),
+    shown,
+    ...targets.flatMap((t) => [t.url, decodeAll(t.url), t.title]),
+  ];
   addressProblems(texts, policy.officialAddress).forEach(add);
   ensNames(texts).forEach(add);
 
@@ -65,7 +77,8 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
   const hosts = allowed(policy);
   const reported = new Set<string>();
   for (const t of targets) {
-    const p = t.kind === 'image' ? imageProblem(t, hosts, reported) : linkProblem(t, hosts, policy.officialAddress, reported);
+    const p =
+      t.kind === 'image' ? imageProblem(t, hosts, reported) : linkProblem(t, hosts, policy.officialAddress, reported);
     if (p) add(p);
   }
   // 4. A domain written in the text is as good as a link (mail programs make it one).
@@ -73,14 +86,17 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
     for (const host of writtenHosts(text)) {
       if (reported.has(host) || hosts.isAllowed(host)) continue;
       reported.add(host);
-      add(`The text mentions ${host}, which is not ${hosts.described}; a broadcast may name no other site (mail programs turn a written domain into a link).`);
+      add(
+        `The text mentions ${host}, which is not ${hosts.described}; a broadcast may name no other site (mail programs turn a written domain into a link).`,
+      );
     }
   }
   return problems;
 }
 
 const SHOWN_PROBLEMS = 10;
-const listed = (items: string[], max = 5) => (items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', '));
+const listed = (items: string[], max = 5) =>
+  items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', ');
 
 /** Why the draft may not go out (one sentence, or a numbered list of them), or null when it may. */
 export function broadcastRefusal(draft: { subject: string; body: string }, policy: BroadcastPolicy): string | null {
@@ -243,7 +259,8 @@ function pieces(text: string): Piece[] {
       const digit = HEX[s];
       const last = out.at(-1);
       if (digit !== undefined) out.push({ kind: 'hex', digit, exact: c === s && s === digit, at, end });
-      else if ((s === 'x' || s === 'X') && last?.kind === 'hex' && last.digit === '0') out.push({ kind: 'x', exact: c === 'x', at, end });
+      else if ((s === 'x' || s === 'X') && last?.kind === 'hex' && last.digit === '0')
+        out.push({ kind: 'x', exact: c === 'x', at, end });
       // A letter or digit ends a run; punctuation does, even where TS #39 gives it a letter's
       // skeleton (an em dash reads as the katakana ー): it still only separates.
       else out.push(ALNUM.test(s) && ALNUM.test(c) ? { kind: 'break' } : { kind: 'sep' });
@@ -375,7 +392,9 @@ const LABEL_CHAR = /[\p{L}\p{N}_.-]/u;
 function ensNames(texts: string[]): string[] {
   const names = new Set<string>();
   for (const text of texts) {
-    const plain = Array.from(text.replace(HIDDEN, ''), skeleton).join('').replace(/[\u3002\uff61]/g, '.');
+    const plain = Array.from(text.replace(HIDDEN, ''), skeleton)
+      .join('')
+      .replace(/[\u3002\uff61]/g, '.');
     for (const m of plain.matchAll(ENS_END)) {
       let start = m.index;
       while (start > 0 && m.index - start < 255 && LABEL_CHAR.test(plain[start - 1] ?? '')) start -= 1;
@@ -407,7 +426,8 @@ function linksAndImages(tokens: Token[]): Target[] {
     if (t.type !== 'inline') continue;
     let open: Target | null = null;
     for (const c of t.children ?? []) {
-      if (c.type === 'link_open') open = { kind: 'link', url: c.attrGet('href') ?? '', text: '', title: c.attrGet('title') ?? '' };
+      if (c.type === 'link_open')
+        open = { kind: 'link', url: c.attrGet('href') ?? '', text: '', title: c.attrGet('title') ?? '' };
       else if (c.type === 'link_close') {
         if (open) out.push(open);
         open = null;
@@ -446,7 +466,9 @@ interface Allowed {
 function allowed(policy: BroadcastPolicy): Allowed {
   const site = new URL(policy.siteUrl);
   const explorer = bare(new URL(policy.explorerUrl).hostname);
-  const others = [...new Set(policy.linkUrls.map((u) => bare(new URL(u).hostname)))].filter((h) => h !== bare(site.hostname));
+  const others = [...new Set(policy.linkUrls.map((u) => bare(new URL(u).hostname)))].filter(
+    (h) => h !== bare(site.hostname),
+  );
   const all = new Set([bare(site.hostname), ...others, explorer]);
   return {
     site,
@@ -468,7 +490,11 @@ function imageProblem(t: Target, hosts: Allowed, reported: Set<string>): string 
     try {
       const u = new URL(t.url);
       if (u.hostname) reported.add(u.hostname.toLowerCase());
-      return u.origin === hosts.site.origin ? null : u.protocol === 'data:' ? 'is embedded as data: in the message' : `is loaded from ${u.protocol === 'https:' || u.protocol === 'http:' ? u.host : u.protocol}`;
+      return u.origin === hosts.site.origin
+        ? null
+        : u.protocol === 'data:'
+          ? 'is embedded as data: in the message'
+          : `is loaded from ${u.protocol === 'https:' || u.protocol === 'http:' ? u.host : u.protocol}`;
     } catch {
       return `has no full address (“${shortUrl(t.url)}”)`;
     }
@@ -516,14 +542,17 @@ function linkProblem(t: Target, hosts: Allowed, official: string | null, reporte
 /** Link text that reads as a domain or URL must name the host the link goes to. */
 function mismatch(t: Target, host: string): string | null {
   const written = writtenHosts(t.text).find((h) => bare(h) !== bare(host));
-  return written ? `${named(t)} reads as ${written} but goes to ${host}; a link that reads as an address must go to that address.` : null;
+  return written
+    ? `${named(t)} reads as ${written} but goes to ${host}; a link that reads as an address must go to that address.`
+    : null;
 }
 
 // A domain as written in text: dot-separated labels ending in a label of two or more letters
 // ("t.me", "dh-presale.xyz", "scam.com/path"), taken as the IDNA (punycode) host a mail program
 // would open. ".eth" names are ENS, refused on their own. At most 16 labels before the last: the
 // bound keeps a long run of dotted letters linear.
-const DOMAIN = /(?<![\p{L}\p{N}_/-])((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,16}\p{L}{2,63})(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu;
+const DOMAIN =
+  /(?<![\p{L}\p{N}_/-])((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,16}\p{L}{2,63})(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu;
 // A URL with a scheme stands for its host alone: its path ("/logo.png") names no site.
 const URL_WITH_SCHEME = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/(?:[^\s/?#@]*@)?([^\s/?#:)\]>]+)[^\s)\]>]*/giu;
 function writtenHosts(text: string): string[] {

@@ -28,7 +28,13 @@ export function renderBody(markdown: string): RenderedBody {
 /** renderBody, with the markdown-it tokens it rendered (the guard reads their links and images). */
 export function renderBodyWithTokens(markdown: string): RenderedBody & { tokens: Token[] } {
   const tokens = md.parse(markdown, {});
-  return { html: md.renderer.render(tokens, md.options, {}), text: plainText(tokens).replace(/\n{3,}/g, '\n\n').trim(), tokens };
+  return {
+    html: md.renderer.render(tokens, md.options, {}),
+    text: plainText(tokens)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    tokens,
+  };
 }
 
 /**
@@ -119,7 +125,10 @@ function inlineText(children: Token[]): string {
       continue;
     } else if (c.type === 'link_close') {
       // A bare URL made into a link is already its own text.
-      const target = href && !(linkText === href || `mailto:${linkText}` === href || `https://${linkText}` === href) ? ` (${href})` : '';
+      const target =
+        href && !(linkText === href || `mailto:${linkText}` === href || `https://${linkText}` === href)
+          ? ` (${href})`
+          : '';
       out += target;
       href = null;
       continue;
@@ -162,5 +171,11 @@ ${opts.test ? `<p style="padding:8px 12px;background:#fff3c4;border-radius:8px">
     unsubscribeUrl,
   )}" style="color:#24407f">Stop all emails from ${e(siteName)}</a></p>
 </td></tr></table></td></tr></table></body></html>`;
-  return { to: opts.to, subject: opts.test ? `[Test] ${subject}` : subject, text, html, headers: listUnsubscribeHeaders(unsubscribeUrl) };
+  return {
+    to: opts.to,
+    subject: opts.test ? `[Test] ${subject}` : subject,
+    text,
+    html,
+    headers: listUnsubscribeHeaders(unsubscribeUrl),
+  };
 }

@@ -50,15 +50,22 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     c = new ConsoleClient(t.app);
     await c.signIn(op, t.clock());
     checker = new ConsoleClient(t.app);
-    await checker.signIn(await makeOperator(store.db, `bc${n}-checker-${dialect}@example.com`, t.clock(), 'sender'), t.clock());
+    await checker.signIn(
+      await makeOperator(store.db, `bc${n}-checker-${dialect}@example.com`, t.clock(), 'sender'),
+      t.clock(),
+    );
   });
 
   const confirmed = async (count: number) => {
     const ids: string[] = [];
-    for (let i = 0; i < count; i++) ids.push(await insertSubscriber(store.db, `fan${i}-${n}@example.com`, { status: 'confirmed', now: t.clock() }));
+    for (let i = 0; i < count; i++)
+      ids.push(await insertSubscriber(store.db, `fan${i}-${n}@example.com`, { status: 'confirmed', now: t.clock() }));
     return ids;
   };
-  const draft = async (body = 'Hello **holders**.\n\nThe presale opens [soon](https://dh.example/presale).', subject = 'The presale is near') => {
+  const draft = async (
+    body = 'Hello **holders**.\n\nThe presale opens [soon](https://dh.example/presale).',
+    subject = 'The presale is near',
+  ) => {
     const res = await c.post(adminApiPaths.broadcasts, { subject, body });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
@@ -75,10 +82,20 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
   const progress = async (id: string) => (await c.get(withId(adminApiPaths.broadcast, id))).json();
   const drain = () => t.app.jobs.runOnce('outbox');
   const actions = async (subject: string) =>
-    (await store.db.selectFrom('audit_log').select(['action', 'actor']).where('subject', '=', subject).orderBy('at').orderBy('action').execute()).map((r) => r.action);
+    (
+      await store.db
+        .selectFrom('audit_log')
+        .select(['action', 'actor'])
+        .where('subject', '=', subject)
+        .orderBy('at')
+        .orderBy('action')
+        .execute()
+    ).map((r) => r.action);
 
   it('previews the Markdown as sanitised HTML and as text; raw HTML shows as text, never as markup', async () => {
-    const id = await draft('# News\n\nHello **holders** <script>alert(1)</script> [x](javascript:alert(1)) https://dh.example/faq');
+    const id = await draft(
+      '# News\n\nHello **holders** <script>alert(1)</script> [x](javascript:alert(1)) https://dh.example/faq',
+    );
     const res = await c.get(withId(adminApiPaths.broadcastPreview, id));
     expect(res.statusCode).toBe(200);
     const p = res.json();
@@ -133,13 +150,27 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
 
   it('does not queue a confirmed subscriber on the suppression list (a lifted entry no longer bars them); the audit row counts them', async () => {
     await confirmed(3);
-    await t.app.suppressions.suppress(store.db, { address: `FAN1-${n}@example.com`, reason: 'hard-bounce', source: 'smtp', now: t.clock() });
-    await t.app.suppressions.suppress(store.db, { address: `fan2-${n}@example.com`, reason: 'hard-bounce', source: 'smtp', now: t.clock() });
+    await t.app.suppressions.suppress(store.db, {
+      address: `FAN1-${n}@example.com`,
+      reason: 'hard-bounce',
+      source: 'smtp',
+      now: t.clock(),
+    });
+    await t.app.suppressions.suppress(store.db, {
+      address: `fan2-${n}@example.com`,
+      reason: 'hard-bounce',
+      source: 'smtp',
+      now: t.clock(),
+    });
     // fan2's entry is lifted: they are mailed again.
     await store.db
       .updateTable('suppressions')
       .set({ lifted_at: t.clock().toISOString(), lifted_by: 'owner@example.com' })
-      .where('subscriber_id', 'in', store.db.selectFrom('subscribers').select('id').where('email_key', '=', `fan2-${n}@example.com`))
+      .where(
+        'subscriber_id',
+        'in',
+        store.db.selectFrom('subscribers').select('id').where('email_key', '=', `fan2-${n}@example.com`),
+      )
       .execute();
     const id = await approved();
     const res = await send(id);
@@ -149,7 +180,12 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     expect(queued).toHaveLength(2);
     await drain();
     expect(mailer.sent.map((m) => m.to).sort()).toEqual([`fan0-${n}@example.com`, `fan2-${n}@example.com`]);
-    const row = await store.db.selectFrom('audit_log').select('detail').where('subject', '=', id).where('action', '=', 'broadcast.sent').executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('subject', '=', id)
+      .where('action', '=', 'broadcast.sent')
+      .executeTakeFirstOrThrow();
     expect(row.detail).toContain('to 2 confirmed subscribers (1 suppressed, not sent)');
   });
 
@@ -182,7 +218,11 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     const ids = await confirmed(4);
     const id = await approved();
     expect((await send(id)).statusCode).toBe(200);
-    await store.db.updateTable('subscribers').set({ status: 'unsubscribed' }).where('id', '=', ids[1] ?? '').execute();
+    await store.db
+      .updateTable('subscribers')
+      .set({ status: 'unsubscribed' })
+      .where('id', '=', ids[1] ?? '')
+      .execute();
     // The mail server refuses one address for good (5xx): marked failed at once, not retried.
     refuse.add(`fan0-${n}@example.com`);
     await drain();
@@ -209,16 +249,25 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
     const second = await approved();
     expect((await send(second)).statusCode).toBe(200);
     const cancelled = await c.post(withId(adminApiPaths.broadcastCancel, second));
-    expect(cancelled.json()).toMatchObject({ state: 'cancelled', progress: { recipients: 6, cancelled: 6, queued: 0 } });
+    expect(cancelled.json()).toMatchObject({
+      state: 'cancelled',
+      progress: { recipients: 6, cancelled: 6, queued: 0 },
+    });
     await drain();
     expect(mailer.sent).toHaveLength(6);
     expect((await c.post(withId(adminApiPaths.broadcastResume, second))).statusCode).toBe(409);
-    expect(await actions(id)).toEqual(['broadcast.approved', 'broadcast.created', 'broadcast.paused', 'broadcast.resumed', 'broadcast.sent'].sort());
+    expect(await actions(id)).toEqual(
+      ['broadcast.approved', 'broadcast.created', 'broadcast.paused', 'broadcast.resumed', 'broadcast.sent'].sort(),
+    );
     expect(await actions(second)).toContain('broadcast.cancelled');
   });
 
   it('pauses itself past 5 % hard bounces, says why, and an operator with fresh proof overrides it', async () => {
-    await insertConfirmedSubscribers(store.db, Array.from({ length: 250 }, (_, i) => `fan${i}-${n}@example.com`), t.clock());
+    await insertConfirmedSubscribers(
+      store.db,
+      Array.from({ length: 250 }, (_, i) => `fan${i}-${n}@example.com`),
+      t.clock(),
+    );
     const id = await approved();
     expect((await send(id)).statusCode).toBe(200);
     const rows = await store.db
@@ -230,26 +279,66 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
       .execute();
     // The mail server took 240 of them; 13 come back as hard bounces (5.4 %), through the app's
     // own suppression list (as every source's events are stored).
-    await store.db.updateTable('outbox').set({ status: 'sent', sent_at: t.clock().toISOString() }).where('id', 'in', rows.slice(0, 240).map((r) => r.id)).execute();
+    await store.db
+      .updateTable('outbox')
+      .set({ status: 'sent', sent_at: t.clock().toISOString() })
+      .where(
+        'id',
+        'in',
+        rows.slice(0, 240).map((r) => r.id),
+      )
+      .execute();
     for (const [i, r] of rows.slice(0, 13).entries()) {
-      await t.app.suppressions.record(store.db, { source: 'dsn', eventId: `dsn-${n}-${i}`, kind: 'hard', address: r.email, outboxId: r.id, now: t.clock() });
+      await t.app.suppressions.record(store.db, {
+        source: 'dsn',
+        eventId: `dsn-${n}-${i}`,
+        kind: 'hard',
+        address: r.email,
+        outboxId: r.id,
+        now: t.clock(),
+      });
     }
     // One not yet sent is suppressed meanwhile (a bounce of an earlier email): its row is cancelled.
     const later = rows[245];
     if (!later) throw new Error('250 rows were queued');
-    await t.app.suppressions.suppress(store.db, { address: later.email, reason: 'hard-bounce', source: 'dsn', now: t.clock() });
+    await t.app.suppressions.suppress(store.db, {
+      address: later.email,
+      reason: 'hard-bounce',
+      source: 'dsn',
+      now: t.clock(),
+    });
     const reason = 'Hard bounces reached 5.42 % (13 of 240 sent), above the 5 % limit.';
     expect(await progress(id)).toMatchObject({
       state: 'paused',
       automaticPause: { reason, overriddenBy: null },
-      progress: { sent: 240, delivered: 227, bounced: { hard: 13, soft: 0 }, complained: 0, suppressed: 1, skipped: 0, queued: 9 },
+      progress: {
+        sent: 240,
+        delivered: 227,
+        bounced: { hard: 13, soft: 0 },
+        complained: 0,
+        suppressed: 1,
+        skipped: 0,
+        queued: 9,
+      },
     });
     const resumed = await c.post(withId(adminApiPaths.broadcastResume, id));
     expect(resumed.statusCode, resumed.body).toBe(200);
     expect(resumed.json()).toMatchObject({ state: 'sending', automaticPause: { reason, overriddenBy: op.email } });
-    const log = await store.db.selectFrom('audit_log').select(['action', 'actor', 'via', 'detail']).where('subject', '=', id).orderBy('seq').execute();
-    expect(log.filter((e) => e.action === 'broadcast.auto-paused')).toEqual([{ action: 'broadcast.auto-paused', actor: null, via: 'system', detail: reason }]);
-    expect(log.at(-1)).toEqual({ action: 'broadcast.resumed', actor: op.email, via: 'console', detail: `overrode the automatic pause: ${reason}` });
+    const log = await store.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'via', 'detail'])
+      .where('subject', '=', id)
+      .orderBy('seq')
+      .execute();
+    expect(log.filter((e) => e.action === 'broadcast.auto-paused')).toEqual([
+      { action: 'broadcast.auto-paused', actor: null, via: 'system', detail: reason },
+    ]);
+    expect(log.at(-1)).toEqual({
+      action: 'broadcast.resumed',
+      actor: op.email,
+      via: 'console',
+      detail: `overrode the automatic pause: ${reason}`,
+    });
   });
 
   it('refuses to send or test a broadcast carrying an Ethereum address, with a sentence saying why', async () => {
@@ -269,18 +358,39 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
   it('a saved draft carrying a disguised address, an ENS name, a foreign link or a remote image is refused on send and test with 422 and the words (decision 0027)', async () => {
     await confirmed(2);
     const hex = '52908400098527886E0F7030069857D2E4169EE7';
-    const address = /contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\), but no official contract address is set/;
+    const address =
+      /contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\), but no official contract address is set/;
     const cases: { subject?: string; body: string; words: RegExp }[] = [
-      { body: `Send to 0x${hex.slice(0, 20)}\u2063${hex.slice(20)}`, words: /The message contains an invisible character \(U\+2063 INVISIBLE SEPARATOR\) after “…/ },
-      { subject: `Buy now\u200b`, body: 'Hello.', words: /^The subject contains an invisible character \(U\+200B ZERO WIDTH SPACE\) after “Buy now”; remove it\.$/ },
+      {
+        body: `Send to 0x${hex.slice(0, 20)}\u2063${hex.slice(20)}`,
+        words: /The message contains an invisible character \(U\+2063 INVISIBLE SEPARATOR\) after “…/,
+      },
+      {
+        subject: `Buy now\u200b`,
+        body: 'Hello.',
+        words:
+          /^The subject contains an invisible character \(U\+200B ZERO WIDTH SPACE\) after “Buy now”; remove it\.$/,
+      },
       { body: `Send to 0x${hex.replace(/E/g, 'Е').replace(/0/g, 'О')}`, words: address }, // Cyrillic Е and О
       { body: `Send to ${hex.match(/.{4}/g)?.join('-')}`, words: address }, // no 0x, dashes
       { body: `Send to ${hex.slice(0, 20)}\n\n${hex.slice(20)}`, words: address }, // across paragraphs
-      { body: `[Our page](https://dh.example/pay?to=0x${[...hex].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')})`, words: address },
+      {
+        body: `[Our page](https://dh.example/pay?to=0x${[...hex].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')})`,
+        words: address,
+      },
       { body: 'Send to diamondhand.eth', words: /contains an ENS name \(diamondhand\.eth\)/ },
-      { body: '[Buy on the official dapp](https://any-phishing.example)', words: /^The link “Buy on the official dapp” goes to any-phishing\.example/ },
-      { body: '![Scan me](https://any-phishing.example/qr.png)', words: /^The image “Scan me” is loaded from any-phishing\.example/ },
-      { body: '[dh.example](https://t.me/DiamondHandDH)', words: /^The link “dh\.example” reads as dh\.example but goes to t\.me/ },
+      {
+        body: '[Buy on the official dapp](https://any-phishing.example)',
+        words: /^The link “Buy on the official dapp” goes to any-phishing\.example/,
+      },
+      {
+        body: '![Scan me](https://any-phishing.example/qr.png)',
+        words: /^The image “Scan me” is loaded from any-phishing\.example/,
+      },
+      {
+        body: '[dh.example](https://t.me/DiamondHandDH)',
+        words: /^The link “dh\.example” reads as dh\.example but goes to t\.me/,
+      },
     ];
     for (const { subject = 'The presale is live', body, words } of cases) {
       const id = await draft();
@@ -301,11 +411,16 @@ describe.each(dialectCases)('launch broadcast ($label)', ({ dialect, skip }) => 
 
   it('the guard reads what the reader sees: an address hidden by an entity or split by a link is refused', async () => {
     const hex = '52908400098527886E0F7030069857D2E4169EE7';
-    for (const body of [`Send to 0x&#${hex.charCodeAt(0)};${hex.slice(1)}`, `[0x${hex.slice(0, 20)}](https://x.example)${hex.slice(20)}`]) {
+    for (const body of [
+      `Send to 0x&#${hex.charCodeAt(0)};${hex.slice(1)}`,
+      `[0x${hex.slice(0, 20)}](https://x.example)${hex.slice(20)}`,
+    ]) {
       const id = await approved(body);
       const res = await send(id);
       expect(res.statusCode, body).toBe(422);
-      expect(res.json().error.message).toMatch(/contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\)/);
+      expect(res.json().error.message).toMatch(
+        /contains an Ethereum address \(0x52908400098527886E0F7030069857D2E4169EE7\)/,
+      );
     }
   });
 });

@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../../shared/api-error.ts';
-import {
-  type BroadcastApprovals,
-  type BroadcastDraft,
-} from '../../../shared/admin/broadcast-schema.ts';
+import { type BroadcastApprovals, type BroadcastDraft } from '../../../shared/admin/broadcast-schema.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { unsubscribeUrl } from '../../signups/queries.ts';
 import type { BroadcastsTable } from '../../store/schema.ts';
@@ -65,47 +62,36 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     res.code(422).send(apiError('invalid_fields', refusal, { body: refusal }));
   const conflict = (res: FastifyReply, message: string) => res.code(409).send(apiError('conflict', message));
 
-  registerContract(
-    api,
-    broadcastsContract,
-    { onRequest: requireRole('viewer') },
-    async () => {
-      const rows = await store.listBroadcasts(db());
-      const broadcasts = await Promise.all(
-        rows.map(async (b) => {
-          const { state } = await store.progressOf(db(), b, opts.ratePerSec);
-          return { id: b.id, subject: b.subject, state, createdAt: b.created_at, sentAt: b.sent_at };
-        }),
-      );
-      return { broadcasts };
-    },
-  );
+  registerContract(api, broadcastsContract, { onRequest: requireRole('viewer') }, async () => {
+    const rows = await store.listBroadcasts(db());
+    const broadcasts = await Promise.all(
+      rows.map(async (b) => {
+        const { state } = await store.progressOf(db(), b, opts.ratePerSec);
+        return { id: b.id, subject: b.subject, state, createdAt: b.created_at, sentAt: b.sent_at };
+      }),
+    );
+    return { broadcasts };
+  });
 
-  registerContract(
-    api,
-    createBroadcastContract,
-    { onRequest: requireRole('sender') },
-    async (request) => {
-      const operator = operatorOf(request);
-      const id = await store.createDraft(db(), request.body, operator.email, api.clock());
-      // The text's fingerprint, not the text (as for every edit).
-      await audit(request, { action: 'broadcast.created', subject: id, detail: `text sha256:${store.textHash(request.body)}` });
-      const b = await store.findBroadcast(db(), id);
-      if (!b) throw new Error('a broadcast just created is missing');
-      return reply(b);
-    },
-  );
+  registerContract(api, createBroadcastContract, { onRequest: requireRole('sender') }, async (request) => {
+    const operator = operatorOf(request);
+    const id = await store.createDraft(db(), request.body, operator.email, api.clock());
+    // The text's fingerprint, not the text (as for every edit).
+    await audit(request, {
+      action: 'broadcast.created',
+      subject: id,
+      detail: `text sha256:${store.textHash(request.body)}`,
+    });
+    const b = await store.findBroadcast(db(), id);
+    if (!b) throw new Error('a broadcast just created is missing');
+    return reply(b);
+  });
 
-  registerContract(
-    api,
-    broadcastContract,
-    { onRequest: requireRole('viewer') },
-    async (request, res) => {
-      const b = await store.findBroadcast(db(), request.params.id);
-      if (!b) return res.code(404).send(apiError('not_found', notFound));
-      return reply(b);
-    },
-  );
+  registerContract(api, broadcastContract, { onRequest: requireRole('viewer') }, async (request, res) => {
+    const b = await store.findBroadcast(db(), request.params.id);
+    if (!b) return res.code(404).send(apiError('not_found', notFound));
+    return reply(b);
+  });
 
   registerContract(
     api,
@@ -117,7 +103,8 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       // Anyone who may write may edit another's draft; the row and the audit log say who did.
       const saved = await store.saveDraft(db(), request.params.id, request.body, actorOf(request), api.clock());
       if (saved.outcome === 'missing') return missing(res);
-      if (saved.outcome === 'not-draft') return conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.');
+      if (saved.outcome === 'not-draft')
+        return conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.');
       return current(res, request.params.id);
     },
   );
@@ -132,7 +119,13 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     async (request, res) => {
       const operator = operatorOf(request);
       const id = request.params.id;
-      const approved = await store.approve(db(), id, { ...actorOf(request), role: operator.role }, request.body.textHash, api.clock());
+      const approved = await store.approve(
+        db(),
+        id,
+        { ...actorOf(request), role: operator.role },
+        request.body.textHash,
+        api.clock(),
+      );
       switch (approved.outcome) {
         case 'missing':
           return missing(res);
@@ -143,77 +136,74 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
         case 'already':
           return conflict(res, `It is approved already (by ${approved.approvedBy}).`);
         case 'changed':
-          return conflict(res, 'The text changed since you opened it, so it was not approved: read it again, then approve it.');
+          return conflict(
+            res,
+            'The text changed since you opened it, so it was not approved: read it again, then approve it.',
+          );
         case 'approved':
           return current(res, id);
       }
     },
   );
 
-  registerContract(
-    api,
-    revokeBroadcastContract,
-    { onRequest: requireRole('sender') },
-    async (request, res) => {
-      const id = request.params.id;
-      const revoked = await store.revokeApproval(db(), id, actorOf(request), api.clock());
-      if (revoked.outcome === 'missing') return missing(res);
-      if (revoked.outcome === 'not-draft') return conflict(res, 'This broadcast has been sent or cancelled; its approval can no longer be revoked (pause or cancel it instead).');
-      if (revoked.outcome === 'none') return conflict(res, 'This broadcast has no approval to revoke.');
-      return current(res, id);
-    },
-  );
+  registerContract(api, revokeBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
+    const id = request.params.id;
+    const revoked = await store.revokeApproval(db(), id, actorOf(request), api.clock());
+    if (revoked.outcome === 'missing') return missing(res);
+    if (revoked.outcome === 'not-draft')
+      return conflict(
+        res,
+        'This broadcast has been sent or cancelled; its approval can no longer be revoked (pause or cancel it instead).',
+      );
+    if (revoked.outcome === 'none') return conflict(res, 'This broadcast has no approval to revoke.');
+    return current(res, id);
+  });
 
-  registerContract(
-    api,
-    broadcastPreviewContract,
-    { onRequest: requireRole('viewer') },
-    async (request, res) => {
-      const b = await store.findBroadcast(db(), request.params.id);
-      if (!b) return res.code(404).send(apiError('not_found', notFound));
-      const email = broadcastEmail({
-        siteName: opts.siteName,
-        subject: b.subject,
-        body: renderBody(b.body),
-        to: 'preview',
-        unsubscribeUrl: `${opts.publicUrl}${pagePaths.unsubscribe}?id=…`,
-      });
-      return { subject: email.subject, html: email.html, text: email.text, refusal: refusalOf(b) };
-    },
-  );
+  registerContract(api, broadcastPreviewContract, { onRequest: requireRole('viewer') }, async (request, res) => {
+    const b = await store.findBroadcast(db(), request.params.id);
+    if (!b) return res.code(404).send(apiError('not_found', notFound));
+    const email = broadcastEmail({
+      siteName: opts.siteName,
+      subject: b.subject,
+      body: renderBody(b.body),
+      to: 'preview',
+      unsubscribeUrl: `${opts.publicUrl}${pagePaths.unsubscribe}?id=…`,
+    });
+    return { subject: email.subject, html: email.html, text: email.text, refusal: refusalOf(b) };
+  });
 
-  registerContract(
-    api,
-    testBroadcastContract,
-    { onRequest: requireRole('sender') },
-    async (request, res) => {
-      const operator = operatorOf(request);
-      const b = await store.findBroadcast(db(), request.params.id);
-      if (!b) return res.code(404).send(apiError('not_found', notFound));
-      const refusal = refusalOf(b);
-      if (refusal) return refuse(res, refusal);
-      // Straight to the mail server, not through the outbox: the operator is waiting for it, and
-      // a failure is theirs to see now. Its unsubscribe link is a real-looking one that matches
-      // no subscriber.
-      try {
-        await api.mailer.send(
-          broadcastEmail({
-            siteName: opts.siteName,
-            subject: b.subject,
-            body: renderBody(b.body),
-            to: operator.email,
-            unsubscribeUrl: unsubscribeUrl(opts.publicUrl, api.keys, 'test-send'),
-            test: true,
-          }),
-        );
-      } catch (error) {
-        request.log.warn({ err: error instanceof Error ? error.message.slice(0, 200) : 'unknown' }, 'broadcast test not sent');
-        return res.code(503).send(apiError('unavailable', 'The mail server did not take the test email; try again in a minute.'));
-      }
-      await audit(request, { action: 'broadcast.test-sent', subject: b.id });
-      return { sentTo: operator.email };
-    },
-  );
+  registerContract(api, testBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
+    const operator = operatorOf(request);
+    const b = await store.findBroadcast(db(), request.params.id);
+    if (!b) return res.code(404).send(apiError('not_found', notFound));
+    const refusal = refusalOf(b);
+    if (refusal) return refuse(res, refusal);
+    // Straight to the mail server, not through the outbox: the operator is waiting for it, and
+    // a failure is theirs to see now. Its unsubscribe link is a real-looking one that matches
+    // no subscriber.
+    try {
+      await api.mailer.send(
+        broadcastEmail({
+          siteName: opts.siteName,
+          subject: b.subject,
+          body: renderBody(b.body),
+          to: operator.email,
+          unsubscribeUrl: unsubscribeUrl(opts.publicUrl, api.keys, 'test-send'),
+          test: true,
+        }),
+      );
+    } catch (error) {
+      request.log.warn(
+        { err: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
+        'broadcast test not sent',
+      );
+      return res
+        .code(503)
+        .send(apiError('unavailable', 'The mail server did not take the test email; try again in a minute.'));
+    }
+    await audit(request, { action: 'broadcast.test-sent', subject: b.id });
+    return { sentTo: operator.email };
+  });
 
   registerContract(
     api,
@@ -223,7 +213,11 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       const id = request.params.id;
       // The guard and the approval are checked on the stored text inside the transaction that
       // starts the send (broadcast-store.ts), never on a copy read before it.
-      const started = await store.startSend(db(), id, actorOf(request), api.clock(), { approvals: opts.approvals, refusalOf, suppressions: api.suppressions });
+      const started = await store.startSend(db(), id, actorOf(request), api.clock(), {
+        approvals: opts.approvals,
+        refusalOf,
+        suppressions: api.suppressions,
+      });
       switch (started.outcome) {
         case 'missing':
           return missing(res);
@@ -251,27 +245,29 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     refused: string,
     guard: ReturnType<typeof requireRole>,
   ) =>
-    registerContract(
-      api,
-      contract,
-      { onRequest: guard },
-      async (request, res) => {
-        const id = request.params.id;
-        const changed = await change(id, operatorOf(request).email);
-        if (!changed) {
-          return (await store.findBroadcast(db(), id)) ? conflict(res, refused) : res.code(404).send(apiError('not_found', notFound));
-        }
-        await audit(request, { action, subject: id, detail: changed.detail });
-        if (action === 'broadcast.resumed') api.outbox.nudge();
-        const b = await store.findBroadcast(db(), id);
-        if (!b) return res.code(404).send(apiError('not_found', notFound));
-        return reply(b);
-      },
-    );
+    registerContract(api, contract, { onRequest: guard }, async (request, res) => {
+      const id = request.params.id;
+      const changed = await change(id, operatorOf(request).email);
+      if (!changed) {
+        return (await store.findBroadcast(db(), id))
+          ? conflict(res, refused)
+          : res.code(404).send(apiError('not_found', notFound));
+      }
+      await audit(request, { action, subject: id, detail: changed.detail });
+      if (action === 'broadcast.resumed') api.outbox.nudge();
+      const b = await store.findBroadcast(db(), id);
+      if (!b) return res.code(404).send(apiError('not_found', notFound));
+      return reply(b);
+    });
   const done = (ok: boolean) => (ok ? { detail: null } : false);
-  transition(pauseBroadcastContract, async (id, by) => done(await store.pause(db(), id, by, api.clock())), 'broadcast.paused', 'Only a broadcast that is sending can be paused.',
+  transition(
+    pauseBroadcastContract,
+    async (id, by) => done(await store.pause(db(), id, by, api.clock())),
+    'broadcast.paused',
+    'Only a broadcast that is sending can be paused.',
     // The emergency stop: one press for anyone signed in, whatever their role.
-    requireRole('viewer'));
+    requireRole('viewer'),
+  );
   transition(
     resumeBroadcastContract,
     async (id, by) => {
@@ -285,6 +281,11 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     // Sending again is sending: a stolen session alone must not undo someone's emergency stop.
     requireRole('sender', { freshProof: true }),
   );
-  transition(cancelBroadcastContract, async (id) => done(await store.cancel(db(), id, api.clock())), 'broadcast.cancelled', 'This broadcast has finished or was cancelled already.',
-    requireRole('sender'));
+  transition(
+    cancelBroadcastContract,
+    async (id) => done(await store.cancel(db(), id, api.clock())),
+    'broadcast.cancelled',
+    'This broadcast has finished or was cancelled already.',
+    requireRole('sender'),
+  );
 }

@@ -24,14 +24,24 @@ for (const { dialect, skip, label } of dialectCases) {
     /** Marks rows [from, to) sent and tells the watch of each, as the worker and mail plugin do. */
     const send = async (id: string, rows: string[], from: number, to: number) => {
       for (const row of rows.slice(from, to)) {
-        await t.db.db.updateTable('outbox').set({ status: 'sent', sent_at: clock().toISOString() }).where('id', '=', row).execute();
+        await t.db.db
+          .updateTable('outbox')
+          .set({ status: 'sent', sent_at: clock().toISOString() })
+          .where('id', '=', row)
+          .execute();
         watch.rowSent(id);
       }
       await watch.idle(id);
     };
     const complaint = (row: string | undefined, eventId: string) =>
-      t.kit.intake.byEnvelope(t.kit.verp.address(row ?? 'missing'), { kind: 'complaint', source: 'arf', eventId, now: clock() });
-    const state = (id: string) => t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      t.kit.intake.byEnvelope(t.kit.verp.address(row ?? 'missing'), {
+        kind: 'complaint',
+        source: 'arf',
+        eventId,
+        now: clock(),
+      });
+    const state = (id: string) =>
+      t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     it('complaints heard before the sample pause the broadcast once the sample is sent, with no further event', async () => {
       const { id, rows } = await sending();
@@ -47,7 +57,12 @@ for (const { dialect, skip, label } of dialectCases) {
       const paused = await state(id);
       expect(paused.paused_by).toBe('automatic');
       expect(paused.paused_reason).toMatch(/^Complaints reached 1 % \(2 of 20[0-9] sent\), above the 0\.1 % limit\.$/);
-      const audited = await t.db.db.selectFrom('audit_log').select('actor').where('subject', '=', id).where('action', '=', 'broadcast.auto-paused').execute();
+      const audited = await t.db.db
+        .selectFrom('audit_log')
+        .select('actor')
+        .where('subject', '=', id)
+        .where('action', '=', 'broadcast.auto-paused')
+        .execute();
       expect(audited).toEqual([{ actor: null }]);
       expect(errors).toEqual([]);
     });
@@ -71,7 +86,11 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('leaves a broadcast whose automatic pause an operator overrode', async () => {
       const { id, rows } = await sending();
-      await t.db.db.updateTable('broadcasts').set({ pause_overridden_by: 'ann@example.com' }).where('id', '=', id).execute();
+      await t.db.db
+        .updateTable('broadcasts')
+        .set({ pause_overridden_by: 'ann@example.com' })
+        .where('id', '=', id)
+        .execute();
       await complaint(rows[0], 'arf-1');
       await send(id, rows, 0, 200);
       expect(await watch.check(id)).toBe('done');
@@ -90,9 +109,18 @@ describe('the brake re-checked as rows are sent, as the app wires it', () => {
       await t.app.jobs.runOnce('outbox');
       expect(mailer.sent).toHaveLength(100);
       for (const [i, m] of mailer.sent.slice(0, 2).entries()) {
-        expect(await t.app.bounces.byEnvelope(m.envelopeFrom ?? '', { kind: 'complaint', source: 'arf', eventId: `arf-${i}`, now: t.clock() })).toBe('suppressed');
+        expect(
+          await t.app.bounces.byEnvelope(m.envelopeFrom ?? '', {
+            kind: 'complaint',
+            source: 'arf',
+            eventId: `arf-${i}`,
+            now: t.clock(),
+          }),
+        ).toBe('suppressed');
       }
-      const status = async () => (await t.store.db.selectFrom('broadcasts').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+      const status = async () =>
+        (await t.store.db.selectFrom('broadcasts').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+          .status;
       expect(await status()).toBe('sending');
       t.clock.advance(1_000);
       await t.app.jobs.runOnce('outbox');

@@ -57,7 +57,11 @@ export class SampleWatch {
    * own, once. A paused broadcast is read again after its resume (its rows are sent again).
    */
   async check(id: string): Promise<BroadcastRead> {
-    const b = await this.db.selectFrom('broadcasts').select(['status', 'recipients', 'pause_overridden_by']).where('id', '=', id).executeTakeFirst();
+    const b = await this.db
+      .selectFrom('broadcasts')
+      .select(['status', 'recipients', 'pause_overridden_by'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!b || (b.status !== 'sending' && b.status !== 'paused') || b.pause_overridden_by !== null) {
       this.settled.add(id);
       return 'done';

@@ -45,7 +45,9 @@ export interface Actor {
  * log records of an edit instead of the text. JSON keeps the two apart ("a" + "bc" ≠ "ab" + "c").
  */
 export const textHash = (d: { subject: string; body: string }): string =>
-  createHash('sha256').update(JSON.stringify([d.subject, d.body])).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify([d.subject, d.body]))
+    .digest('hex');
 
 const hashNote = (hash: string) => `text sha256:${hash}`;
 
@@ -99,7 +101,13 @@ export type SaveOutcome =
  * Saves a draft's text, with its audit row (who, and the new text's hash), in one transaction on
  * the locked row. A changed text voids the approval: it was given for another text.
  */
-export async function saveDraft(db: Kysely<Database>, id: string, draft: BroadcastDraft, actor: Actor, now: Date): Promise<SaveOutcome> {
+export async function saveDraft(
+  db: Kysely<Database>,
+  id: string,
+  draft: BroadcastDraft,
+  actor: Actor,
+  now: Date,
+): Promise<SaveOutcome> {
   return db.transaction().execute(async (trx): Promise<SaveOutcome> => {
     const b = await lockRow(trx, id);
     if (!b) return { outcome: 'missing' };
@@ -163,7 +171,12 @@ export async function approve(
     if (!b) return { outcome: 'missing' };
     if (b.status !== 'draft') return { outcome: 'not-draft' };
     const stored = textHash(b);
-    const refusal = approvalRefusal(approver, { state: 'draft', createdBy: b.created_by, updatedBy: b.updated_by ?? b.created_by, approval: null });
+    const refusal = approvalRefusal(approver, {
+      state: 'draft',
+      createdBy: b.created_by,
+      updatedBy: b.updated_by ?? b.created_by,
+      approval: null,
+    });
     if (refusal) return { outcome: 'refused', refusal };
     if (b.approved_by && b.approved_hash === stored) return { outcome: 'already', approvedBy: b.approved_by };
     if (hash !== stored) return { outcome: 'changed' };
@@ -178,10 +191,16 @@ export async function approve(
   });
 }
 
-export type RevokeOutcome = { outcome: 'revoked'; approvedBy: string } | { outcome: 'missing' } | { outcome: 'not-draft' } | { outcome: 'none' };
+export type RevokeOutcome =
+  { outcome: 'revoked'; approvedBy: string } | { outcome: 'missing' } | { outcome: 'not-draft' } | { outcome: 'none' };
 
 /** Takes an approval back (the approver, or any other sender), with its audit row. */
-export async function revokeApproval(db: Kysely<Database>, id: string, actor: Actor, now: Date): Promise<RevokeOutcome> {
+export async function revokeApproval(
+  db: Kysely<Database>,
+  id: string,
+  actor: Actor,
+  now: Date,
+): Promise<RevokeOutcome> {
   return db.transaction().execute(async (trx): Promise<RevokeOutcome> => {
     const b = await lockRow(trx, id);
     if (!b) return { outcome: 'missing' };
@@ -246,12 +265,21 @@ export type SendOutcome =
   | { outcome: 'unapproved'; reason: string };
 
 /** The approval that lets this text go out, or why there is none. */
-async function approvalOf(trx: Kysely<Database>, b: BroadcastsTable, hash: string): Promise<{ by: string } | { problem: string }> {
+async function approvalOf(
+  trx: Kysely<Database>,
+  b: BroadcastsTable,
+  hash: string,
+): Promise<{ by: string } | { problem: string }> {
   if (!b.approved_by) return { problem: 'nobody has approved it' };
   if (b.approved_hash !== hash) return { problem: `the text is not the one ${b.approved_by} approved` };
   const same = (a: string | null) => a !== null && operatorKey(a) === operatorKey(b.approved_by ?? '');
-  if (same(b.created_by) || same(b.updated_by)) return { problem: `${b.approved_by} wrote or edited it, so it needs another approval` };
-  const approver = await trx.selectFrom('operators').select('role').where('email_key', '=', operatorKey(b.approved_by)).executeTakeFirst();
+  if (same(b.created_by) || same(b.updated_by))
+    return { problem: `${b.approved_by} wrote or edited it, so it needs another approval` };
+  const approver = await trx
+    .selectFrom('operators')
+    .select('role')
+    .where('email_key', '=', operatorKey(b.approved_by))
+    .executeTakeFirst();
   if (!approver || approver.role === 'viewer') return { problem: `${b.approved_by} may no longer approve broadcasts` };
   return { by: b.approved_by };
 }
@@ -263,7 +291,13 @@ async function approvalOf(trx: Kysely<Database>, b: BroadcastsTable, hash: strin
  * and (with two approvals) an approval of exactly that text by an operator who neither wrote nor
  * edited it. Its audit row names the approver, or says nobody approved it.
  */
-export async function startSend(db: Kysely<Database>, id: string, actor: Actor, now: Date, policy: SendPolicy): Promise<SendOutcome> {
+export async function startSend(
+  db: Kysely<Database>,
+  id: string,
+  actor: Actor,
+  now: Date,
+  policy: SendPolicy,
+): Promise<SendOutcome> {
   return db.transaction().execute(async (trx): Promise<SendOutcome> => {
     const b = await lockRow(trx, id);
     if (!b) return { outcome: 'missing' };
@@ -283,7 +317,12 @@ export async function startSend(db: Kysely<Database>, id: string, actor: Actor, 
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return { outcome: 'not-draft' };
     const confirmed = await confirmedSubscribers(trx);
-    const barred = policy.suppressions ? await policy.suppressions.suppressedAmong(trx, confirmed.map((c) => c.emailKey)) : new Set<string>();
+    const barred = policy.suppressions
+      ? await policy.suppressions.suppressedAmong(
+          trx,
+          confirmed.map((c) => c.emailKey),
+        )
+      : new Set<string>();
     const ids = confirmed.filter((c) => !barred.has(c.emailKey)).map((c) => c.id);
     const suppressed = confirmed.length - ids.length;
     for (let i = 0; i < ids.length; i += CHUNK) {
@@ -377,7 +416,13 @@ export async function cancel(db: Kysely<Database>, id: string, now: Date): Promi
   });
 }
 
-async function move(db: Kysely<Database>, id: string, from: BroadcastsTable['status'][], to: BroadcastsTable['status'], now: Date): Promise<boolean> {
+async function move(
+  db: Kysely<Database>,
+  id: string,
+  from: BroadcastsTable['status'][],
+  to: BroadcastsTable['status'],
+  now: Date,
+): Promise<boolean> {
   const r = await db
     .updateTable('broadcasts')
     .set({ status: to, updated_at: now.toISOString() })
@@ -394,7 +439,11 @@ const isSuppressed = (lastError: string | null) => lastError?.startsWith('suppre
  * Where every recipient stands: queued + sent + failed + skipped + cancelled + suppressed =
  * recipients; and what came back: bounces (hard, soft) and complaints, each row counted once.
  */
-export async function progressOf(db: Kysely<Database>, b: BroadcastsTable, ratePerSec: number): Promise<{ state: BroadcastState; progress: BroadcastProgress }> {
+export async function progressOf(
+  db: Kysely<Database>,
+  b: BroadcastsTable,
+  ratePerSec: number,
+): Promise<{ state: BroadcastState; progress: BroadcastProgress }> {
   const rows = await db
     .selectFrom('outbox')
     .select((eb) => ['status', 'last_error', eb.fn.countAll<number | string>().as('n')])
@@ -420,7 +469,11 @@ export async function progressOf(db: Kysely<Database>, b: BroadcastsTable, rateP
     const heard = await db
       .selectFrom('bounce_events')
       .innerJoin('outbox', 'outbox.id', 'bounce_events.outbox_id')
-      .select((eb) => ['bounce_events.kind', 'outbox.status', eb.fn.count<number | string>('outbox.id').distinct().as('n')])
+      .select((eb) => [
+        'bounce_events.kind',
+        'outbox.status',
+        eb.fn.count<number | string>('outbox.id').distinct().as('n'),
+      ])
       .where('outbox.broadcast_id', '=', b.id)
       .groupBy(['bounce_events.kind', 'outbox.status'])
       .execute();
@@ -447,10 +500,19 @@ export function toBroadcast(
   approvals: BroadcastApprovals,
 ): Broadcast {
   const hash = textHash(b);
-  const approval = b.approved_by !== null && b.approved_at !== null && b.approved_hash === hash ? { by: b.approved_by, at: b.approved_at } : null;
+  const approval =
+    b.approved_by !== null && b.approved_at !== null && b.approved_hash === hash
+      ? { by: b.approved_by, at: b.approved_at }
+      : null;
   const lapsed =
     !approval && b.lapsed_approved_by && b.lapsed_approved_at && b.lapsed_by && b.lapsed_at && b.lapsed_reason
-      ? { approvedBy: b.lapsed_approved_by, approvedAt: b.lapsed_approved_at, by: b.lapsed_by, at: b.lapsed_at, reason: b.lapsed_reason }
+      ? {
+          approvedBy: b.lapsed_approved_by,
+          approvedAt: b.lapsed_approved_at,
+          by: b.lapsed_by,
+          at: b.lapsed_at,
+          reason: b.lapsed_reason,
+        }
       : null;
   return {
     id: b.id,

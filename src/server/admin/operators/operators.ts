@@ -32,7 +32,11 @@ export class OperatorError extends Error {}
 export const operatorKey = (email: string): string => normaliseEmail(email).toLowerCase();
 
 export async function findOperator(db: Kysely<Database>, email: string): Promise<Operator | null> {
-  const row = await db.selectFrom('operators').selectAll().where('email_key', '=', operatorKey(email)).executeTakeFirst();
+  const row = await db
+    .selectFrom('operators')
+    .selectAll()
+    .where('email_key', '=', operatorKey(email))
+    .executeTakeFirst();
   if (!row) return null;
   return {
     id: row.id,
@@ -70,7 +74,8 @@ export async function addOperator(
   const passwordHash = await hashPassword(password);
   const totpSecret = newTotpSecret();
   return db.transaction().execute(async (tx) => {
-    if (await findOperator(tx, email)) throw new OperatorError(`An operator with the address ${normaliseEmail(email)} exists already.`);
+    if (await findOperator(tx, email))
+      throw new OperatorError(`An operator with the address ${normaliseEmail(email)} exists already.`);
     const id = randomUUID();
     const at = now.toISOString();
     await tx
@@ -153,7 +158,12 @@ export async function hasOperators(db: Kysely<Database>): Promise<boolean> {
  * Gives an operator another role; their sessions end, so the new role holds from their next
  * sign-in and a lowered one cannot linger in an open tab. Returns the role they had.
  */
-export async function setRole(db: Kysely<Database>, email: string, role: OperatorRole, now: Date): Promise<OperatorRole> {
+export async function setRole(
+  db: Kysely<Database>,
+  email: string,
+  role: OperatorRole,
+  now: Date,
+): Promise<OperatorRole> {
   const op = await requireOperator(db, email);
   await db.transaction().execute(async (tx) => {
     await tx.updateTable('operators').set({ role, updated_at: now.toISOString() }).where('id', '=', op.id).execute();
@@ -167,20 +177,33 @@ export async function changePassword(db: Kysely<Database>, email: string, passwo
   const op = await requireOperator(db, email);
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (tx) => {
-    await tx.updateTable('operators').set({ password_hash: passwordHash, updated_at: now.toISOString() }).where('id', '=', op.id).execute();
+    await tx
+      .updateTable('operators')
+      .set({ password_hash: passwordHash, updated_at: now.toISOString() })
+      .where('id', '=', op.id)
+      .execute();
     await tx.deleteFrom('operator_sessions').where('operator_id', '=', op.id).execute();
     await tx.deleteFrom('operator_challenges').where('operator_id', '=', op.id).execute();
   });
 }
 
 /** A new authenticator secret and new recovery codes (a lost phone); every passkey and session ends. */
-export async function resetTwoFactor(db: Kysely<Database>, email: string, now: Date, secrets: SecretBox): Promise<NewFactors> {
+export async function resetTwoFactor(
+  db: Kysely<Database>,
+  email: string,
+  now: Date,
+  secrets: SecretBox,
+): Promise<NewFactors> {
   const op = await requireOperator(db, email);
   const totpSecret = newTotpSecret();
   return db.transaction().execute(async (tx) => {
     await tx
       .updateTable('operators')
-      .set({ totp_secret: secrets.seal(totpSecret, totpSecretContext(op.id)), totp_last_step: null, updated_at: now.toISOString() })
+      .set({
+        totp_secret: secrets.seal(totpSecret, totpSecretContext(op.id)),
+        totp_last_step: null,
+        updated_at: now.toISOString(),
+      })
       .where('id', '=', op.id)
       .execute();
     await tx.deleteFrom('operator_sessions').where('operator_id', '=', op.id).execute();
@@ -193,7 +216,11 @@ export async function resetTwoFactor(db: Kysely<Database>, email: string, now: D
 }
 
 /** Re-hash a password whose hash was made with older parameters (after a successful check). */
-export async function replacePasswordHash(db: Kysely<Database>, operatorId: string, passwordHash: string): Promise<void> {
+export async function replacePasswordHash(
+  db: Kysely<Database>,
+  operatorId: string,
+  passwordHash: string,
+): Promise<void> {
   await db.updateTable('operators').set({ password_hash: passwordHash }).where('id', '=', operatorId).execute();
 }
 
@@ -212,7 +239,12 @@ export async function claimTotpStep(db: Kysely<Database>, operatorId: string, st
 }
 
 /** Uses up a recovery code; false when it is not one of this operator's unused codes. */
-export async function claimRecoveryCode(db: Kysely<Database>, operatorId: string, code: string, now: Date): Promise<boolean> {
+export async function claimRecoveryCode(
+  db: Kysely<Database>,
+  operatorId: string,
+  code: string,
+  now: Date,
+): Promise<boolean> {
   const result = await db
     .updateTable('operator_recovery_codes')
     .set({ used_at: now.toISOString() })

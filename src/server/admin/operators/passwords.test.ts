@@ -23,7 +23,9 @@ describe('operator passwords', () => {
 
 describe('browserSummary', () => {
   it('names the browser and system only', () => {
-    expect(browserSummary('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')).toBe('Firefox on Windows');
+    expect(browserSummary('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')).toBe(
+      'Firefox on Windows',
+    );
     expect(browserSummary(undefined)).toBe('Unknown browser');
   });
 });

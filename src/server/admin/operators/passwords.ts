@@ -30,7 +30,8 @@ export const dummyHash = (): Promise<string> => (dummy ??= hashPassword(`no oper
 
 // The 49,000 most common passwords (xato/zxcvbn's list), shipped in @zxcvbn-ts/language-common.
 let common: Set<string> | undefined;
-const commonPasswords = (): Set<string> => (common ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())));
+const commonPasswords = (): Set<string> =>
+  (common ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())));
 
 /** Why a new password is refused, in words; null when it is fine. */
 export function passwordProblem(password: string, email: string): string | null {
@@ -42,7 +43,10 @@ export function passwordProblem(password: string, email: string): string | null 
   if (commonPasswords().has(lower)) return 'That password is on a list of common passwords. Please choose another.';
   if (new Set(lower).size <= 2) return 'That password repeats one or two characters. Please choose another.';
   const local = email.toLowerCase().split('@')[0] ?? '';
-  if (lower === email.toLowerCase() || (local.length >= 4 && lower.includes(local) && lower.length - local.length < 6)) {
+  if (
+    lower === email.toLowerCase() ||
+    (local.length >= 4 && lower.includes(local) && lower.length - local.length < 6)
+  ) {
     return 'That password is too close to the email address. Please choose another.';
   }
   return null;

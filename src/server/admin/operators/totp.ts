@@ -6,7 +6,14 @@ const PERIOD_S = 30;
 const ISSUER = 'Diamond Hand console';
 
 const totpFor = (secret: string, email: string) =>
-  new TOTP({ issuer: ISSUER, label: email, algorithm: 'SHA1', digits: 6, period: PERIOD_S, secret: Secret.fromBase32(secret) });
+  new TOTP({
+    issuer: ISSUER,
+    label: email,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_S,
+    secret: Secret.fromBase32(secret),
+  });
 
 /** A new random secret (160 bits, as RFC 4226 recommends), base32. */
 export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
@@ -27,4 +34,5 @@ export function totpStep(secret: string, code: string, now: Date): number | null
 }
 
 /** The code for a moment (tests and the command line's self-check). */
-export const totpCode = (secret: string, at: Date): string => totpFor(secret, 'x').generate({ timestamp: at.getTime() });
+export const totpCode = (secret: string, at: Date): string =>
+  totpFor(secret, 'x').generate({ timestamp: at.getTime() });

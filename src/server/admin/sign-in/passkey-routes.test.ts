@@ -125,7 +125,9 @@ describe.each(dialectCases)('console passkeys ($label)', ({ dialect, skip }) => 
       'The passkey answered for another site, not https://dh.example. Please use the console at its own address.',
     );
     expect(await attempt({ rpId: 'evil.example' })).toBe('That passkey belongs to another site, not dh.example.');
-    expect(await attempt({ challenge: 'bm90LXRoZS1jaGFsbGVuZ2U' })).toBe('This passkey request has expired or was answered already. Please start again.');
+    expect(await attempt({ challenge: 'bm90LXRoZS1jaGFsbGVuZ2U' })).toBe(
+      'This passkey request has expired or was answered already. Please start again.',
+    );
     expect(await attempt({ userVerified: false })).toMatch(/did not confirm it was you/);
     expect(await storedPasskeys()).toHaveLength(0);
   });
@@ -144,7 +146,10 @@ describe.each(dialectCases)('console passkeys ($label)', ({ dialect, skip }) => 
     const other = client();
     await other.signIn(op, t.clock());
     const mine = (await c.post(p.passkeyRegistrationOptions)).json<RegistrationOptions>();
-    const stolen = await other.post(p.passkeys, { name: 'Other', response: new SoftwareAuthenticator(site).register(mine) });
+    const stolen = await other.post(p.passkeys, {
+      name: 'Other',
+      response: new SoftwareAuthenticator(site).register(mine),
+    });
     expect(stolen.statusCode).toBe(400);
     expect(stolen.json().error.message).toMatch(/expired or was answered already/);
 
@@ -152,7 +157,10 @@ describe.each(dialectCases)('console passkeys ($label)', ({ dialect, skip }) => 
     const late = (await c.post(p.passkeyRegistrationOptions)).json<RegistrationOptions>();
     t.clock.advance(5 * 60_000);
     expect((await c.post(p.freshProof, { code: codeAt(op, t.clock()) })).statusCode).toBe(200);
-    const expired = await c.post(p.passkeys, { name: 'Late', response: new SoftwareAuthenticator(site).register(late) });
+    const expired = await c.post(p.passkeys, {
+      name: 'Late',
+      response: new SoftwareAuthenticator(site).register(late),
+    });
     expect(expired.json().error.message).toMatch(/expired or was answered already/);
     expect(await storedPasskeys()).toHaveLength(1);
   });
@@ -178,7 +186,9 @@ describe.each(dialectCases)('console passkeys ($label)', ({ dialect, skip }) => 
     expect(Number(row?.counter)).toBe(1);
     expect(row?.last_used_at).toBe(t.clock().toISOString());
     const log = await store.db.selectFrom('audit_log').selectAll().where('subject', '=', op.email).execute();
-    expect(log.find((e) => e.action === 'sign-in.succeeded' && e.detail?.includes('passkey'))?.detail).toBe('Chrome on Linux, with the passkey “Phone”');
+    expect(log.find((e) => e.action === 'sign-in.succeeded' && e.detail?.includes('passkey'))?.detail).toBe(
+      'Chrome on Linux, with the passkey “Phone”',
+    );
     expect(log.find((e) => e.action === 'passkey.used')?.detail).toBe('“Phone”, to sign in');
 
     // The sign-in's challenge went with the pending sign-in: the same answer signs nobody in again.
@@ -204,7 +214,9 @@ describe.each(dialectCases)('console passkeys ($label)', ({ dialect, skip }) => 
     expect(cloned.json().error.message).toMatch(/use count went backwards/);
 
     // Removing asks for fresh proof, and then the passkey signs nobody in.
-    const old = ((await c.get(p.passkeys)).json().passkeys as { id: string; name: string }[]).find((k) => k.name === 'Old key');
+    const old = ((await c.get(p.passkeys)).json().passkeys as { id: string; name: string }[]).find(
+      (k) => k.name === 'Old key',
+    );
     t.clock.advance(6 * 60_000);
     expect((await c.post(withId(p.passkeyRemove, old?.id ?? ''))).json().error.code).toBe('fresh_proof_required');
     expect((await c.post(p.freshProof, { code: codeAt(op, t.clock()) })).statusCode).toBe(200);
@@ -237,7 +249,12 @@ describe.each(dialectCases)('console passkeys ($label)', ({ dialect, skip }) => 
     for (let i = 0; i < 3; i++) expect((await passkeyStep(s, theirs.authenticate(options))).statusCode).toBe(400);
     const blocked = await passkeyStep(s, key.authenticate(options));
     expect(blocked.statusCode).toBe(429);
-    const failures = await store.db.selectFrom('audit_log').select('detail').where('action', '=', 'sign-in.failed').where('subject', '=', op.email).execute();
+    const failures = await store.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'sign-in.failed')
+      .where('subject', '=', op.email)
+      .execute();
     expect(failures.map((f) => f.detail)).toEqual(
       expect.arrayContaining(['passkey refused: signature counter went backwards', 'passkey refused: not registered']),
     );
@@ -255,7 +272,9 @@ describe.each(dialectCases)('console passkeys ($label)', ({ dialect, skip }) => 
     expect((await c.post(p.passkeyRegistrationOptions)).json().error.code).toBe('fresh_proof_required');
     const options = await c.post(p.freshProofPasskeyOptions);
     expect(options.statusCode).toBe(200);
-    const wrongSite = await c.post(p.freshProofPasskey, { response: key.authenticate(options.json<AuthenticationOptions>(), { origin: 'https://evil.example' }) });
+    const wrongSite = await c.post(p.freshProofPasskey, {
+      response: key.authenticate(options.json<AuthenticationOptions>(), { origin: 'https://evil.example' }),
+    });
     expect(wrongSite.statusCode).toBe(400);
     const next = (await c.post(p.freshProofPasskeyOptions)).json<AuthenticationOptions>();
     const proof = await c.post(p.freshProofPasskey, { response: key.authenticate(next) });

@@ -36,12 +36,9 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
   const db = () => api.store.db;
   const { relyingParty: rp } = opts;
 
-  registerContract(
-    api,
-    passkeysContract,
-    { onRequest: requireRole('viewer') },
-    async (request) => ({ passkeys: await listPasskeys(db(), operatorOf(request).id) }),
-  );
+  registerContract(api, passkeysContract, { onRequest: requireRole('viewer') }, async (request) => ({
+    passkeys: await listPasskeys(db(), operatorOf(request).id),
+  }));
 
   registerContract(
     api,
@@ -50,7 +47,12 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
     async (request, reply) => {
       if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
       const operator = operatorOf(request);
-      return registrationOptions(db(), rp, { id: operator.id, email: operator.email, sessionId: operator.sessionId }, api.clock());
+      return registrationOptions(
+        db(),
+        rp,
+        { id: operator.id, email: operator.email, sessionId: operator.sessionId },
+        api.clock(),
+      );
     },
   );
 
@@ -61,25 +63,30 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
     async (request, reply) => {
       if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
       const operator = operatorOf(request);
-      const added = await addPasskey(db(), rp, { id: operator.id, sessionId: operator.sessionId }, request.body, api.clock());
+      const added = await addPasskey(
+        db(),
+        rp,
+        { id: operator.id, sessionId: operator.sessionId },
+        request.body,
+        api.clock(),
+      );
       if (!added.ok) return reply.code(400).send(apiError('bad_request', added.refusal.message));
       await audit(request, { action: 'passkey.added', subject: operator.email, detail: `“${added.passkey.name}”` });
       return { passkey: added.passkey };
     },
   );
 
-  registerContract(
-    api,
-    renamePasskeyContract,
-    { onRequest: requireRole('viewer') },
-    async (request, reply) => {
-      const operator = operatorOf(request);
-      const renamed = await renamePasskey(db(), operator.id, request.params.id, request.body.name);
-      if (!renamed) return reply.code(404).send(apiError('not_found', notYours));
-      await audit(request, { action: 'passkey.renamed', subject: operator.email, detail: `“${renamed.was}” → “${renamed.entry.name}”` });
-      return { passkey: renamed.entry };
-    },
-  );
+  registerContract(api, renamePasskeyContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+    const operator = operatorOf(request);
+    const renamed = await renamePasskey(db(), operator.id, request.params.id, request.body.name);
+    if (!renamed) return reply.code(404).send(apiError('not_found', notYours));
+    await audit(request, {
+      action: 'passkey.renamed',
+      subject: operator.email,
+      detail: `“${renamed.was}” → “${renamed.entry.name}”`,
+    });
+    return { passkey: renamed.entry };
+  });
 
   registerContract(
     api,
@@ -96,20 +103,20 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
 
   // After the password step: a challenge for the pending sign-in, limited to its operator's
   // passkeys. Answered at adminApiPaths.secondFactor with { method: 'passkey', response }.
-  registerContract(
-    api,
-    signInPasskeyOptionsContract,
-    { config: { adminPublic: true } },
-    async (request, reply) => {
-      const signingIn = await pendingSignIn(request, reply);
-      if (!signingIn) return reply;
-      const { token: pending, challenge } = signingIn;
-      if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
-      const binding = { pendingHash: tokenHash(pending) };
-      const options = await authenticationOptions(db(), rp, { operatorId: challenge.operatorId, purpose: 'sign-in', binding }, api.clock());
-      return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
-    },
-  );
+  registerContract(api, signInPasskeyOptionsContract, { config: { adminPublic: true } }, async (request, reply) => {
+    const signingIn = await pendingSignIn(request, reply);
+    if (!signingIn) return reply;
+    const { token: pending, challenge } = signingIn;
+    if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+    const binding = { pendingHash: tokenHash(pending) };
+    const options = await authenticationOptions(
+      db(),
+      rp,
+      { operatorId: challenge.operatorId, purpose: 'sign-in', binding },
+      api.clock(),
+    );
+    return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
+  });
 
   // Fresh proof with a passkey: answered at adminApiPaths.freshProofPasskey.
   registerContract(
@@ -120,7 +127,12 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
       if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
       const operator = operatorOf(request);
       const binding = { sessionId: operator.sessionId };
-      const options = await authenticationOptions(db(), rp, { operatorId: operator.id, purpose: 'fresh-proof', binding }, api.clock());
+      const options = await authenticationOptions(
+        db(),
+        rp,
+        { operatorId: operator.id, purpose: 'fresh-proof', binding },
+        api.clock(),
+      );
       return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
     },
   );

@@ -58,7 +58,9 @@ export type CeremonyBinding = { sessionId: string } | { pendingHash: string };
 
 // ── The store ────────────────────────────────────────────────────────────────────────────────
 
-const entry = (row: Pick<OperatorPasskeysTable, 'id' | 'name' | 'device_type' | 'created_at' | 'last_used_at'>): PasskeyEntry => ({
+const entry = (
+  row: Pick<OperatorPasskeysTable, 'id' | 'name' | 'device_type' | 'created_at' | 'last_used_at'>,
+): PasskeyEntry => ({
   id: row.id,
   name: row.name,
   synced: row.device_type === 'multiDevice',
@@ -82,9 +84,19 @@ export async function listPasskeys(db: Kysely<Database>, operatorId: string): Pr
   return rows.map(entry);
 }
 
-export async function renamePasskey(db: Kysely<Database>, operatorId: string, id: string, name: string): Promise<{ entry: PasskeyEntry; was: string } | null> {
+export async function renamePasskey(
+  db: Kysely<Database>,
+  operatorId: string,
+  id: string,
+  name: string,
+): Promise<{ entry: PasskeyEntry; was: string } | null> {
   return db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('operator_passkeys').selectAll().where('operator_id', '=', operatorId).where('id', '=', id).executeTakeFirst();
+    const row = await tx
+      .selectFrom('operator_passkeys')
+      .selectAll()
+      .where('operator_id', '=', operatorId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     await tx.updateTable('operator_passkeys').set({ name }).where('id', '=', id).execute();
     return { entry: entry({ ...row, name }), was: row.name };
@@ -94,7 +106,12 @@ export async function renamePasskey(db: Kysely<Database>, operatorId: string, id
 /** Removes one of the operator's passkeys; its name, or null when it was not theirs or is gone. */
 export async function removePasskey(db: Kysely<Database>, operatorId: string, id: string): Promise<string | null> {
   return db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('operator_passkeys').select('name').where('operator_id', '=', operatorId).where('id', '=', id).executeTakeFirst();
+    const row = await tx
+      .selectFrom('operator_passkeys')
+      .select('name')
+      .where('operator_id', '=', operatorId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     await tx.deleteFrom('operator_passkeys').where('id', '=', id).execute();
     return row.name;
@@ -137,7 +154,9 @@ async function takeChallenge(
     .where('purpose', '=', want.purpose)
     .where('operator_id', '=', want.operatorId)
     .where('expires_at', '>', want.now.toISOString())
-    .where((eb) => ('sessionId' in binding ? eb('session_id', '=', binding.sessionId) : eb('pending_hash', '=', binding.pendingHash)))
+    .where((eb) =>
+      'sessionId' in binding ? eb('session_id', '=', binding.sessionId) : eb('pending_hash', '=', binding.pendingHash),
+    )
     .executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
 }
@@ -160,10 +179,16 @@ function refusalFor(error: unknown, rp: RelyingParty): PasskeyRefusal {
   const text = error instanceof Error ? error.message : String(error);
   const say = (message: string, detail: string): PasskeyRefusal => ({ message, detail });
   if (/challenge/i.test(text)) {
-    return say('This passkey request has expired or was answered already. Please start again.', 'passkey refused: unknown, expired or used challenge');
+    return say(
+      'This passkey request has expired or was answered already. Please start again.',
+      'passkey refused: unknown, expired or used challenge',
+    );
   }
   if (/top origin|origin/i.test(text)) {
-    return say(`The passkey answered for another site, not ${rp.origin}. Please use the console at its own address.`, 'passkey refused: wrong origin');
+    return say(
+      `The passkey answered for another site, not ${rp.origin}. Please use the console at its own address.`,
+      'passkey refused: wrong origin',
+    );
   }
   if (/RP ID/i.test(text)) {
     return say(`That passkey belongs to another site, not ${rp.id}.`, 'passkey refused: wrong RP ID');
@@ -175,10 +200,16 @@ function refusalFor(error: unknown, rp: RelyingParty): PasskeyRefusal {
     );
   }
   if (/verif(y|ied|ication)/i.test(text) && /user/i.test(text)) {
-    return say('Your passkey did not confirm it was you (PIN, fingerprint or face). Please try again and confirm on the device.', 'passkey refused: user not verified');
+    return say(
+      'Your passkey did not confirm it was you (PIN, fingerprint or face). Please try again and confirm on the device.',
+      'passkey refused: user not verified',
+    );
   }
   if (/present/i.test(text)) {
-    return say('Your passkey did not confirm someone was there. Please try again and touch or unlock the device.', 'passkey refused: user not present');
+    return say(
+      'Your passkey did not confirm someone was there. Please try again and touch or unlock the device.',
+      'passkey refused: user not present',
+    );
   }
   return say('The passkey’s answer could not be verified. Please try again.', 'passkey refused: answer did not verify');
 }
@@ -192,7 +223,11 @@ export async function registrationOptions(
   operator: { id: string; email: string; sessionId: string },
   now: Date,
 ): Promise<RegistrationOptions> {
-  const existing = await db.selectFrom('operator_passkeys').select(['credential_id', 'transports']).where('operator_id', '=', operator.id).execute();
+  const existing = await db
+    .selectFrom('operator_passkeys')
+    .select(['credential_id', 'transports'])
+    .where('operator_id', '=', operator.id)
+    .execute();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -206,7 +241,13 @@ export async function registrationOptions(
     excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: transportsOf(p.transports) })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: USER_VERIFICATION },
   });
-  await issueChallenge(db, { challenge: options.challenge, purpose: 'register', operatorId: operator.id, binding: { sessionId: operator.sessionId }, now });
+  await issueChallenge(db, {
+    challenge: options.challenge,
+    purpose: 'register',
+    operatorId: operator.id,
+    binding: { sessionId: operator.sessionId },
+    now,
+  });
   return options;
 }
 
@@ -222,7 +263,13 @@ export async function addPasskey(
   try {
     verified = await verifyRegistrationResponse({
       response: input.response,
-      expectedChallenge: (challenge) => takeChallenge(db, challenge, { purpose: 'register', operatorId: operator.id, binding: { sessionId: operator.sessionId }, now }),
+      expectedChallenge: (challenge) =>
+        takeChallenge(db, challenge, {
+          purpose: 'register',
+          operatorId: operator.id,
+          binding: { sessionId: operator.sessionId },
+          now,
+        }),
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: true,
@@ -232,11 +279,18 @@ export async function addPasskey(
   }
   if (!verified.verified) return { ok: false, refusal: refusalFor(null, rp) };
   const { credential, credentialDeviceType } = verified.registrationInfo;
-  const taken = await db.selectFrom('operator_passkeys').select('operator_id').where('credential_id', '=', credential.id).executeTakeFirst();
+  const taken = await db
+    .selectFrom('operator_passkeys')
+    .select('operator_id')
+    .where('credential_id', '=', credential.id)
+    .executeTakeFirst();
   if (taken) {
     return {
       ok: false,
-      refusal: { message: 'That passkey is added already. Each device or password manager needs adding only once.', detail: 'passkey refused: added already' },
+      refusal: {
+        message: 'That passkey is added already. Each device or password manager needs adding only once.',
+        detail: 'passkey refused: added already',
+      },
     };
   }
   const row = {
@@ -264,14 +318,24 @@ export async function authenticationOptions(
   input: { operatorId: string; purpose: 'sign-in' | 'fresh-proof'; binding: CeremonyBinding },
   now: Date,
 ): Promise<AuthenticationOptions | null> {
-  const mine = await db.selectFrom('operator_passkeys').select(['credential_id', 'transports']).where('operator_id', '=', input.operatorId).execute();
+  const mine = await db
+    .selectFrom('operator_passkeys')
+    .select(['credential_id', 'transports'])
+    .where('operator_id', '=', input.operatorId)
+    .execute();
   if (mine.length === 0) return null;
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: mine.map((p) => ({ id: p.credential_id, transports: transportsOf(p.transports) })),
     userVerification: USER_VERIFICATION,
   });
-  await issueChallenge(db, { challenge: options.challenge, purpose: input.purpose, operatorId: input.operatorId, binding: input.binding, now });
+  await issueChallenge(db, {
+    challenge: options.challenge,
+    purpose: input.purpose,
+    operatorId: input.operatorId,
+    binding: input.binding,
+    now,
+  });
   return options;
 }
 
@@ -285,10 +349,19 @@ export type PasskeyUse = { ok: true; name: string } | { ok: false; refusal: Pass
 export async function verifyPasskeyUse(
   db: Kysely<Database>,
   rp: RelyingParty | null,
-  input: { operatorId: string; purpose: 'sign-in' | 'fresh-proof'; binding: CeremonyBinding; response: AuthenticationResponse },
+  input: {
+    operatorId: string;
+    purpose: 'sign-in' | 'fresh-proof';
+    binding: CeremonyBinding;
+    response: AuthenticationResponse;
+  },
   now: Date,
 ): Promise<PasskeyUse> {
-  if (!rp) return { ok: false, refusal: { message: noPasskeysHereMessage, detail: 'passkey refused: PUBLIC_URL is an IP address' } };
+  if (!rp)
+    return {
+      ok: false,
+      refusal: { message: noPasskeysHereMessage, detail: 'passkey refused: PUBLIC_URL is an IP address' },
+    };
   const row = await db
     .selectFrom('operator_passkeys')
     .selectAll()
@@ -298,7 +371,11 @@ export async function verifyPasskeyUse(
   if (!row) {
     return {
       ok: false,
-      refusal: { message: 'That passkey is not one of yours here (it may have been removed). Please use another, or a code from your authenticator app.', detail: 'passkey refused: not registered' },
+      refusal: {
+        message:
+          'That passkey is not one of yours here (it may have been removed). Please use another, or a code from your authenticator app.',
+        detail: 'passkey refused: not registered',
+      },
     };
   }
   const counter = Number(row.counter);
@@ -306,10 +383,21 @@ export async function verifyPasskeyUse(
   try {
     verified = await verifyAuthenticationResponse({
       response: input.response,
-      expectedChallenge: (challenge) => takeChallenge(db, challenge, { purpose: input.purpose, operatorId: input.operatorId, binding: input.binding, now }),
+      expectedChallenge: (challenge) =>
+        takeChallenge(db, challenge, {
+          purpose: input.purpose,
+          operatorId: input.operatorId,
+          binding: input.binding,
+          now,
+        }),
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
-      credential: { id: row.credential_id, publicKey: isoBase64URL.toBuffer(row.public_key), counter, transports: transportsOf(row.transports) },
+      credential: {
+        id: row.credential_id,
+        publicKey: isoBase64URL.toBuffer(row.public_key),
+        counter,
+        transports: transportsOf(row.transports),
+      },
       requireUserVerification: true,
     });
   } catch (error) {

@@ -34,8 +34,14 @@ describe.each(dialectCases)('console sessions ($label)', ({ dialect, skip }) => 
     return c;
   }
   const idleExpiry = async () =>
-    (await store.db.selectFrom('operator_sessions as s').innerJoin('operators as o', 'o.id', 's.operator_id').select('s.idle_expires_at').where('o.email', '=', op.email).executeTakeFirstOrThrow())
-      .idle_expires_at;
+    (
+      await store.db
+        .selectFrom('operator_sessions as s')
+        .innerJoin('operators as o', 'o.id', 's.operator_id')
+        .select('s.idle_expires_at')
+        .where('o.email', '=', op.email)
+        .executeTakeFirstOrThrow()
+    ).idle_expires_at;
 
   it('ends after 30 idle minutes; activity renews it only when under 5 minutes are left', async () => {
     const c = await signedIn();
@@ -73,7 +79,7 @@ describe.each(dialectCases)('console sessions ($label)', ({ dialect, skip }) => 
     expect((await d.get(adminApiPaths.session, { 'x-dh-background': '1' })).statusCode).toBe(401);
   });
 
-  it('still renews on the operator\'s own requests, whatever the polling in between; the mark never extends anything', async () => {
+  it("still renews on the operator's own requests, whatever the polling in between; the mark never extends anything", async () => {
     const c = await signedIn();
     t.clock.advance(26 * MIN);
     expect((await c.get(adminApiPaths.audienceLive)).statusCode).toBe(200);
@@ -103,14 +109,22 @@ describe.each(dialectCases)('console sessions ($label)', ({ dialect, skip }) => 
     const c = await signedIn();
     const token = c.cookies.get('__Host-dh_admin') ?? '';
     expect((await c.post(adminApiPaths.signOut)).statusCode).toBe(200);
-    expect(await store.db.selectFrom('operator_sessions').selectAll().where('operator_id', 'in', store.db.selectFrom('operators').select('id').where('email', '=', op.email)).execute()).toEqual([]);
+    expect(
+      await store.db
+        .selectFrom('operator_sessions')
+        .selectAll()
+        .where('operator_id', 'in', store.db.selectFrom('operators').select('id').where('email', '=', op.email))
+        .execute(),
+    ).toEqual([]);
     const replay = new ConsoleClient(t.app);
     replay.cookies.set('__Host-dh_admin', token);
     expect((await replay.get(adminApiPaths.session)).statusCode).toBe(401);
   });
 
-  it('lists the operator\'s sessions by browser and system, never an address, and ends another one', async () => {
-    const phone = await signedIn('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1');
+  it("lists the operator's sessions by browser and system, never an address, and ends another one", async () => {
+    const phone = await signedIn(
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    );
     t.clock.advance(30_000);
     const desk = await signedIn();
     const list = await desk.get(adminApiPaths.sessions);
@@ -157,13 +171,17 @@ describe.each(dialectCases)('console sessions ($label)', ({ dialect, skip }) => 
     expect(ended.json()).toEqual({ ended: 2, signedOut: true });
     expect((await other.get(adminApiPaths.session)).statusCode).toBe(401);
     expect((await c.get(adminApiPaths.session)).statusCode).toBe(401);
-    const actions = (await store.db.selectFrom('audit_log').select('action').where('actor', '=', op.email).execute()).map((r) => r.action);
+    const actions = (
+      await store.db.selectFrom('audit_log').select('action').where('actor', '=', op.email).execute()
+    ).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(['fresh-proof.failed', 'fresh-proof.given', 'sessions.ended-all']));
   });
 
   it('counts the sign-in code as fresh proof for five minutes', async () => {
     const c = await signedIn();
-    expect((await c.get(adminApiPaths.session)).json().freshProofUntil).toBe(new Date(t.clock().getTime() + 5 * MIN).toISOString());
+    expect((await c.get(adminApiPaths.session)).json().freshProofUntil).toBe(
+      new Date(t.clock().getTime() + 5 * MIN).toISOString(),
+    );
     expect((await c.post(adminApiPaths.endAllSessions)).statusCode).toBe(200);
   });
 });

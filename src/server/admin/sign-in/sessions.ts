@@ -75,7 +75,16 @@ export async function loadSession(
   const row = await db
     .selectFrom('operator_sessions as s')
     .innerJoin('operators as o', 'o.id', 's.operator_id')
-    .select(['s.id', 's.operator_id', 's.idle_expires_at', 's.absolute_expires_at', 's.last_seen_at', 's.fresh_proof_at', 'o.email', 'o.role'])
+    .select([
+      's.id',
+      's.operator_id',
+      's.idle_expires_at',
+      's.absolute_expires_at',
+      's.last_seen_at',
+      's.fresh_proof_at',
+      'o.email',
+      'o.role',
+    ])
     .where('s.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row) return null;
@@ -108,12 +117,20 @@ export async function loadSession(
 }
 
 export async function setFreshProof(db: Kysely<Database>, sessionId: string, now: Date): Promise<void> {
-  await db.updateTable('operator_sessions').set({ fresh_proof_at: now.toISOString() }).where('id', '=', sessionId).execute();
+  await db
+    .updateTable('operator_sessions')
+    .set({ fresh_proof_at: now.toISOString() })
+    .where('id', '=', sessionId)
+    .execute();
 }
 
 /** Ends one of the operator's sessions by its public id; 0 when it was not theirs or is gone. */
 export async function endSession(db: Kysely<Database>, operatorId: string, id: string): Promise<number> {
-  const r = await db.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .deleteFrom('operator_sessions')
+    .where('operator_id', '=', operatorId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 
@@ -143,7 +160,12 @@ export async function createChallenge(db: Kysely<Database>, operatorId: string, 
   const { token, hash } = newToken();
   await db
     .insertInto('operator_challenges')
-    .values({ token_hash: hash, operator_id: operatorId, created_at: now.toISOString(), expires_at: iso(now.getTime() + sessionTimes.pendingMs) })
+    .values({
+      token_hash: hash,
+      operator_id: operatorId,
+      created_at: now.toISOString(),
+      expires_at: iso(now.getTime() + sessionTimes.pendingMs),
+    })
     .execute();
   return token;
 }

@@ -10,54 +10,73 @@ afterEach(async () => {
 
 // Failed sign-ins spread over two instances back off as if there were one: a guesser gains
 // nothing from a load balancer sending their tries to different instances.
-describe.skipIf(!testRedisUrl)(`sign-in back-off across instances${testRedisUrl ? '' : ` (${redisSkipReason})`}`, () => {
-  it('refuses the sixth try at either instance after five failures spread over both', async () => {
-    const prefix = testRedisPrefix();
-    cleanups.push(() => deleteRedisKeys(prefix));
-    const { a, b, store, clock, close } = await openTwoInstances({ REDIS_URL: testRedisUrl ?? '', REDIS_KEY_PREFIX: prefix, TRUST_PROXY: 'true' });
-    cleanups.push(close);
-    const op = await makeOperator(store.db, 'shared-backoff@example.com', clock());
-    const from = { 'x-forwarded-for': '198.51.100.40' };
-    const atA = new ConsoleClient(a.app, from);
-    const atB = new ConsoleClient(b.app, from);
+describe.skipIf(!testRedisUrl)(
+  `sign-in back-off across instances${testRedisUrl ? '' : ` (${redisSkipReason})`}`,
+  () => {
+    it('refuses the sixth try at either instance after five failures spread over both', async () => {
+      const prefix = testRedisPrefix();
+      cleanups.push(() => deleteRedisKeys(prefix));
+      const { a, b, store, clock, close } = await openTwoInstances({
+        REDIS_URL: testRedisUrl ?? '',
+        REDIS_KEY_PREFIX: prefix,
+        TRUST_PROXY: 'true',
+      });
+      cleanups.push(close);
+      const op = await makeOperator(store.db, 'shared-backoff@example.com', clock());
+      const from = { 'x-forwarded-for': '198.51.100.40' };
+      const atA = new ConsoleClient(a.app, from);
+      const atB = new ConsoleClient(b.app, from);
 
-    const tries = [atA, atB, atA, atB, atA];
-    // (The pair, this address from this network, backs off after five; the network alone after 20.)
-    for (const [i, client] of tries.entries()) expect((await client.password(op.email, `wrong password ${i}`)).statusCode).toBe(401);
-    // Each instance has seen only two or three failures: alone, neither would refuse yet.
-    for (const client of [atA, atB]) {
-      const refused = await client.password(op.email, PASSWORD);
-      expect(refused.statusCode).toBe(429);
-      expect(refused.headers['retry-after']).toBe('30');
-    }
-    clock.advance(30_000);
-    // A success at one instance clears the count for both.
-    await atB.signIn(op, clock());
-    expect((await atA.password(op.email, 'wrong once more')).statusCode).toBe(401);
-    expect((await atA.password(op.email)).statusCode).toBe(200);
-  });
+      const tries = [atA, atB, atA, atB, atA];
+      // (The pair, this address from this network, backs off after five; the network alone after 20.)
+      for (const [i, client] of tries.entries())
+        expect((await client.password(op.email, `wrong password ${i}`)).statusCode).toBe(401);
+      // Each instance has seen only two or three failures: alone, neither would refuse yet.
+      for (const client of [atA, atB]) {
+        const refused = await client.password(op.email, PASSWORD);
+        expect(refused.statusCode).toBe(429);
+        expect(refused.headers['retry-after']).toBe('30');
+      }
+      clock.advance(30_000);
+      // A success at one instance clears the count for both.
+      await atB.signIn(op, clock());
+      expect((await atA.password(op.email, 'wrong once more')).statusCode).toBe(401);
+      expect((await atA.password(op.email)).statusCode).toBe(200);
+    });
 
-  it('lets the operator in from another network at once while an attacker fails 100 times at both instances; one alert', async () => {
-    const prefix = testRedisPrefix();
-    cleanups.push(() => deleteRedisKeys(prefix));
-    const { a, b, store, clock, lines, close } = await openTwoInstances({ REDIS_URL: testRedisUrl ?? '', REDIS_KEY_PREFIX: prefix, TRUST_PROXY: 'true' });
-    cleanups.push(close);
-    const op = await makeOperator(store.db, 'shared-alert@example.com', clock());
-    const attacker = { 'x-forwarded-for': '203.0.113.9' };
-    const clients = [new ConsoleClient(a.app, attacker), new ConsoleClient(b.app, attacker)];
-    const answers: number[] = [];
-    for (let i = 0; i < 100; i++) answers.push((await (clients[i % 2] as ConsoleClient).password(op.email, `guess number ${i}`)).statusCode);
-    expect(answers.filter((c) => c === 401)).toHaveLength(5);
-    expect(answers.filter((c) => c === 429)).toHaveLength(95);
-    // The real operator, another network, either instance: signed in at once.
-    await new ConsoleClient(b.app, { 'x-forwarded-for': '198.51.100.200' }).signIn(op, clock());
-    clock.advance(30_000); // a code is accepted once
-    await new ConsoleClient(a.app, { 'x-forwarded-for': '198.51.100.201' }).signIn(op, clock());
-    // Counted in Redis across both instances: exactly one alert, whichever instance saw the 50th try.
-    const alerts = await store.db.selectFrom('audit_log').select(['subject', 'detail']).where('action', '=', 'sign-in.alert').execute();
-    expect(alerts).toEqual([{ subject: op.email, detail: '50 failed or refused sign-ins within an hour, from any network' }]);
-    const warned = lines.filter((l) => l.includes('many failed sign-ins'));
-    expect(warned).toHaveLength(1);
-    expect(warned[0]).not.toContain(op.email);
-  });
-});
+    it('lets the operator in from another network at once while an attacker fails 100 times at both instances; one alert', async () => {
+      const prefix = testRedisPrefix();
+      cleanups.push(() => deleteRedisKeys(prefix));
+      const { a, b, store, clock, lines, close } = await openTwoInstances({
+        REDIS_URL: testRedisUrl ?? '',
+        REDIS_KEY_PREFIX: prefix,
+        TRUST_PROXY: 'true',
+      });
+      cleanups.push(close);
+      const op = await makeOperator(store.db, 'shared-alert@example.com', clock());
+      const attacker = { 'x-forwarded-for': '203.0.113.9' };
+      const clients = [new ConsoleClient(a.app, attacker), new ConsoleClient(b.app, attacker)];
+      const answers: number[] = [];
+      for (let i = 0; i < 100; i++)
+        answers.push((await (clients[i % 2] as ConsoleClient).password(op.email, `guess number ${i}`)).statusCode);
+      expect(answers.filter((c) => c === 401)).toHaveLength(5);
+      expect(answers.filter((c) => c === 429)).toHaveLength(95);
+      // The real operator, another network, either instance: signed in at once.
+      await new ConsoleClient(b.app, { 'x-forwarded-for': '198.51.100.200' }).signIn(op, clock());
+      clock.advance(30_000); // a code is accepted once
+      await new ConsoleClient(a.app, { 'x-forwarded-for': '198.51.100.201' }).signIn(op, clock());
+      // Counted in Redis across both instances: exactly one alert, whichever instance saw the 50th try.
+      const alerts = await store.db
+        .selectFrom('audit_log')
+        .select(['subject', 'detail'])
+        .where('action', '=', 'sign-in.alert')
+        .execute();
+      expect(alerts).toEqual([
+        { subject: op.email, detail: '50 failed or refused sign-ins within an hour, from any network' },
+      ]);
+      const warned = lines.filter((l) => l.includes('many failed sign-ins'));
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).not.toContain(op.email);
+    });
+  },
+);

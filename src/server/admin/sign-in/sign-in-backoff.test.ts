@@ -2,7 +2,14 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
-import { closedPort, deleteRedisKeys, openSharedRedis, redisSkipReason, testRedisPrefix, testRedisUrl } from '../../test/test-redis.ts';
+import {
+  closedPort,
+  deleteRedisKeys,
+  openSharedRedis,
+  redisSkipReason,
+  testRedisPrefix,
+  testRedisUrl,
+} from '../../test/test-redis.ts';
 import {
   addressAlertPolicy,
   blockAfter,
@@ -19,7 +26,9 @@ import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from
 describe('the back-off schedule', () => {
   it('allows five failures, then 30 s doubling up to 16 minutes', () => {
     expect([1, 2, 3, 4].map(blockAfter)).toEqual([0, 0, 0, 0]);
-    expect([5, 6, 7, 8, 9, 10, 11, 20].map((n) => blockAfter(n) / 1000)).toEqual([30, 60, 120, 240, 480, 960, 960, 960]);
+    expect([5, 6, 7, 8, 9, 10, 11, 20].map((n) => blockAfter(n) / 1000)).toEqual([
+      30, 60, 120, 240, 480, 960, 960, 960,
+    ]);
   });
 
   it('gives a client network 20 free failures, and an address from every network only an alert past 50 in an hour', () => {
@@ -31,7 +40,11 @@ describe('the back-off schedule', () => {
 
 // The same contract for both stores: the routes cannot tell which one they were given.
 const stores = [
-  { label: 'in memory', skip: false, open: async () => ({ counters: memoryFailureCounters(), close: async () => undefined }) },
+  {
+    label: 'in memory',
+    skip: false,
+    open: async () => ({ counters: memoryFailureCounters(), close: async () => undefined }),
+  },
   {
     label: testRedisUrl ? 'in Redis' : `in Redis (${redisSkipReason})`,
     skip: !testRedisUrl,
@@ -151,18 +164,22 @@ describe.skipIf(!testRedisUrl)(`garbage in Redis fails closed${testRedisUrl ? ''
     expect(await shared.redis.client.hget('sign-in-backoff:clean', 'failures')).toBe('1');
   });
 
-  it('reads Redis\'s own complaints about a value as unreadable (the rate limits\' INCR), and an outage as an outage', async () => {
+  it("reads Redis's own complaints about a value as unreadable (the rate limits' INCR), and an outage as an outage", async () => {
     await shared.redis.client.set('rate-limit:garbage', 'not a count');
     const incr = shared.redis.client.incr('rate-limit:garbage');
     await expect(incr).rejects.toSatisfy(isUnreadableReply);
     await shared.redis.client.set('rate-limit:hash', '1');
     await expect(shared.redis.client.hincrby('rate-limit:hash', 'n', 1)).rejects.toSatisfy(isUnreadableReply);
-    const blocked = await shared.redis.orLocal(() => shared.redis.client.incr('rate-limit:garbage'), () => 1, { unreadable: () => Infinity });
+    const blocked = await shared.redis.orLocal(
+      () => shared.redis.client.incr('rate-limit:garbage'),
+      () => 1,
+      { unreadable: () => Infinity },
+    );
     expect(blocked).toBe(Infinity);
     expect(isUnreadableReply(new Error('Command timed out'))).toBe(false);
   });
 
-  it('keeps this instance\'s block when Redis lost the count (the larger wins)', async () => {
+  it("keeps this instance's block when Redis lost the count (the larger wins)", async () => {
     const c = sharedOrLocalFailureCounters(shared.redis);
     for (let i = 0; i < 5; i++) await c.recordFailure('lost', 1000);
     expect(await c.blockedUntil('lost', 1000)).toBe(31_000);
@@ -202,7 +219,9 @@ describe('failed sign-ins back off (server)', () => {
     const refused = await b.password(op.email, PASSWORD);
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('30');
-    expect(refused.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many failed tries. Please wait 30 seconds and try again.' } });
+    expect(refused.json()).toEqual({
+      error: { code: 'rate_limited', message: 'Too many failed tries. Please wait 30 seconds and try again.' },
+    });
     t.clock.advance(20_000);
     expect((await b.password(op.email)).headers['retry-after']).toBe('10');
 
@@ -232,7 +251,8 @@ describe('failed sign-ins back off (server)', () => {
 
   it('refuses a client network after 20 failures whatever addresses it tries, and its whole IPv6 /64', async () => {
     const a = from('2001:db8:5:6::1');
-    for (let i = 0; i < 19; i++) expect((await a.password(`guess${i}@example.com`, 'whatever whatever')).statusCode).toBe(401);
+    for (let i = 0; i < 19; i++)
+      expect((await a.password(`guess${i}@example.com`, 'whatever whatever')).statusCode).toBe(401);
     expect((await a.password(op.email)).statusCode).toBe(200);
     expect((await a.password('guess-last@example.com', 'whatever whatever')).statusCode).toBe(401);
     expect((await a.password(op.email)).statusCode).toBe(429);
@@ -261,18 +281,29 @@ describe('failed sign-ins back off (server)', () => {
     expect((await operator.get(adminApiPaths.session)).statusCode).toBe(200);
 
     // One alert (at the 50th try), in the audit log and as a warn line; neither holds an address or IP.
-    const alerts = await t.store.db.selectFrom('audit_log').selectAll().where('action', '=', 'sign-in.alert').where('subject', '=', op.email).execute();
+    const alerts = await t.store.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'sign-in.alert')
+      .where('subject', '=', op.email)
+      .execute();
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ actor: null, via: 'anonymous', detail: expect.stringMatching(/^50 failed or refused sign-ins within an hour, from any network$/) });
+    expect(alerts[0]).toMatchObject({
+      actor: null,
+      via: 'anonymous',
+      detail: expect.stringMatching(/^50 failed or refused sign-ins within an hour, from any network$/),
+    });
     const warned = lines.filter((l) => l.includes('many failed sign-ins'));
     expect(warned).toHaveLength(1);
-    const operatorId = (await t.store.db.selectFrom('operators').select('id').where('email', '=', op.email).executeTakeFirstOrThrow()).id;
+    const operatorId = (
+      await t.store.db.selectFrom('operators').select('id').where('email', '=', op.email).executeTakeFirstOrThrow()
+    ).id;
     expect(JSON.parse(warned[0] ?? '{}')).toMatchObject({ level: 40, operator: operatorId });
     expect(warned[0]).not.toContain(op.email);
     expect(warned[0]).not.toContain('203.0.113.66');
   });
 
-  it('alerts on an address that is no operator\'s by its keyed hash, and audits it without a subject', async () => {
+  it("alerts on an address that is no operator's by its keyed hash, and audits it without a subject", async () => {
     const before = lines.length;
     const stranger = `nobody${n}@example.com`;
     for (let i = 0; i < 10; i++) {
@@ -281,13 +312,21 @@ describe('failed sign-ins back off (server)', () => {
     }
     const warned = lines.slice(before).filter((l) => l.includes('many failed sign-ins'));
     expect(warned).toHaveLength(1);
-    expect(JSON.parse(warned[0] ?? '{}')).toMatchObject({ operator: null, addressHash: expect.stringMatching(/^[\w-]{16,}$/) });
+    expect(JSON.parse(warned[0] ?? '{}')).toMatchObject({
+      operator: null,
+      addressHash: expect.stringMatching(/^[\w-]{16,}$/),
+    });
     expect(warned[0]).not.toContain(stranger);
-    const alerts = await t.store.db.selectFrom('audit_log').select(['subject', 'detail']).where('action', '=', 'sign-in.alert').where('subject', 'is', null).execute();
+    const alerts = await t.store.db
+      .selectFrom('audit_log')
+      .select(['subject', 'detail'])
+      .where('action', '=', 'sign-in.alert')
+      .where('subject', 'is', null)
+      .execute();
     expect(alerts.at(-1)?.detail).toMatch(/not an operator’s address/);
   });
 
-  it('lets a recovery code through the pair\'s back-off at the second step, but not a TOTP code', async () => {
+  it("lets a recovery code through the pair's back-off at the second step, but not a TOTP code", async () => {
     const a = from('198.51.100.88');
     expect((await a.password(op.email)).statusCode).toBe(200);
     for (let i = 0; i < 5; i++) expect((await a.code('000000')).statusCode).toBe(400);

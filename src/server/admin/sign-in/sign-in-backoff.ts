@@ -39,7 +39,10 @@ export const pairPolicy: BackoffPolicy = { blockAfter, forgetAfterMs: FORGET_AFT
  * while a network spraying many addresses still slows to one try per 16 minutes soon after.
  */
 export const NETWORK_FREE_FAILURES = 20;
-export const networkPolicy: BackoffPolicy = { blockAfter: (n) => doubling(n, NETWORK_FREE_FAILURES), forgetAfterMs: FORGET_AFTER_MS };
+export const networkPolicy: BackoffPolicy = {
+  blockAfter: (n) => doubling(n, NETWORK_FREE_FAILURES),
+  forgetAfterMs: FORGET_AFTER_MS,
+};
 
 /**
  * An address from every network: this many failures (refused tries included), each within an hour
@@ -48,7 +51,10 @@ export const networkPolicy: BackoffPolicy = { blockAfter: (n) => doubling(n, NET
  */
 export const ADDRESS_ALERT_FAILURES = 50;
 const HOUR_MS = 60 * 60_000;
-export const addressAlertPolicy: BackoffPolicy = { blockAfter: (n) => (n >= ADDRESS_ALERT_FAILURES ? HOUR_MS : 0), forgetAfterMs: HOUR_MS };
+export const addressAlertPolicy: BackoffPolicy = {
+  blockAfter: (n) => (n >= ADDRESS_ALERT_FAILURES ? HOUR_MS : 0),
+  forgetAfterMs: HOUR_MS,
+};
 
 /**
  * Failure counts by key (keyed hashes: the callers never pass an address or an IP). Async, so the
@@ -114,7 +120,12 @@ export function redisFailureCounters(redis: SharedRedis, policy: BackoffPolicy =
       if (failures === null && last === null) return null;
       const entry = { failures: Number(failures), lastFailureAt: Number(last) };
       // Number(null) is 0 and Number('') is 0: only digits are a count.
-      if (!/^\d+$/.test(failures ?? '') || !/^\d+$/.test(last ?? '') || !Number.isSafeInteger(entry.failures) || !Number.isSafeInteger(entry.lastFailureAt)) {
+      if (
+        !/^\d+$/.test(failures ?? '') ||
+        !/^\d+$/.test(last ?? '') ||
+        !Number.isSafeInteger(entry.failures) ||
+        !Number.isSafeInteger(entry.lastFailureAt)
+      ) {
         throw new UnreadableCounter('a sign-in back-off counter in Redis is not a number');
       }
       return untilFor(entry, now, policy);
@@ -129,7 +140,8 @@ export function redisFailureCounters(redis: SharedRedis, policy: BackoffPolicy =
 }
 
 /** The later of two blocks (null: not blocked). */
-export const laterBlock = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+export const laterBlock = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
 
 /**
  * Redis while it answers, this instance's own counts while it does not (sign-ins go on, backing
@@ -155,11 +167,18 @@ export function sharedOrLocalFailureCounters(
     async recordFailure(key, now) {
       await local.recordFailure(key, now);
       // An unreadable counter cannot take another failure; the block above already holds.
-      await redis.orLocal(() => shared.recordFailure(key, now), () => undefined, { unreadable: () => undefined });
+      await redis.orLocal(
+        () => shared.recordFailure(key, now),
+        () => undefined,
+        { unreadable: () => undefined },
+      );
     },
     async reset(key) {
       await local.reset(key);
-      await redis.orLocal(() => shared.reset(key), () => undefined);
+      await redis.orLocal(
+        () => shared.reset(key),
+        () => undefined,
+      );
     },
   };
 }
@@ -173,6 +192,7 @@ export interface SignInCounters {
 
 /** Each count in Redis when there is one (this instance's own while it does not answer), else in memory. */
 export function signInCounters(redis: SharedRedis | null): SignInCounters {
-  const make = (policy: BackoffPolicy) => (redis ? sharedOrLocalFailureCounters(redis, undefined, policy) : memoryFailureCounters(undefined, policy));
+  const make = (policy: BackoffPolicy) =>
+    redis ? sharedOrLocalFailureCounters(redis, undefined, policy) : memoryFailureCounters(undefined, policy);
   return { pair: make(pairPolicy), network: make(networkPolicy), address: make(addressAlertPolicy) };
 }

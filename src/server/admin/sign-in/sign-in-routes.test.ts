@@ -107,8 +107,14 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
     const d = from('198.51.100.4');
     await d.password(op.email);
     expect((await d.recovery(code)).statusCode).toBe(400);
-    const log = await store.db.selectFrom('audit_log').select(['action', 'detail']).where('subject', '=', op.email).execute();
-    expect(log.some((e) => e.action === 'sign-in.succeeded' && e.detail?.includes('recovery code (9 left)'))).toBe(true);
+    const log = await store.db
+      .selectFrom('audit_log')
+      .select(['action', 'detail'])
+      .where('subject', '=', op.email)
+      .execute();
+    expect(log.some((e) => e.action === 'sign-in.succeeded' && e.detail?.includes('recovery code (9 left)'))).toBe(
+      true,
+    );
   });
 
   it('needs the password step first, and forgets it after five minutes', async () => {
@@ -129,7 +135,11 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
     await c.signIn(op, t.clock());
     const after = c.cookies.get('__Host-dh_admin') ?? '';
     expect(after).not.toBe(before);
-    const stale = await t.app.inject({ method: 'GET', url: adminApiPaths.session, headers: { 'sec-fetch-site': 'same-origin', cookie: `__Host-dh_admin=${before}` } });
+    const stale = await t.app.inject({
+      method: 'GET',
+      url: adminApiPaths.session,
+      headers: { 'sec-fetch-site': 'same-origin', cookie: `__Host-dh_admin=${before}` },
+    });
     expect(stale.statusCode).toBe(401);
   });
 

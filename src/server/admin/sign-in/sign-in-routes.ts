@@ -9,7 +9,15 @@ import {
 import { clientNetwork } from '../../lib/client-network.ts';
 import { audit } from '../audit/audit.ts';
 import { freshProofUntil, operatorOf, pendingSignIn, requireRole } from '../guards.ts';
-import { claimRecoveryCode, claimTotpStep, findOperator, openTotpSecret, operatorKey, recoveryCodesLeft, replacePasswordHash } from '../operators/operators.ts';
+import {
+  claimRecoveryCode,
+  claimTotpStep,
+  findOperator,
+  openTotpSecret,
+  operatorKey,
+  recoveryCodesLeft,
+  replacePasswordHash,
+} from '../operators/operators.ts';
 import { verifyPasskeyUse, type PasskeyUse, type RelyingParty } from './passkeys.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../operators/passwords.ts';
 import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters } from './sign-in-backoff.ts';
@@ -37,7 +45,6 @@ import {
 } from '../../../shared/admin/contracts.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 
-
 /**
  * Session cookies are Secure (`__Host-`), which a browser keeps only from a secure origin: HTTPS,
  * or this machine (Chromium and Firefox treat http://localhost and 127.0.0.1 as secure). Anywhere
@@ -49,7 +56,8 @@ function secureEnough(request: FastifyRequest, publicUrl: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-const httpsMessage = 'The console signs in only over HTTPS (or at http://localhost on the server itself). Please use its https:// address.';
+const httpsMessage =
+  'The console signs in only over HTTPS (or at http://localhost on the server itself). Please use its https:// address.';
 
 export function registerSignInRoutes(
   api: FastifyInstance,
@@ -87,7 +95,11 @@ export function registerSignInRoutes(
     if (before !== null || (await counters.address.blockedUntil(key, now)) === null) return;
     const operator = await findOperator(db(), email);
     request.log.warn(
-      { operator: operator?.id ?? null, addressHash: operator ? undefined : addressHash(email), failures: ADDRESS_ALERT_FAILURES },
+      {
+        operator: operator?.id ?? null,
+        addressHash: operator ? undefined : addressHash(email),
+        failures: ADDRESS_ALERT_FAILURES,
+      },
       'many failed sign-ins for one console address from any network: not locked, each network backs off on its own',
     );
     await audit(request, {
@@ -98,7 +110,12 @@ export function registerSignInRoutes(
   }
 
   /** 429 with Retry-After when a key is backing off; decided before any hash or code check. */
-  async function refuseWhileBlocked(request: FastifyRequest, reply: FastifyReply, email: string, keys: Check[]): Promise<boolean> {
+  async function refuseWhileBlocked(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    email: string,
+    keys: Check[],
+  ): Promise<boolean> {
     const now = api.clock().getTime();
     const until = Math.max(0, ...(await Promise.all(keys.map(([c, k]) => c.blockedUntil(k, now)))).map((u) => u ?? 0));
     if (until <= now) return false;
@@ -141,188 +158,188 @@ export function registerSignInRoutes(
     }
   }
 
-  registerContract(
-    api,
-    signInContract,
-    { config: { adminPublic: true } },
-    async (request, reply) => {
-      if (!secureEnough(request, opts.publicUrl)) return reply.code(400).send(apiError('bad_request', httpsMessage));
-      const { email, password } = request.body;
-      if (await refuseWhileBlocked(request, reply, email, checks(email, request, 'pair and network'))) return reply;
-      const operator = await findOperator(db(), email);
-      // An unknown address is checked against a dummy hash: the same work, the same time.
-      const matches = await verifyPassword(operator?.passwordHash ?? (await dummyHash()), password);
-      if (!operator || !matches) {
-        await fail(request, email);
-        // Only an operator's own address is written down: anything else typed there (a personal
-        // address, a password in the wrong box) is not ours to keep.
-        await audit(request, { action: 'sign-in.failed', subject: operator?.email ?? null, detail: operator ? 'wrong password' : 'unknown address' });
-        return reply.code(401).send(apiError('unauthorized', signInFailedMessage));
-      }
-      if (needsRehash(operator.passwordHash)) await replacePasswordHash(db(), operator.id, await hashPassword(password));
-      const challenge = await createChallenge(db(), operator.id, api.clock());
-      reply.setCookie(PENDING_COOKIE, challenge, cookieOptions(sessionTimes.pendingMs));
-      return { next: 'second-factor' as const };
-    },
-  );
-
-  registerContract(
-    api,
-    secondFactorContract,
-    { config: { adminPublic: true } },
-    async (request, reply) => {
-      const signingIn = await pendingSignIn(request, reply);
-      if (!signingIn) return reply;
-      const { token: pending, challenge } = signingIn;
-      const { body } = request;
-      const { method } = body;
-      // A recovery code is 50 random bits: guessing one is hopeless at any pace, so it gets through
-      // the pair's back-off (an operator whose address is under attack from their own network can
-      // still sign in), limited only by the network's. A 6-digit TOTP code or a passkey answer is
-      // not: both apply.
-      const which = method === 'recovery' ? 'network only' : 'pair and network';
-      if (await refuseWhileBlocked(request, reply, challenge.email, checks(challenge.email, request, which))) return reply;
-      const now = api.clock();
-      let accepted: boolean;
-      let passkey: PasskeyUse | null = null;
-      if (body.method === 'totp') {
-        const secret = openSecret(request, challenge.operatorId, challenge.sealedTotpSecret);
-        if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
-        const step = totpStep(secret, body.code, now);
-        accepted = step !== null && (await claimTotpStep(db(), challenge.operatorId, step));
-      } else if (body.method === 'recovery') {
-        accepted = await claimRecoveryCode(db(), challenge.operatorId, body.code, now);
-      } else {
-        // The pending sign-in's own challenge (passkey-routes.ts issued it), for its operator's passkeys.
-        const binding = { pendingHash: tokenHash(pending) };
-        passkey = await verifyPasskeyUse(db(), opts.relyingParty, { operatorId: challenge.operatorId, purpose: 'sign-in', binding, response: body.response }, now);
-        accepted = passkey.ok;
-      }
-      if (!accepted) {
-        await fail(request, challenge.email);
-        await audit(request, {
-          action: 'sign-in.failed',
-          subject: challenge.email,
-          detail:
-            passkey && !passkey.ok
-              ? passkey.refusal.detail
-              : method === 'totp'
-                ? 'wrong or reused authenticator code'
-                : 'wrong or used recovery code',
-        });
-        if (passkey && !passkey.ok) return reply.code(400).send(apiError('bad_request', passkey.refusal.message));
-        return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
-      }
-      await succeed(challenge.email, request);
-      await endChallenge(db(), pending);
-      // A new session id at every sign-in; a session this browser still had is ended.
-      const previous = request.cookies[SESSION_COOKIE];
-      if (previous) await endSessionByToken(db(), previous);
-      const browser = browserSummary(request.headers['user-agent']);
-      // An authenticator code or a passkey is fresh proof; a recovery code is not (it proves less: a paper copy).
-      const fresh = method !== 'recovery';
-      const session = await createSession(db(), { operatorId: challenge.operatorId, browser, now, freshProof: fresh });
-      reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
-      reply.setCookie(SESSION_COOKIE, session.token, cookieOptions(sessionTimes.absoluteMs));
-      const left = await recoveryCodesLeft(db(), challenge.operatorId);
-      request.operator = {
-        id: challenge.operatorId,
-        email: challenge.email,
-        sessionId: session.id,
-        freshProofAt: fresh ? now : null,
-        role: challenge.role,
-      };
+  registerContract(api, signInContract, { config: { adminPublic: true } }, async (request, reply) => {
+    if (!secureEnough(request, opts.publicUrl)) return reply.code(400).send(apiError('bad_request', httpsMessage));
+    const { email, password } = request.body;
+    if (await refuseWhileBlocked(request, reply, email, checks(email, request, 'pair and network'))) return reply;
+    const operator = await findOperator(db(), email);
+    // An unknown address is checked against a dummy hash: the same work, the same time.
+    const matches = await verifyPassword(operator?.passwordHash ?? (await dummyHash()), password);
+    if (!operator || !matches) {
+      await fail(request, email);
+      // Only an operator's own address is written down: anything else typed there (a personal
+      // address, a password in the wrong box) is not ours to keep.
       await audit(request, {
-        action: 'sign-in.succeeded',
-        subject: challenge.email,
-        detail: passkey?.ok
-          ? `${browser}, with the passkey “${passkey.name}”`
-          : method === 'totp'
-            ? browser
-            : `${browser}, with a recovery code (${left} left)`,
+        action: 'sign-in.failed',
+        subject: operator?.email ?? null,
+        detail: operator ? 'wrong password' : 'unknown address',
       });
-      if (passkey?.ok) await audit(request, { action: 'passkey.used', subject: challenge.email, detail: `“${passkey.name}”, to sign in` });
-      return {
-        operator: { email: challenge.email, role: challenge.role },
-        freshProofUntil: fresh ? (freshProofUntil(now)?.toISOString() ?? null) : null,
-        recoveryCodesLeft: left,
-      } satisfies OperatorSession;
-    },
-  );
+      return reply.code(401).send(apiError('unauthorized', signInFailedMessage));
+    }
+    if (needsRehash(operator.passwordHash)) await replacePasswordHash(db(), operator.id, await hashPassword(password));
+    const challenge = await createChallenge(db(), operator.id, api.clock());
+    reply.setCookie(PENDING_COOKIE, challenge, cookieOptions(sessionTimes.pendingMs));
+    return { next: 'second-factor' as const };
+  });
 
-  registerContract(
-    api,
-    sessionContract,
-    { onRequest: requireRole('viewer') },
-    async (request) => {
-      const operator = operatorOf(request);
-      const until = freshProofUntil(operator.freshProofAt);
-      return {
-        operator: { email: operator.email, role: operator.role },
-        freshProofUntil: until && until.getTime() > api.clock().getTime() ? until.toISOString() : null,
-        recoveryCodesLeft: await recoveryCodesLeft(db(), operator.id),
-      } satisfies OperatorSession;
-    },
-  );
-
-  registerContract(
-    api,
-    signOutContract,
-    { onRequest: requireRole('viewer') },
-    async (request, reply) => {
-      const token = request.cookies[SESSION_COOKIE];
-      if (token) await endSessionByToken(db(), token);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(0));
-      await audit(request, { action: 'sign-out' });
-      return { message: 'You are signed out.' };
-    },
-  );
-
-  registerContract(
-    api,
-    freshProofContract,
-    { onRequest: requireRole('viewer') },
-    async (request, reply) => {
-      const operator = operatorOf(request);
-      if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network'))) return reply;
-      const now = api.clock();
-      const found = await findOperator(db(), operator.email);
-      const secret = found ? openSecret(request, found.id, found.sealedTotpSecret) : undefined;
+  registerContract(api, secondFactorContract, { config: { adminPublic: true } }, async (request, reply) => {
+    const signingIn = await pendingSignIn(request, reply);
+    if (!signingIn) return reply;
+    const { token: pending, challenge } = signingIn;
+    const { body } = request;
+    const { method } = body;
+    // A recovery code is 50 random bits: guessing one is hopeless at any pace, so it gets through
+    // the pair's back-off (an operator whose address is under attack from their own network can
+    // still sign in), limited only by the network's. A 6-digit TOTP code or a passkey answer is
+    // not: both apply.
+    const which = method === 'recovery' ? 'network only' : 'pair and network';
+    if (await refuseWhileBlocked(request, reply, challenge.email, checks(challenge.email, request, which)))
+      return reply;
+    const now = api.clock();
+    let accepted: boolean;
+    let passkey: PasskeyUse | null = null;
+    if (body.method === 'totp') {
+      const secret = openSecret(request, challenge.operatorId, challenge.sealedTotpSecret);
       if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
-      const step = secret ? totpStep(secret, request.body.code, now) : null;
-      if (step === null || !(await claimTotpStep(db(), operator.id, step))) {
-        await fail(request, operator.email);
-        await audit(request, { action: 'fresh-proof.failed', subject: operator.email, detail: 'wrong or reused authenticator code' });
-        return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
-      }
-      await succeed(operator.email, request);
-      await setFreshProof(db(), operator.sessionId, now);
-      await audit(request, { action: 'fresh-proof.given', subject: operator.email });
-      return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
-    },
-  );
+      const step = totpStep(secret, body.code, now);
+      accepted = step !== null && (await claimTotpStep(db(), challenge.operatorId, step));
+    } else if (body.method === 'recovery') {
+      accepted = await claimRecoveryCode(db(), challenge.operatorId, body.code, now);
+    } else {
+      // The pending sign-in's own challenge (passkey-routes.ts issued it), for its operator's passkeys.
+      const binding = { pendingHash: tokenHash(pending) };
+      passkey = await verifyPasskeyUse(
+        db(),
+        opts.relyingParty,
+        { operatorId: challenge.operatorId, purpose: 'sign-in', binding, response: body.response },
+        now,
+      );
+      accepted = passkey.ok;
+    }
+    if (!accepted) {
+      await fail(request, challenge.email);
+      await audit(request, {
+        action: 'sign-in.failed',
+        subject: challenge.email,
+        detail:
+          passkey && !passkey.ok
+            ? passkey.refusal.detail
+            : method === 'totp'
+              ? 'wrong or reused authenticator code'
+              : 'wrong or used recovery code',
+      });
+      if (passkey && !passkey.ok) return reply.code(400).send(apiError('bad_request', passkey.refusal.message));
+      return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
+    }
+    await succeed(challenge.email, request);
+    await endChallenge(db(), pending);
+    // A new session id at every sign-in; a session this browser still had is ended.
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await endSessionByToken(db(), previous);
+    const browser = browserSummary(request.headers['user-agent']);
+    // An authenticator code or a passkey is fresh proof; a recovery code is not (it proves less: a paper copy).
+    const fresh = method !== 'recovery';
+    const session = await createSession(db(), { operatorId: challenge.operatorId, browser, now, freshProof: fresh });
+    reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
+    reply.setCookie(SESSION_COOKIE, session.token, cookieOptions(sessionTimes.absoluteMs));
+    const left = await recoveryCodesLeft(db(), challenge.operatorId);
+    request.operator = {
+      id: challenge.operatorId,
+      email: challenge.email,
+      sessionId: session.id,
+      freshProofAt: fresh ? now : null,
+      role: challenge.role,
+    };
+    await audit(request, {
+      action: 'sign-in.succeeded',
+      subject: challenge.email,
+      detail: passkey?.ok
+        ? `${browser}, with the passkey “${passkey.name}”`
+        : method === 'totp'
+          ? browser
+          : `${browser}, with a recovery code (${left} left)`,
+    });
+    if (passkey?.ok)
+      await audit(request, {
+        action: 'passkey.used',
+        subject: challenge.email,
+        detail: `“${passkey.name}”, to sign in`,
+      });
+    return {
+      operator: { email: challenge.email, role: challenge.role },
+      freshProofUntil: fresh ? (freshProofUntil(now)?.toISOString() ?? null) : null,
+      recoveryCodesLeft: left,
+    } satisfies OperatorSession;
+  });
 
-  registerContract(
-    api,
-    freshProofPasskeyContract,
-    { onRequest: requireRole('viewer') },
-    async (request, reply) => {
-      const operator = operatorOf(request);
-      if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network'))) return reply;
-      const now = api.clock();
-      const binding = { sessionId: operator.sessionId };
-      const used = await verifyPasskeyUse(db(), opts.relyingParty, { operatorId: operator.id, purpose: 'fresh-proof', binding, response: request.body.response }, now);
-      if (!used.ok) {
-        // A refused passkey backs off like a wrong code.
-        await fail(request, operator.email);
-        await audit(request, { action: 'fresh-proof.failed', subject: operator.email, detail: used.refusal.detail });
-        return reply.code(400).send(apiError('bad_request', used.refusal.message));
-      }
-      await succeed(operator.email, request);
-      await setFreshProof(db(), operator.sessionId, now);
-      await audit(request, { action: 'fresh-proof.given', subject: operator.email, detail: `with the passkey “${used.name}”` });
-      await audit(request, { action: 'passkey.used', subject: operator.email, detail: `“${used.name}”, as fresh proof` });
-      return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
-    },
-  );
+  registerContract(api, sessionContract, { onRequest: requireRole('viewer') }, async (request) => {
+    const operator = operatorOf(request);
+    const until = freshProofUntil(operator.freshProofAt);
+    return {
+      operator: { email: operator.email, role: operator.role },
+      freshProofUntil: until && until.getTime() > api.clock().getTime() ? until.toISOString() : null,
+      recoveryCodesLeft: await recoveryCodesLeft(db(), operator.id),
+    } satisfies OperatorSession;
+  });
+
+  registerContract(api, signOutContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await endSessionByToken(db(), token);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(0));
+    await audit(request, { action: 'sign-out' });
+    return { message: 'You are signed out.' };
+  });
+
+  registerContract(api, freshProofContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+    const operator = operatorOf(request);
+    if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network')))
+      return reply;
+    const now = api.clock();
+    const found = await findOperator(db(), operator.email);
+    const secret = found ? openSecret(request, found.id, found.sealedTotpSecret) : undefined;
+    if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
+    const step = secret ? totpStep(secret, request.body.code, now) : null;
+    if (step === null || !(await claimTotpStep(db(), operator.id, step))) {
+      await fail(request, operator.email);
+      await audit(request, {
+        action: 'fresh-proof.failed',
+        subject: operator.email,
+        detail: 'wrong or reused authenticator code',
+      });
+      return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
+    }
+    await succeed(operator.email, request);
+    await setFreshProof(db(), operator.sessionId, now);
+    await audit(request, { action: 'fresh-proof.given', subject: operator.email });
+    return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
+  });
+
+  registerContract(api, freshProofPasskeyContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+    const operator = operatorOf(request);
+    if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network')))
+      return reply;
+    const now = api.clock();
+    const binding = { sessionId: operator.sessionId };
+    const used = await verifyPasskeyUse(
+      db(),
+      opts.relyingParty,
+      { operatorId: operator.id, purpose: 'fresh-proof', binding, response: request.body.response },
+      now,
+    );
+    if (!used.ok) {
+      // A refused passkey backs off like a wrong code.
+      await fail(request, operator.email);
+      await audit(request, { action: 'fresh-proof.failed', subject: operator.email, detail: used.refusal.detail });
+      return reply.code(400).send(apiError('bad_request', used.refusal.message));
+    }
+    await succeed(operator.email, request);
+    await setFreshProof(db(), operator.sessionId, now);
+    await audit(request, {
+      action: 'fresh-proof.given',
+      subject: operator.email,
+      detail: `with the passkey “${used.name}”`,
+    });
+    await audit(request, { action: 'passkey.used', subject: operator.email, detail: `“${used.name}”, as fresh proof` });
+    return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
+  });
 }

@@ -56,7 +56,10 @@ export class SoftwareAuthenticator {
   private authenticatorData(t: Tampering, attested: boolean): Buffer {
     const counter = Buffer.alloc(4);
     counter.writeUInt32BE(t.counter ?? this.counter);
-    const flags = FLAG_USER_PRESENT | (t.userVerified === false ? 0 : FLAG_USER_VERIFIED) | (attested ? FLAG_ATTESTED_CREDENTIAL : 0);
+    const flags =
+      FLAG_USER_PRESENT |
+      (t.userVerified === false ? 0 : FLAG_USER_VERIFIED) |
+      (attested ? FLAG_ATTESTED_CREDENTIAL : 0);
     const parts: Uint8Array[] = [sha256(t.rpId ?? this.site.rpId), Buffer.from([flags]), counter];
     if (attested) {
       const idLength = Buffer.alloc(2);
@@ -67,7 +70,14 @@ export class SoftwareAuthenticator {
   }
 
   private clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, t: Tampering): Buffer {
-    return Buffer.from(JSON.stringify({ type, challenge: t.challenge ?? challenge, origin: t.origin ?? this.site.origin, crossOrigin: false }));
+    return Buffer.from(
+      JSON.stringify({
+        type,
+        challenge: t.challenge ?? challenge,
+        origin: t.origin ?? this.site.origin,
+        crossOrigin: false,
+      }),
+    );
   }
 
   /** navigator.credentials.create() answering `options` (as startRegistration() returns it). */

@@ -58,7 +58,10 @@ export async function personalReadsToday(db: Kysely<Database>, operatorId: strin
 
 /** Forgets days older than a week (the audit log keeps what was read; this only meters). */
 export async function purgeOldReads(db: Kysely<Database>, now: Date): Promise<void> {
-  await db.deleteFrom('personal_data_reads').where('day', '<', utcDay(new Date(now.getTime() - 7 * 86_400_000))).execute();
+  await db
+    .deleteFrom('personal_data_reads')
+    .where('day', '<', utcDay(new Date(now.getTime() - 7 * 86_400_000)))
+    .execute();
 }
 
 /** A note for the audit log: how many records today, and whether past the allowance. */

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { xsrf } from '../../../shared/xsrf.ts';
@@ -88,7 +95,13 @@ describe.each(dialectCases)('the CSV download when the database fails mid-stream
     const send = () =>
       fetch(`${base}${adminApiPaths.subscribersCsv}`, {
         method: 'POST',
-        headers: { cookie, [xsrf.header]: token, 'sec-fetch-site': 'same-origin', 'user-agent': CHROME_UA, 'content-type': 'application/json' },
+        headers: {
+          cookie,
+          [xsrf.header]: token,
+          'sec-fetch-site': 'same-origin',
+          'user-agent': CHROME_UA,
+          'content-type': 'application/json',
+        },
         body: '{}',
       });
 

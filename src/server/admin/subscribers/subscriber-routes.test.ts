@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditPageSchema, type AuditAction, type AuditEntry } from '../../../shared/admin/audit-schema.ts';
-import { subscriberDataExportSchema, subscriberDetailSchema, subscriberListReplySchema } from '../../../shared/admin/subscribers.ts';
+import {
+  subscriberDataExportSchema,
+  subscriberDetailSchema,
+  subscriberListReplySchema,
+} from '../../../shared/admin/subscribers.ts';
 import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
@@ -50,10 +54,18 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
       const res = await postSignupJson(t.app, visitor, { name, email, comment: 'gm' });
       expect(res.statusCode, res.body).toBe(200);
       visitor = await visitPage(t.app, visitor);
-      const row = await store.db.selectFrom('subscribers').select('id').where('email_key', '=', email).executeTakeFirstOrThrow();
+      const row = await store.db
+        .selectFrom('subscribers')
+        .select('id')
+        .where('email_key', '=', email)
+        .executeTakeFirstOrThrow();
       ids[key] = row.id;
     }
-    await store.db.updateTable('subscribers').set({ status: 'confirmed', confirmed_at: t.clock().toISOString() }).where('id', '=', ids.bob).execute();
+    await store.db
+      .updateTable('subscribers')
+      .set({ status: 'confirmed', confirmed_at: t.clock().toISOString() })
+      .where('id', '=', ids.bob)
+      .execute();
     op = await makeOperator(store.db, `subs-${dialect}@example.com`, t.clock());
     c = new ConsoleClient(t.app);
     await c.signIn(op, t.clock());
@@ -63,27 +75,40 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     await store?.destroy();
   });
 
-  it.skipIf(skip)('lists newest first, masked, searches, filters by status, sorts and pages with a cursor', async () => {
-    const all = await list({});
-    expect(all.items.map((i) => i.maskedEmail)).toEqual(['b•••@example.org', 'm•••@example.net', 'a•••@example.com']);
-    // No address, name, city or comment in the list: those are read one person at a time.
-    for (const secret of ['bob@example.org', 'mallory@example.net', 'ada@example.com', 'Ada Lovelace', 'onerror', 'gm', 'city']) {
-      expect(JSON.stringify(all)).not.toContain(secret);
-    }
-    expect((await list({ sort: 'oldest' })).items[0]?.id).toBe(ids.ada);
-    // Searching by an address the operator already knows still finds the person, masked.
-    expect((await list({ q: 'ADA@example.com' })).items.map((i) => [i.id, i.maskedEmail])).toEqual([[ids.ada, 'a•••@example.com']]);
-    expect((await list({ q: 'LOVELACE' })).items.map((i) => i.id)).toEqual([ids.ada]);
-    // Two characters: the start of the address only ("bo" is in no other address's start).
-    expect((await list({ q: 'bo' })).items.map((i) => i.id)).toEqual([ids.bob]);
-    expect((await list({ status: 'confirmed' })).items.map((i) => i.id)).toEqual([ids.bob]);
-    const first = await list({ limit: '2' });
-    expect(first.items).toHaveLength(2);
-    expect(first.nextCursor).not.toBeNull();
-    const second = await list({ limit: '2', cursor: first.nextCursor ?? '' });
-    expect(second.items.map((i) => i.id)).toEqual([ids.ada]);
-    expect(second.nextCursor).toBeNull();
-  });
+  it.skipIf(skip)(
+    'lists newest first, masked, searches, filters by status, sorts and pages with a cursor',
+    async () => {
+      const all = await list({});
+      expect(all.items.map((i) => i.maskedEmail)).toEqual(['b•••@example.org', 'm•••@example.net', 'a•••@example.com']);
+      // No address, name, city or comment in the list: those are read one person at a time.
+      for (const secret of [
+        'bob@example.org',
+        'mallory@example.net',
+        'ada@example.com',
+        'Ada Lovelace',
+        'onerror',
+        'gm',
+        'city',
+      ]) {
+        expect(JSON.stringify(all)).not.toContain(secret);
+      }
+      expect((await list({ sort: 'oldest' })).items[0]?.id).toBe(ids.ada);
+      // Searching by an address the operator already knows still finds the person, masked.
+      expect((await list({ q: 'ADA@example.com' })).items.map((i) => [i.id, i.maskedEmail])).toEqual([
+        [ids.ada, 'a•••@example.com'],
+      ]);
+      expect((await list({ q: 'LOVELACE' })).items.map((i) => i.id)).toEqual([ids.ada]);
+      // Two characters: the start of the address only ("bo" is in no other address's start).
+      expect((await list({ q: 'bo' })).items.map((i) => i.id)).toEqual([ids.bob]);
+      expect((await list({ status: 'confirmed' })).items.map((i) => i.id)).toEqual([ids.bob]);
+      const first = await list({ limit: '2' });
+      expect(first.items).toHaveLength(2);
+      expect(first.nextCursor).not.toBeNull();
+      const second = await list({ limit: '2', cursor: first.nextCursor ?? '' });
+      expect(second.items.map((i) => i.id)).toEqual([ids.ada]);
+      expect(second.nextCursor).toBeNull();
+    },
+  );
 
   it.skipIf(skip)('answers bad list queries in words', async () => {
     const forged = await c.get(`${adminApiPaths.subscribers}?cursor=not-a-cursor`);
@@ -95,26 +120,41 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     expect(otherSort.json().error.message).toMatch(/other sort order/);
     const status = await c.get(`${adminApiPaths.subscribers}?status=deleted&limit=0`);
     expect(status.statusCode).toBe(400);
-    expect(status.json().error.fields).toMatchObject({ status: expect.stringMatching(/pending, confirmed or unsubscribed/), limit: expect.stringMatching(/at least 1/) });
+    expect(status.json().error.fields).toMatchObject({
+      status: expect.stringMatching(/pending, confirmed or unsubscribed/),
+      limit: expect.stringMatching(/at least 1/),
+    });
   });
 
-  it.skipIf(skip)('shows one person with consent, place and emails on purpose (a POST, audited); 404 for nobody', async () => {
-    expect((await c.get(subscriberApiPath(adminApiPaths.subscriberDetails, ids.ada))).statusCode).toBe(404);
-    const res = await c.post(subscriberApiPath(adminApiPaths.subscriberDetails, ids.ada));
-    expect(res.statusCode).toBe(200);
-    const detail = subscriberDetailSchema.parse(res.json());
-    expect(detail).toMatchObject({ name: 'Ada Lovelace', status: 'pending', consent: { page: '/' }, resend: { allowed: false } });
-    expect(detail.consent.text).toBeTruthy();
-    expect(detail.emails).toHaveLength(1);
-    expect(detail.email).toBe('ada@example.com');
-    expect(JSON.stringify(detail)).not.toMatch(/token/i);
-    const viewed = await lastAudit('subscriber.viewed');
-    expect(viewed).toMatchObject({ actor: op.email, subject: ids.ada, detail: expect.stringMatching(/^\d+ of 200 personal records read today$/) });
-    expect(JSON.stringify(viewed)).not.toContain('ada@example.com');
-    const nobody = await c.post(subscriberApiPath(adminApiPaths.subscriberDetails, 'no-such-id'));
-    expect(nobody.statusCode).toBe(404);
-    expect(nobody.json().error.message).toMatch(/no such subscriber/);
-  });
+  it.skipIf(skip)(
+    'shows one person with consent, place and emails on purpose (a POST, audited); 404 for nobody',
+    async () => {
+      expect((await c.get(subscriberApiPath(adminApiPaths.subscriberDetails, ids.ada))).statusCode).toBe(404);
+      const res = await c.post(subscriberApiPath(adminApiPaths.subscriberDetails, ids.ada));
+      expect(res.statusCode).toBe(200);
+      const detail = subscriberDetailSchema.parse(res.json());
+      expect(detail).toMatchObject({
+        name: 'Ada Lovelace',
+        status: 'pending',
+        consent: { page: '/' },
+        resend: { allowed: false },
+      });
+      expect(detail.consent.text).toBeTruthy();
+      expect(detail.emails).toHaveLength(1);
+      expect(detail.email).toBe('ada@example.com');
+      expect(JSON.stringify(detail)).not.toMatch(/token/i);
+      const viewed = await lastAudit('subscriber.viewed');
+      expect(viewed).toMatchObject({
+        actor: op.email,
+        subject: ids.ada,
+        detail: expect.stringMatching(/^\d+ of 200 personal records read today$/),
+      });
+      expect(JSON.stringify(viewed)).not.toContain('ada@example.com');
+      const nobody = await c.post(subscriberApiPath(adminApiPaths.subscriberDetails, 'no-such-id'));
+      expect(nobody.statusCode).toBe(404);
+      expect(nobody.json().error.message).toMatch(/no such subscriber/);
+    },
+  );
 
   it.skipIf(skip)('resends a confirmation after the cool-down only, queues one email and audits it', async () => {
     const url = subscriberApiPath(adminApiPaths.subscriberResend, ids.xss);
@@ -145,42 +185,55 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     const res = await c.post(url);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="subscriber-[\d-]+\.json"$/);
-    expect(subscriberDataExportSchema.parse(res.json()).person).toMatchObject({ email: 'ada@example.com', comment: 'gm' });
+    expect(subscriberDataExportSchema.parse(res.json()).person).toMatchObject({
+      email: 'ada@example.com',
+      comment: 'gm',
+    });
     const entry = await lastAudit('subscriber.exported');
     expect(entry).toMatchObject({ actor: op.email, subject: ids.ada });
     expect(JSON.stringify(entry)).not.toContain('ada@example.com');
   });
 
-  it.skipIf(skip)('streams the CSV with fresh proof: BOM, header, formulas neutralised, attachment, audited', async () => {
-    t.clock.advance(6 * MIN);
-    const stale = await c.post(adminApiPaths.subscribersCsv, {});
-    expect(stale.json().error.code).toBe('fresh_proof_required');
-    await freshProof();
-    const res = await c.post(adminApiPaths.subscribersCsv, {});
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="subscribers-[\d-]+\.csv"$/);
-    const bytes = res.rawPayload;
-    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toMatch(/^"email","name","status"/i);
-    expect(lines.filter(Boolean)).toHaveLength(4);
-    expect(res.body).toContain(`,"'=SUM(A1:A9)",`);
-    expect(await lastAudit('subscribers.exported')).toMatchObject({ actor: op.email, detail: 'CSV; every status' });
-    // The rows handed out are counted once the stream ends, and audited with the count.
-    await expect.poll(async () => (await lastAudit('subscribers.export-counted'))?.detail).toMatch(/^3 rows; \d+ of 200 personal records read today$/);
-    t.clock.advance(1_000);
-    const filtered = await c.post(adminApiPaths.subscribersCsv, { status: 'confirmed', q: 'bob' });
-    expect(filtered.body.split('\r\n').filter(Boolean)).toHaveLength(2);
-    expect(await lastAudit('subscribers.exported')).toMatchObject({ detail: 'CSV; status confirmed; filtered by a search' });
-    const bad = await c.post(adminApiPaths.subscribersCsv, { status: 'everyone' });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.fields.status).toMatch(/pending, confirmed or unsubscribed/);
-  });
+  it.skipIf(skip)(
+    'streams the CSV with fresh proof: BOM, header, formulas neutralised, attachment, audited',
+    async () => {
+      t.clock.advance(6 * MIN);
+      const stale = await c.post(adminApiPaths.subscribersCsv, {});
+      expect(stale.json().error.code).toBe('fresh_proof_required');
+      await freshProof();
+      const res = await c.post(adminApiPaths.subscribersCsv, {});
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="subscribers-[\d-]+\.csv"$/);
+      const bytes = res.rawPayload;
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
+      expect(lines[0]).toMatch(/^"email","name","status"/i);
+      expect(lines.filter(Boolean)).toHaveLength(4);
+      expect(res.body).toContain(`,"'=SUM(A1:A9)",`);
+      expect(await lastAudit('subscribers.exported')).toMatchObject({ actor: op.email, detail: 'CSV; every status' });
+      // The rows handed out are counted once the stream ends, and audited with the count.
+      await expect
+        .poll(async () => (await lastAudit('subscribers.export-counted'))?.detail)
+        .toMatch(/^3 rows; \d+ of 200 personal records read today$/);
+      t.clock.advance(1_000);
+      const filtered = await c.post(adminApiPaths.subscribersCsv, { status: 'confirmed', q: 'bob' });
+      expect(filtered.body.split('\r\n').filter(Boolean)).toHaveLength(2);
+      expect(await lastAudit('subscribers.exported')).toMatchObject({
+        detail: 'CSV; status confirmed; filtered by a search',
+      });
+      const bad = await c.post(adminApiPaths.subscribersCsv, { status: 'everyone' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.fields.status).toMatch(/pending, confirmed or unsubscribed/);
+    },
+  );
 
   it.skipIf(skip)('erases only when the address is typed back, with fresh proof; totals stay; audited', async () => {
     const url = subscriberApiPath(adminApiPaths.subscriberErase, ids.xss);
-    const totalBefore = await store.db.selectFrom('daily_signups').select((eb) => eb.fn.sum<number>('signups').as('n')).executeTakeFirstOrThrow();
+    const totalBefore = await store.db
+      .selectFrom('daily_signups')
+      .select((eb) => eb.fn.sum<number>('signups').as('n'))
+      .executeTakeFirstOrThrow();
     t.clock.advance(6 * MIN);
     expect((await c.post(url, { confirmEmail: 'mallory@example.net' })).json().error.code).toBe('fresh_proof_required');
     await freshProof();
@@ -195,7 +248,10 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
     expect(ok.statusCode, ok.body).toBe(200);
     expect((await list({})).items.map((i) => i.id)).not.toContain(ids.xss);
     expect(await outboxRows(ids.xss)).toBe(0);
-    const totalAfter = await store.db.selectFrom('daily_signups').select((eb) => eb.fn.sum<number>('signups').as('n')).executeTakeFirstOrThrow();
+    const totalAfter = await store.db
+      .selectFrom('daily_signups')
+      .select((eb) => eb.fn.sum<number>('signups').as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(totalAfter.n)).toBe(Number(totalBefore.n));
     const entry = await lastAudit('subscriber.erased');
     expect(entry).toMatchObject({ actor: op.email, subject: ids.xss, detail: 'was pending' });

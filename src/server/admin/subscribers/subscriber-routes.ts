@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiError } from '../../../shared/api-error.ts';
-import {
-  subscribersCsvRequestSchema,
-} from '../../../shared/admin/subscribers.ts';
+import { subscribersCsvRequestSchema } from '../../../shared/admin/subscribers.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { checkpointAfterErasure } from '../../store/database.ts';
@@ -55,7 +53,10 @@ const stamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:
  * fresh proof always and is audited, with the person's id as the subject (never their address: the
  * audit log outlives an erasure).
  */
-export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllowance: number; erasureLedger: string }): void {
+export function registerSubscriberRoutes(
+  api: FastifyInstance,
+  opts: { dailyAllowance: number; erasureLedger: string },
+): void {
   const app = api.withTypeProvider<ZodTypeProvider>();
   const db = () => api.store.db;
   const allowance = opts.dailyAllowance;
@@ -76,58 +77,43 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
     return reads;
   }
 
-  registerContract(
-    api,
-    subscribersContract,
-    { onRequest: requireRole('sender') },
-    async (request, reply) => {
-      // A search is a question about people (is this address on the list? whose address starts
-      // with "ab"?), answered however the rows are masked: it counts as one record read. Paging the
-      // masked list without a search reads no one's personal data and costs nothing.
-      if (request.query.q && !(await meter(request, reply, 1))) return reply;
-      try {
-        return await listSubscribers(api.store, request.query);
-      } catch (error) {
-        // A forged or stale cursor: said in words, as the query schema says its own faults.
-        if (error instanceof ConsoleInputError) return reply.code(400).send(apiError('bad_request', error.message));
-        throw error;
-      }
-    },
-  );
+  registerContract(api, subscribersContract, { onRequest: requireRole('sender') }, async (request, reply) => {
+    // A search is a question about people (is this address on the list? whose address starts
+    // with "ab"?), answered however the rows are masked: it counts as one record read. Paging the
+    // masked list without a search reads no one's personal data and costs nothing.
+    if (request.query.q && !(await meter(request, reply, 1))) return reply;
+    try {
+      return await listSubscribers(api.store, request.query);
+    } catch (error) {
+      // A forged or stale cursor: said in words, as the query schema says its own faults.
+      if (error instanceof ConsoleInputError) return reply.code(400).send(apiError('bad_request', error.message));
+      throw error;
+    }
+  });
 
   // A POST, not a GET: reading one person's details is an audited act (decision 0029).
-  registerContract(
-    api,
-    subscriberDetailsContract,
-    { onRequest: requireRole('sender') },
-    async (request, reply) => {
-      const { id } = request.params;
-      const person = await subscriberDetail(db(), id, api.clock());
-      if (!person) return notFound(reply);
-      const reads = await meter(request, reply, 1);
-      if (!reads) return reply;
-      await audit(request, { action: 'subscriber.viewed', subject: id, detail: readsNote(reads, allowance) });
-      return { ...person, reads: { today: reads.records, allowance } };
-    },
-  );
+  registerContract(api, subscriberDetailsContract, { onRequest: requireRole('sender') }, async (request, reply) => {
+    const { id } = request.params;
+    const person = await subscriberDetail(db(), id, api.clock());
+    if (!person) return notFound(reply);
+    const reads = await meter(request, reply, 1);
+    if (!reads) return reply;
+    await audit(request, { action: 'subscriber.viewed', subject: id, detail: readsNote(reads, allowance) });
+    return { ...person, reads: { today: reads.records, allowance } };
+  });
 
-  registerContract(
-    api,
-    subscriberResendContract,
-    { onRequest: requireRole('sender') },
-    async (request, reply) => {
-      const { id } = request.params;
-      const result = await resendConfirmation(db(), id, api.clock());
-      if (result.outcome === 'unknown') return notFound(reply);
-      if (result.outcome !== 'queued') {
-        // Nothing happened (cool-down, or not pending): 409 with the reason and when to retry.
-        return reply.code(409).send(apiError('bad_request', resendMessage(result)));
-      }
-      api.outbox.nudge();
-      await audit(request, { action: 'subscriber.confirmation-resent', subject: id });
-      return { message: resendMessage(result), done: true, nextAllowedAt: result.nextAllowedAt };
-    },
-  );
+  registerContract(api, subscriberResendContract, { onRequest: requireRole('sender') }, async (request, reply) => {
+    const { id } = request.params;
+    const result = await resendConfirmation(db(), id, api.clock());
+    if (result.outcome === 'unknown') return notFound(reply);
+    if (result.outcome !== 'queued') {
+      // Nothing happened (cool-down, or not pending): 409 with the reason and when to retry.
+      return reply.code(409).send(apiError('bad_request', resendMessage(result)));
+    }
+    api.outbox.nudge();
+    await audit(request, { action: 'subscriber.confirmation-resent', subject: id });
+    return { message: resendMessage(result), done: true, nextAllowedAt: result.nextAllowedAt };
+  });
 
   // A POST, not a GET: handing out a person's data is an audited act.
   registerContract(
@@ -141,7 +127,11 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
       if (!data) return notFound(reply);
       const reads = await meter(request, reply, 1);
       if (!reads) return reply;
-      await audit(request, { action: 'subscriber.exported', subject: id, detail: `JSON; ${readsNote(reads, allowance)}` });
+      await audit(request, {
+        action: 'subscriber.exported',
+        subject: id,
+        detail: `JSON; ${readsNote(reads, allowance)}`,
+      });
       reply.header('content-disposition', `attachment; filename="subscriber-${stamp(now)}.json"`);
       return data;
     },
@@ -171,7 +161,9 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
       appendToLedgerFile(opts.erasureLedger, [erased.entry]);
       const files = (await api.mailer.forget?.(person.email)) ?? 0;
       if (!(await checkpointAfterErasure(api.store))) {
-        request.log.warn('after an erasure the SQLite WAL could not be emptied (another process was reading); it will be at the next checkpoint');
+        request.log.warn(
+          'after an erasure the SQLite WAL could not be emptied (another process was reading); it will be at the next checkpoint',
+        );
       }
       await audit(request, { action: 'subscriber.erased', subject: id, detail: `was ${person.status}` });
       return { message: erasedMessage(files), done: true };
@@ -204,12 +196,20 @@ export function registerSubscriberRoutes(api: FastifyInstance, opts: { dailyAllo
       // so the count always goes up) and audited with the day's total, cut short or not.
       finished(csv, (error) => {
         void (async () => {
-          const reads = await countPersonalReads(db(), { operatorId: operatorOf(request).id, now: api.clock(), n: rows, allowance, freshProof: true });
+          const reads = await countPersonalReads(db(), {
+            operatorId: operatorOf(request).id,
+            now: api.clock(),
+            n: rows,
+            allowance,
+            freshProof: true,
+          });
           await audit(request, {
             action: 'subscribers.export-counted',
             detail: `${rows} rows${error ? ' (cut short)' : ''}; ${reads ? readsNote(reads, allowance) : ''}`,
           });
-        })().catch((failure: unknown) => request.log.error({ err: errorText(failure) }, 'subscriber CSV export not counted'));
+        })().catch((failure: unknown) =>
+          request.log.error({ err: errorText(failure) }, 'subscriber CSV export not counted'),
+        );
       });
       return reply
         .header('content-type', 'text/csv; charset=utf-8')

@@ -16,15 +16,23 @@ const CSV_BATCH = 250;
 
 // Keyset paging, newest first: the cursor is the last entry's (created_at, id), so the thousandth
 // page of a list grown after a launch costs what the first does.
-const encodeCursor = (e: { created_at: string; id: string }) => Buffer.from(`${e.created_at}|${e.id}`).toString('base64url');
+const encodeCursor = (e: { created_at: string; id: string }) =>
+  Buffer.from(`${e.created_at}|${e.id}`).toString('base64url');
 function decodeCursor(cursor: string): { at: string; id: string } | null {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   return at && id ? { at, id } : null;
 }
 
-async function page(db: Kysely<Database>, after: { at: string; id: string } | null, limit: number): Promise<SuppressionsTable[]> {
+async function page(
+  db: Kysely<Database>,
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<SuppressionsTable[]> {
   let q = db.selectFrom('suppressions').selectAll();
-  if (after) q = q.where((eb) => eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]));
+  if (after)
+    q = q.where((eb) =>
+      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
+    );
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
@@ -49,7 +57,11 @@ async function readSuppressions(db: Kysely<Database>, query: SuppressionListQuer
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('lifted_at', 'is', null)
     .executeTakeFirstOrThrow();
-  return { entries: shown.map(toEntry), nextCursor: rows.length > limit && last ? encodeCursor(last) : null, standing: Number(standing.n) };
+  return {
+    entries: shown.map(toEntry),
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    standing: Number(standing.n),
+  };
 }
 
 /** Every entry, newest first, a batch at a time (the CSV export). */
@@ -80,22 +92,34 @@ const stamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:
 export function registerSuppressionRoutes(api: FastifyInstance): void {
   const db = () => api.store.db;
 
-  registerContract(api, suppressionsContract, { onRequest: requireRole('sender') }, async (request) => readSuppressions(db(), request.query));
+  registerContract(api, suppressionsContract, { onRequest: requireRole('sender') }, async (request) =>
+    readSuppressions(db(), request.query),
+  );
 
-  registerContract(api, liftSuppressionContract, { onRequest: requireRole('owner', { freshProof: true }) }, async (request, reply) => {
-    const now = api.clock().toISOString();
-    const operator = request.operator?.email ?? null;
-    const lifted = await db()
-      .updateTable('suppressions')
-      .set({ lifted_at: now, lifted_by: operator })
-      .where('id', '=', request.params.id)
-      .where('lifted_at', 'is', null)
-      .returning('reason')
-      .executeTakeFirst();
-    if (!lifted) return reply.code(404).send(apiError('not_found', 'There is no standing suppression with this id (it may have been lifted already).'));
-    await audit(request, { action: 'suppression.lifted', subject: request.params.id, detail: lifted.reason });
-    return { message: 'Lifted: this address may be mailed again.' };
-  });
+  registerContract(
+    api,
+    liftSuppressionContract,
+    { onRequest: requireRole('owner', { freshProof: true }) },
+    async (request, reply) => {
+      const now = api.clock().toISOString();
+      const operator = request.operator?.email ?? null;
+      const lifted = await db()
+        .updateTable('suppressions')
+        .set({ lifted_at: now, lifted_by: operator })
+        .where('id', '=', request.params.id)
+        .where('lifted_at', 'is', null)
+        .returning('reason')
+        .executeTakeFirst();
+      if (!lifted)
+        return reply
+          .code(404)
+          .send(
+            apiError('not_found', 'There is no standing suppression with this id (it may have been lifted already).'),
+          );
+      await audit(request, { action: 'suppression.lifted', subject: request.params.id, detail: lifted.reason });
+      return { message: 'Lifted: this address may be mailed again.' };
+    },
+  );
 
   // The whole list as CSV, streamed in keyset batches. A POST, because the export is audited; the
   // console fetches it and saves the file (decision 0016), as it does the subscribers' CSV.
@@ -117,7 +141,9 @@ export function registerSuppressionRoutes(api: FastifyInstance): void {
           for await (const row of allEntries(db())) yield csvCells(row);
         })(),
       );
-      csv.once('error', (error) => request.log.error({ err: errorText(error) }, 'suppression CSV export failed mid-stream'));
+      csv.once('error', (error) =>
+        request.log.error({ err: errorText(error) }, 'suppression CSV export failed mid-stream'),
+      );
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="suppressions-${stamp(now)}.csv"`)

@@ -28,7 +28,8 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
     const mailer = {
       ...memory,
       async send(m: MailMessage) {
-        if (m.to === PERSON.email) throw Object.assign(new Error(`550 5.1.1 <${m.to}>: Recipient address rejected`), { responseCode: 550 });
+        if (m.to === PERSON.email)
+          throw Object.assign(new Error(`550 5.1.1 <${m.to}>: Recipient address rejected`), { responseCode: 550 });
         await memory.send(m);
       },
     };
@@ -38,16 +39,25 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
       // The subject here is what a viewer can read, not approvals: a team of one sends at once.
       env: { MAIL_RATE_PER_SEC: '1000', BROADCAST_APPROVALS: '1' },
       onRoute: (r: RouteOptions) => {
-        for (const method of [r.method].flat()) if (r.url.startsWith(apiPaths.admin) && method !== 'HEAD') routes.push(`${String(method)} ${r.url}`);
+        for (const method of [r.method].flat())
+          if (r.url.startsWith(apiPaths.admin) && method !== 'HEAD') routes.push(`${String(method)} ${r.url}`);
       },
     });
     // The person signs up through the public form and is confirmed.
     const visitor = await visitPage(t.app);
     t.clock.advance(60_000);
     expect((await postSignupJson(t.app, visitor, PERSON)).statusCode).toBe(200);
-    const row = await store.db.selectFrom('subscribers').select('id').where('email_key', '=', PERSON.email).executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom('subscribers')
+      .select('id')
+      .where('email_key', '=', PERSON.email)
+      .executeTakeFirstOrThrow();
     subscriberId = row.id;
-    await store.db.updateTable('subscribers').set({ status: 'confirmed', confirmed_at: t.clock().toISOString() }).where('id', '=', row.id).execute();
+    await store.db
+      .updateTable('subscribers')
+      .set({ status: 'confirmed', confirmed_at: t.clock().toISOString() })
+      .where('id', '=', row.id)
+      .execute();
     // A sender broadcasts to them; the mail server refuses the address.
     const sender = new ConsoleClient(t.app);
     const senderOp = await makeOperator(store.db, `sender-${dialect}@example.com`, t.clock(), 'sender');
@@ -79,7 +89,9 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
       ['GET', p.audit],
     ] as const;
     // Every route under the subscribers' prefix is in the list above.
-    const covered = new Set(personal.map(([method, url]) => `${method} ${url.split('?')[0]?.replace(subscriberId, ':id')}`));
+    const covered = new Set(
+      personal.map(([method, url]) => `${method} ${url.split('?')[0]?.replace(subscriberId, ':id')}`),
+    );
     for (const route of routes.filter((r) => r.includes(p.subscribers))) expect(covered, route).toContain(route);
     for (const [method, url] of personal) {
       const res = await viewer.send(method, url, method === 'POST' ? { confirmEmail: PERSON.email } : undefined);
@@ -106,10 +118,22 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
     const viewerGets: string[] = [];
     for (const route of routes.filter((r) => r.startsWith('GET '))) {
       const res = await viewer.get(route.slice(4).replace(':id', broadcastId));
-      const forbidden = res.statusCode === 403 && (res.json() as { error: { code: string } }).error.code === 'forbidden';
+      const forbidden =
+        res.statusCode === 403 && (res.json() as { error: { code: string } }).error.code === 'forbidden';
       if (!forbidden) viewerGets.push(route.slice(4));
     }
-    expect(new Set(viewerGets)).toEqual(new Set([p.session, p.sessions, p.audience, p.audienceLive, p.broadcasts, p.broadcast, p.broadcastPreview, p.passkeys]));
+    expect(new Set(viewerGets)).toEqual(
+      new Set([
+        p.session,
+        p.sessions,
+        p.audience,
+        p.audienceLive,
+        p.broadcasts,
+        p.broadcast,
+        p.broadcastPreview,
+        p.passkeys,
+      ]),
+    );
     const bodies: string[] = [];
     for (const url of reachable) {
       const res = await viewer.get(url);
@@ -118,6 +142,7 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
     }
     // The broadcast's failure is there, its reason without the address the mail server quoted.
     expect(bodies.join('\n')).toMatch(/Recipient address rejected/);
-    for (const secret of [PERSON.email, 'secret.holder', PERSON.name, PERSON.comment]) expect(bodies.join('\n')).not.toContain(secret);
+    for (const secret of [PERSON.email, 'secret.holder', PERSON.name, PERSON.comment])
+      expect(bodies.join('\n')).not.toContain(secret);
   });
 });

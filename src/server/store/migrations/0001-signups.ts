@@ -38,7 +38,11 @@ export const signupsMigration: Migration = {
       .addColumn('region', 'text')
       .addColumn('city', 'text')
       .execute();
-    await db.schema.createIndex('subscribers_status_created').on('subscribers').columns(['status', 'created_at']).execute();
+    await db.schema
+      .createIndex('subscribers_status_created')
+      .on('subscribers')
+      .columns(['status', 'created_at'])
+      .execute();
 
     await db.schema
       .createTable('outbox')

@@ -51,6 +51,7 @@ export const analyticsMigration: Migration = {
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('subscribers_created').execute();
-    for (const t of ['analytics_salts', 'daily_visitors', 'daily_counts', 'visits']) await db.schema.dropTable(t).execute();
+    for (const t of ['analytics_salts', 'daily_visitors', 'daily_counts', 'visits'])
+      await db.schema.dropTable(t).execute();
   },
 };

@@ -88,6 +88,7 @@ export const operatorsMigration: Migration = {
     for (const t of ['audit_log', 'operator_sessions', 'operator_challenges', 'operator_recovery_codes', 'operators']) {
       await db.schema.dropTable(t).execute();
     }
-    if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`DROP FUNCTION IF EXISTS audit_log_append_only()`.execute(db);
+    if (db.getExecutor().adapter instanceof PostgresAdapter)
+      await sql`DROP FUNCTION IF EXISTS audit_log_append_only()`.execute(db);
   },
 };

@@ -1,7 +1,13 @@
 import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertSubscriber } from '../../test/fixtures.ts';
-import { dialectCases, openTestStore, testSecrets, type TestStore, untilNoSchemaVanishes } from '../../test/test-store.ts';
+import {
+  dialectCases,
+  openTestStore,
+  testSecrets,
+  type TestStore,
+  untilNoSchemaVanishes,
+} from '../../test/test-store.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { signupsMigration } from './0001-signups.ts';
 import { analyticsMigration } from './0002-analytics.ts';
@@ -17,26 +23,43 @@ for (const { dialect, skip, label } of dialectCases) {
     it('carries an existing list over: sign-ups per day backfilled, existing people searchable', async () => {
       const before = new Migrator({
         db: store.db,
-        provider: { getMigrations: async () => ({ '0001-signups': signupsMigration, '0002-analytics': analyticsMigration }) },
+        provider: {
+          getMigrations: async () => ({ '0001-signups': signupsMigration, '0002-analytics': analyticsMigration }),
+        },
         ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
       });
       expect((await untilNoSchemaVanishes(store.pgSchema, () => before.migrateToLatest())).error).toBeUndefined();
       await insertSubscriber(store.db, 'early@example.com', { now: new Date('2026-11-20T10:00:00Z') });
       await insertSubscriber(store.db, 'second@example.com', { now: new Date('2026-11-20T11:00:00Z') });
 
-      expect(await migrateToLatest(store.db, { ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}), secrets: testSecrets() })).toContain('0005-console-queries');
+      expect(
+        await migrateToLatest(store.db, {
+          ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}),
+          secrets: testSecrets(),
+        }),
+      ).toContain('0005-console-queries');
       const days = await store.db.selectFrom('daily_signups').selectAll().execute();
       expect(days.map((d) => [d.day, Number(d.signups)])).toEqual([['2026-11-20', 2]]);
 
       const found =
         dialect === 'sqlite'
-          ? await sql<{ n: number }>`select count(*) as n from subscribers_search where subscribers_search match '"early@"'`.execute(store.db)
-          : await sql<{ n: number }>`select count(*) as n from pg_indexes where indexname = 'subscribers_search_trgm' and schemaname = current_schema()`.execute(store.db);
+          ? await sql<{
+              n: number;
+            }>`select count(*) as n from subscribers_search where subscribers_search match '"early@"'`.execute(store.db)
+          : await sql<{
+              n: number;
+            }>`select count(*) as n from pg_indexes where indexname = 'subscribers_search_trgm' and schemaname = current_schema()`.execute(
+              store.db,
+            );
       expect(Number(found.rows[0]?.n)).toBe(1);
 
       // And from now on the trigger counts each insert, also a multi-row one.
       await insertSubscriber(store.db, 'third@example.com', { now: new Date('2026-11-20T12:00:00Z') });
-      const after = await store.db.selectFrom('daily_signups').select('signups').where('day', '=', '2026-11-20').executeTakeFirstOrThrow();
+      const after = await store.db
+        .selectFrom('daily_signups')
+        .select('signups')
+        .where('day', '=', '2026-11-20')
+        .executeTakeFirstOrThrow();
       expect(Number(after.signups)).toBe(3);
     });
   });

@@ -127,7 +127,12 @@ export const consoleQueriesMigration: Migration = {
       await sql`drop trigger if exists subscribers_count_signups on subscribers`.execute(db);
       await sql`drop function if exists dh_count_signups()`.execute(db);
     } else {
-      for (const t of ['subscribers_search_insert', 'subscribers_search_delete', 'subscribers_search_update', 'subscribers_count_signups']) {
+      for (const t of [
+        'subscribers_search_insert',
+        'subscribers_search_delete',
+        'subscribers_search_update',
+        'subscribers_count_signups',
+      ]) {
         await sql`drop trigger if exists ${sql.id(t)}`.execute(db);
       }
       await sql`drop table if exists subscribers_search`.execute(db);
@@ -136,7 +141,11 @@ export const consoleQueriesMigration: Migration = {
     await db.schema.dropIndex('visits_at').execute();
     await db.schema.dropIndex('subscribers_status_created_id').execute();
     await db.schema.dropIndex('subscribers_created_id').execute();
-    await db.schema.createIndex('subscribers_status_created').on('subscribers').columns(['status', 'created_at']).execute();
+    await db.schema
+      .createIndex('subscribers_status_created')
+      .on('subscribers')
+      .columns(['status', 'created_at'])
+      .execute();
     await db.schema.createIndex('subscribers_created').on('subscribers').column('created_at').execute();
   },
 };

@@ -6,7 +6,12 @@ export const operatorRolesMigration: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
       .alterTable('operators')
-      .addColumn('role', 'text', (c) => c.notNull().defaultTo('owner').check(sql`role in ('viewer', 'sender', 'owner')`))
+      .addColumn('role', 'text', (c) =>
+        c
+          .notNull()
+          .defaultTo('owner')
+          .check(sql`role in ('viewer', 'sender', 'owner')`),
+      )
       .execute();
   },
   async down(db: Kysely<unknown>) {

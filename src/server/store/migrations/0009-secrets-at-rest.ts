@@ -17,7 +17,9 @@ export function secretsAtRestMigration(secrets: SecretBox | undefined): Migratio
       const db = untyped as Kysely<Rows>;
       const operators = await db.selectFrom('operators').select(['id', 'totp_secret']).execute();
       const keys = await db.selectFrom('link_keys').select(['id', 'secret']).execute();
-      const plain = [...operators.map((o) => o.totp_secret), ...keys.map((k) => k.secret)].filter((v) => !SecretBox.isSealed(v));
+      const plain = [...operators.map((o) => o.totp_secret), ...keys.map((k) => k.secret)].filter(
+        (v) => !SecretBox.isSealed(v),
+      );
       if (plain.length === 0) return;
       if (!secrets) {
         throw new Error(
@@ -26,11 +28,19 @@ export function secretsAtRestMigration(secrets: SecretBox | undefined): Migratio
       }
       for (const o of operators) {
         if (SecretBox.isSealed(o.totp_secret)) continue;
-        await db.updateTable('operators').set({ totp_secret: secrets.seal(o.totp_secret, totpSecretContext(o.id)) }).where('id', '=', o.id).execute();
+        await db
+          .updateTable('operators')
+          .set({ totp_secret: secrets.seal(o.totp_secret, totpSecretContext(o.id)) })
+          .where('id', '=', o.id)
+          .execute();
       }
       for (const k of keys) {
         if (SecretBox.isSealed(k.secret)) continue;
-        await db.updateTable('link_keys').set({ secret: secrets.seal(k.secret, linkKeyContext(k.id)) }).where('id', '=', k.id).execute();
+        await db
+          .updateTable('link_keys')
+          .set({ secret: secrets.seal(k.secret, linkKeyContext(k.id)) })
+          .where('id', '=', k.id)
+          .execute();
       }
     },
     async down() {

@@ -27,7 +27,11 @@ export const auditChainMigration: Migration = {
     if (pg) await sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`.execute(db);
     else await sql`DROP TRIGGER audit_log_no_update`.execute(db);
 
-    const rows = (await sql<AuditLogTable>`SELECT id, at, actor, via, action, subject, detail FROM audit_log ORDER BY at, id`.execute(db)).rows;
+    const rows = (
+      await sql<AuditLogTable>`SELECT id, at, actor, via, action, subject, detail FROM audit_log ORDER BY at, id`.execute(
+        db,
+      )
+    ).rows;
     let prev = GENESIS_HASH;
     let seq = 0;
     for (const r of rows) {
@@ -41,7 +45,8 @@ export const auditChainMigration: Migration = {
 
     if (pg) {
       await sql`ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only`.execute(db);
-      for (const c of ['seq', 'prev_hash', 'hash']) await sql`ALTER TABLE audit_log ALTER COLUMN ${sql.ref(c)} SET NOT NULL`.execute(db);
+      for (const c of ['seq', 'prev_hash', 'hash'])
+        await sql`ALTER TABLE audit_log ALTER COLUMN ${sql.ref(c)} SET NOT NULL`.execute(db);
       // Row triggers do not fire on TRUNCATE; a statement trigger does.
       await sql`CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
         FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only()`.execute(db);

@@ -10,7 +10,12 @@ export const personalDataReadsMigration: Migration = {
       .addColumn('operator_id', 'text', (c) => c.notNull())
       // YYYY-MM-DD, UTC.
       .addColumn('day', 'text', (c) => c.notNull())
-      .addColumn('records', 'integer', (c) => c.notNull().defaultTo(0).check(sql`records >= 0`))
+      .addColumn('records', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(0)
+          .check(sql`records >= 0`),
+      )
       .addPrimaryKeyConstraint('personal_data_reads_pk', ['operator_id', 'day'])
       .execute();
   },

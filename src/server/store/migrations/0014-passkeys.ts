@@ -39,7 +39,11 @@ export const passkeysMigration: Migration = {
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .addCheckConstraint('operator_passkey_challenges_bound', sql`(session_id is null) <> (pending_hash is null)`)
       .execute();
-    await db.schema.createIndex('operator_passkey_challenges_expiry').on('operator_passkey_challenges').column('expires_at').execute();
+    await db.schema
+      .createIndex('operator_passkey_challenges_expiry')
+      .on('operator_passkey_challenges')
+      .column('expires_at')
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('operator_passkey_challenges').execute();
