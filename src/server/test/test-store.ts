@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { inject } from 'vitest';
 import { openStore, type Dialect, type Store } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
@@ -30,15 +31,24 @@ export async function untilNoSchemaVanishes<T>(ours: string | undefined, run: ()
     const name = /schema "([^"]+)" does not exist/.exec(text)?.[1];
     return name !== undefined && name !== ours && name.startsWith(TEST_SCHEMA_PREFIX);
   };
+  // Several checkouts finishing short runs one after another can make a few tries in a row meet a
+  // vanishing schema, so try often, a little apart (random, so two waiting migrators drift apart).
+  const attempts = 20;
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await run();
       // A Migrator's own answer carries its error instead of throwing it.
       const carried = (result as { error?: unknown } | undefined)?.error;
-      if (attempt < 5 && vanished(carried)) continue;
+      if (attempt < attempts && vanished(carried)) {
+        await delay(50 + Math.random() * 200);
+        continue;
+      }
       return result;
     } catch (error) {
-      if (attempt < 5 && vanished(error)) continue;
+      if (attempt < attempts && vanished(error)) {
+        await delay(50 + Math.random() * 200);
+        continue;
+      }
       throw error;
     }
   }
