@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { signupMessages as words } from '../../../../content/messages/en/signup.ts';
 import {
-  consentWording,
+  fieldErrorText,
   parseSignup,
   signupFields,
   signupInvalidMessage,
   signupLimits,
   signupContract,
+  signupReplyErrors,
   type SignupField,
   type SignupFieldErrors,
   type SignupView,
@@ -69,7 +70,7 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       return;
     }
     setStatus('error');
-    setErrors(res.error.fields ?? {});
+    setErrors(signupReplyErrors(res.error.fields));
     setMessage(res.error.message);
     setFocusTick((t) => t + 1);
   }
@@ -84,12 +85,14 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       'aria-describedby': error ? `signup-${field}-error` : undefined,
     };
   };
-  const errorText = (field: SignupField) =>
-    errors[field] ? (
+  const errorText = (field: SignupField) => {
+    const error = errors[field];
+    return error ? (
       <p className="field-error" id={`signup-${field}-error`}>
-        {errors[field]}
+        {fieldErrorText(words, error)}
       </p>
     ) : null;
+  };
 
   return (
     <form
@@ -130,13 +133,13 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
         <input id="signup-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <p className="consent">
-        {consentWording.text} <a href={pagePaths.privacy}>{words.privacyLink}</a>
+        {words.consent} <a href={pagePaths.privacy}>{words.privacyLink}</a>
       </p>
       <button className="button button-primary" type="submit" disabled={status === 'sending'}>
         {status === 'sending' ? words.sending : words.submit}
       </button>
       <p className={`form-status form-status-${status}`} role="status">
-        {errors.form ? `${message} ${errors.form}` : message}
+        {message}
       </p>
     </form>
   );
