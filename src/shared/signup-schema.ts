@@ -195,8 +195,6 @@ export const confirmFormSchema = z.object({ token: z.optional(z.string()) });
 /** The query of an unsubscribe link (`/unsubscribe?id=…&sig=…`), also the address its POST goes to. */
 export const unsubscribeQuerySchema = z.object({ id: z.optional(z.string()), sig: z.optional(z.string()) });
 
-export const signupInvalidMessage = signupMessages.invalid;
-
 /** What the page shows about a sign-up: after a no-JavaScript post, or after the JSON answer. */
 export interface SignupView {
   status: 'success' | 'error';

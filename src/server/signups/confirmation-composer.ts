@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { defaultLocale } from '../../../content/messages/locales.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import type { Composer } from '../mail/outbox.ts';
@@ -35,6 +36,8 @@ export function confirmationComposer(opts: {
       .execute();
     return confirmationEmail({
       content: opts.content,
+      // One locale for now; a subscriber's own once sign-ups record it (issue 19).
+      locale: defaultLocale,
       to: sub.email,
       confirmUrl: `${opts.publicUrl}${pagePaths.confirm}?token=${token}`,
       unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id),

@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import { signupAnswers } from '../../../content/messages/en/signup.ts';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { defaultLocale } from '../../../content/messages/locales.ts';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import { apiPaths, pagePaths } from '../../shared/paths.ts';
 import {
   signupFieldErrors,
   signupFields,
-  signupInvalidMessage,
   signupContract,
   type SignupField,
   type SignupFieldErrors,
@@ -49,6 +49,9 @@ function formPage(request: FastifyRequest, publicUrl: string): string {
     return pagePaths.home;
   }
 }
+
+// The form's answers (content/messages/<locale>/signup.ts), in the page's locale: one for now.
+const { signupAnswers, signup: signupWords } = messagesFor(defaultLocale);
 
 // Where the form's own words say more than the general ones (http-contract.ts).
 const formWords: Record<number, string> = {
@@ -102,8 +105,8 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       );
       // A fault in the message as a whole has no field to sit beside: it follows the notice.
       const message = errors.form
-        ? `${signupInvalidMessage} ${signupAnswers.formErrors[errors.form]}`
-        : signupInvalidMessage;
+        ? `${signupWords.invalid} ${signupAnswers.formErrors[errors.form]}`
+        : signupWords.invalid;
       return answer(request, reply, 400, { code: 'invalid_fields', message, errors });
     }
     const { status, body, retryAfterS } = errorBody(error, request);

@@ -1,19 +1,20 @@
 import type { PresaleProps } from '../../../shared/site-pages.ts';
-import { comingSoonText, content } from '../content.ts';
+import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
+import { content } from '../content.ts';
 import { PresaleCountdown } from './presale-countdown.tsx';
 import { SocialLinks } from './social-links.tsx';
 
-export function PresaleBanner({ presale }: { presale?: PresaleProps | undefined }) {
+export function PresaleBanner({ presale, words }: { presale?: PresaleProps | undefined; words: PageChromeMessages }) {
   return (
     <section className="banner" aria-labelledby="banner-title">
       <h2 id="banner-title">{`${content.banner.headline} ${content.banner.year}`}</h2>
-      {presale ? <PresaleCountdown presale={presale} /> : <p className="banner-status">{comingSoonText}</p>}
+      {presale ? <PresaleCountdown presale={presale} /> : <p className="banner-status">{words.comingSoon}</p>}
       {content.contractAddress ? (
         <p className="banner-contract">
-          Official contract address: <code className="contract-address">{content.contractAddress}</code>
+          {words.contractAddress} <code className="contract-address">{content.contractAddress}</code>
         </p>
       ) : null}
-      <SocialLinks />
+      <SocialLinks words={words} />
     </section>
   );
 }

@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { signupMessages as words } from '../../../../content/messages/en/signup.ts';
+import type { SignupMessages } from '../../../../content/messages/en/signup.ts';
 import {
   fieldErrorText,
   parseSignup,
   signupFields,
-  signupInvalidMessage,
   signupLimits,
   signupContract,
   signupReplyErrors,
@@ -21,7 +20,7 @@ type Status = 'idle' | 'sending' | 'success' | 'error';
 // Works as a plain form POST (the server answers with this page and `initial` filled in); once
 // its island has hydrated, it validates with the shared schema and sends JSON without a reload.
 // It is the only code on the page that needs zod/mini and the HTTP helper, so they load with it.
-export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
+export function SignupForm({ initial, words }: { initial?: SignupView | undefined; words: SignupMessages }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [status, setStatus] = useState<Status>(initial ? initial.status : 'idle');
   const [message, setMessage] = useState(initial?.message ?? '');
@@ -55,7 +54,7 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
     if (!checked.ok) {
       setErrors(checked.errors);
       setStatus('error');
-      setMessage(signupInvalidMessage);
+      setMessage(words.invalid);
       setFocusTick((t) => t + 1);
       return;
     }
