@@ -4,7 +4,8 @@ import { z } from 'zod/mini';
 import { messagesFor } from '../../../content/messages/catalog.ts';
 import { defaultLocale } from '../../../content/messages/locales.ts';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
-import { apiPaths, pagePaths } from '../../shared/paths.ts';
+import { csrfContract } from '../../shared/csrf-contract.ts';
+import { pagePaths } from '../../shared/paths.ts';
 import {
   signupFieldErrors,
   signupFields,
@@ -14,6 +15,7 @@ import {
   type SignupView,
 } from '../../shared/signup-schema.ts';
 import { FORM_MEDIA_TYPE, mediaTypeOf } from '../lib/media-type.ts';
+import { registerContract } from '../lib/register-contract.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';
 import { errorBody } from '../plugins/http-contract.ts';
 import { STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
@@ -190,7 +192,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
     },
   );
 
-  app.get(apiPaths.csrf, (request, reply) => {
+  registerContract(app, csrfContract, {}, async (request, reply) => {
     protection.issueVisitorCookies(request, reply);
     return reply.header('cache-control', 'no-store').code(204).send();
   });
