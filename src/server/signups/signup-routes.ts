@@ -183,6 +183,9 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         meta: {
           now,
           page: formPage(request, opts.publicUrl),
+          // The page's locale: every page is in the default one until pages have a URL per
+          // language (issue 19), when it comes from that page.
+          locale: defaultLocale,
           location: { country: place.country, region: place.region, city: place.city },
         },
       });
