@@ -19,7 +19,7 @@ export function HomePage({
   return (
     <>
       <Hero words={words.pageChrome} />
-      <PresaleBanner presale={presale} words={words.pageChrome} />
+      <PresaleBanner presale={presale} words={words} />
       <Faq words={words.pageChrome} />
       <StayUpdated initial={signup} words={words.signup} />
       <Closing words={words.pageChrome} />
