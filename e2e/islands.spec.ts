@@ -2,7 +2,7 @@
 // something; each island's code arrives when it is needed, takes over without moving anything;
 // what a person does before it arrives still works.
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { signupSuccessMessage } from '../src/shared/signup-schema.ts';
+import { signupAnswers } from '../content/messages/en/signup.ts';
 import { uniqueEmail, waitForMail } from './outbox.ts';
 import { PHONE, waitForHydration, waitForIsland, watchConsole, watchScripts } from './support.ts';
 
@@ -172,7 +172,7 @@ test.describe('before an island has woken', () => {
     expect(response.status()).toBe(200);
     expect(response.request().headers()['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
     await page.waitForLoadState();
-    await expect(page.locator('form.signup-form').getByRole('status')).toHaveText(signupSuccessMessage);
+    await expect(page.locator('form.signup-form').getByRole('status')).toHaveText(signupAnswers.success);
     // The email carries nothing the sender typed (decision 0011), so its arrival is the proof.
     expect((await waitForMail(email)).to).toEqual([email]);
   });
@@ -194,7 +194,7 @@ test.describe('before an island has woken', () => {
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     expect((await second).status()).toBe(200);
     await page.waitForLoadState();
-    await expect(page.locator('form.signup-form').getByRole('status')).toHaveText(signupSuccessMessage);
+    await expect(page.locator('form.signup-form').getByRole('status')).toHaveText(signupAnswers.success);
     expect((await waitForMail(email)).to).toEqual([email]);
   });
 });

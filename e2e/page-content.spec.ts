@@ -1,7 +1,7 @@
 // With JavaScript off the server's HTML alone must carry the whole page, in order, with its exact
 // words (PRODUCT.md, "The page").
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { comingSoonText } from '../src/client/site/content.ts';
+import { pageChromeMessages } from '../content/messages/en/page-chrome.ts';
 import { content, MISSING_PATH } from './support.ts';
 
 // Still clouds: what is checked here does not move, and a static page keeps the run fast and
@@ -66,7 +66,7 @@ test('home page reads complete, in order, with its exact copy', async ({ page })
   // Presale banner
   await expect(banner.getByRole('heading', { level: 2 })).toHaveText(bannerTitle);
   // "Coming Soon" while the content file has no presale date.
-  await expect(banner.getByText(comingSoonText, { exact: true })).toBeVisible();
+  await expect(banner.getByText(pageChromeMessages.comingSoon, { exact: true })).toBeVisible();
   await expectSocialLinks(banner);
 
   // FAQS: every question, and every answer readable although JS never ran: the first is open,

@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { sign } from '@fastify/cookie';
 import { expect, test, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
-import { parseSignup, signupSuccessMessage } from '../src/shared/signup-schema.ts';
+import { signupAnswers, signupMessages } from '../content/messages/en/signup.ts';
+import { fieldErrorText, parseSignup, type SignupFieldCode } from '../src/shared/signup-schema.ts';
 import { mailsTo, uniqueEmail, waitForMail } from './outbox.ts';
 import { waitForHydration, waitForIsland } from './support.ts';
 
@@ -89,8 +90,9 @@ async function axeViolations(page: Page): Promise<string[]> {
 // server and the hydrated form use.
 const badInput = parseSignup({ name: '', email: 'not-an-email', comment: '' });
 const badErrors = badInput.ok ? {} : badInput.errors;
-const nameError = badErrors.name ?? '';
-const emailError = badErrors.email ?? '';
+const wordsFor = (code: SignupFieldCode | undefined): string => (code ? fieldErrorText(signupMessages, code) : '');
+const nameError = wordsFor(badErrors.name);
+const emailError = wordsFor(badErrors.email);
 
 test('schema messages this file relies on are in words', () => {
   expect(nameError).toBe('Please enter your name.');
@@ -130,7 +132,7 @@ test.describe('with JavaScript', () => {
     const answered = page.waitForResponse((r) => r.request() === requests[0]);
     release();
 
-    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.status).toHaveText(signupAnswers.success);
     expect((await answered).status()).toBe(200);
     await expect(f.form).toHaveAttribute('aria-busy', 'false');
     await expect(f.submit).toBeEnabled();
@@ -174,7 +176,7 @@ test.describe('with JavaScript', () => {
     const f = signupForm(page);
     await fill(f, { name: 'Scanned', email, comment: '' });
     await f.submit.click();
-    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.status).toHaveText(signupAnswers.success);
     const mail = await waitForMail(email);
 
     // What Safe Links and friends do: fetch every link in the message, more than once.
@@ -224,14 +226,14 @@ test.describe('with JavaScript', () => {
     await fill(f, { name: 'Twice', email, comment: '' });
     await waitForIsland(page, 'signup');
     await f.submit.click();
-    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.status).toHaveText(signupAnswers.success);
     await expect(f.email).toHaveValue('');
 
     await fill(f, { name: 'Twice Again', email: `${local}@${domain.toUpperCase()}`, comment: '' });
     const second = page.waitForResponse((r) => new URL(r.url()).pathname === '/signup');
     await f.submit.click();
     expect((await second).status()).toBe(200);
-    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.status).toHaveText(signupAnswers.success);
 
     await waitForMail(email);
     // Nothing announces that an email will NOT be written, so sign a third address up after the
@@ -240,7 +242,7 @@ test.describe('with JavaScript', () => {
     const marker = `marker-${local}@${domain}`;
     await fill(f, { name: 'Marker', email: marker, comment: '' });
     await f.submit.click();
-    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.status).toHaveText(signupAnswers.success);
     await waitForMail(marker);
     expect((await mailsTo(email)).map((m) => m.file)).toHaveLength(1);
   });
@@ -273,7 +275,7 @@ test.describe('after a key rotation', () => {
     const f = signupForm(page);
     await fill(f, { name: 'Old Jar', email, comment: '' });
     await f.submit.click();
-    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.status).toHaveText(signupAnswers.success);
     await waitForMail(email);
   });
 
@@ -300,7 +302,7 @@ test.describe('after a key rotation', () => {
       await f.submit.click();
       expect((await second).status()).toBe(200);
       await page.waitForLoadState();
-      await expect(signupForm(page).status).toHaveText(signupSuccessMessage);
+      await expect(signupForm(page).status).toHaveText(signupAnswers.success);
       await waitForMail(email);
     });
   });
@@ -330,7 +332,7 @@ test.describe('without JavaScript', () => {
     await f.submit.click();
     expect((await second).status()).toBe(200);
     await page.waitForLoadState();
-    await expect(signupForm(page).status).toHaveText(signupSuccessMessage);
+    await expect(signupForm(page).status).toHaveText(signupAnswers.success);
     const url = new URL(page.url());
     expect(url.pathname).toBe('/signup');
     expect(['', '#stay-updated']).toContain(url.hash);
@@ -357,8 +359,8 @@ test.describe('without JavaScript', () => {
 
     f = signupForm(page);
     await expect(f.status).toHaveText(correctFields);
-    await expectFieldError(f.name, expected.errors.name ?? '');
-    await expectFieldError(f.email, expected.errors.email ?? '');
+    await expectFieldError(f.name, wordsFor(expected.errors.name));
+    await expectFieldError(f.email, wordsFor(expected.errors.email));
     await expect(f.name).toHaveValue(values.name);
     await expect(f.email).toHaveValue(values.email);
     await expect(f.comment).toHaveValue(values.comment);
@@ -382,7 +384,7 @@ test.describe('accessibility', () => {
     const email = uniqueEmail('axe');
     await fill(f, { name: 'Axe', email, comment: '' });
     await f.submit.click();
-    await expect(f.status).toHaveText(signupSuccessMessage);
+    await expect(f.status).toHaveText(signupAnswers.success);
     expect(await axeViolations(page)).toEqual([]);
 
     const mail = await waitForMail(email);

@@ -7,8 +7,23 @@ import type { ApiErrorCode } from './api-error.ts';
 // route from it (src/server/lib/register-contract.ts) and the client calls it with it
 // (src/client/lib/call-contract.ts), so a path, method and shape are paired once, here, and a call
 // with the wrong shape does not compile. docs/decisions/0033-route-contracts-fields-and-message-codes.md
+//
+// Contracts are listed in src/shared/admin/contracts.ts (the console's), signup-schema.ts (the
+// sign-up) and csrf-contract.ts (the form's cookies). Not a contract, on purpose: the visit beacon
+// (src/client/analytics/beacon.ts), which stays dependency-free so it loads before anything else,
+// and sends a type-checked copy of its path; and the documents (/confirm, /unsubscribe and the
+// no-JavaScript answer of /signup), which answer with a page.
 
 type Schema = z.ZodMiniType;
+
+/** A 2xx that is not JSON: a file the browser saves (its media type), e.g. the CSV downloads. */
+export interface FileReply {
+  file: string;
+}
+/** A 2xx with no body (204), e.g. GET /api/csrf, whose answer is its cookies. */
+export interface EmptyReply {
+  empty: 204;
+}
 
 export interface RouteContract {
   method: 'GET' | 'POST';
@@ -17,13 +32,21 @@ export interface RouteContract {
   params?: Schema;
   query?: Schema;
   body?: Schema;
-  /** The 2xx answer; every error answers in the one shape of api-error.ts. */
-  reply: Schema;
+  /** The 2xx answer: its JSON schema, a file or nothing; every error answers in the one shape of api-error.ts. */
+  reply: Schema | FileReply | EmptyReply;
   errors: readonly ApiErrorCode[];
 }
 
 /** Keeps the literal types of a contract (its schemas), checked against RouteContract. */
 export const defineContract = <const C extends RouteContract>(contract: C): C => contract;
+
+/** A contract whose 2xx is JSON (what callContract calls). */
+export type JsonContract = RouteContract & { reply: Schema };
+/** A contract whose 2xx is a file (what the console's download calls). */
+export type FileContract = RouteContract & { reply: FileReply };
+
+/** Whether a reply is JSON with a schema (not a file, not empty). */
+export const isJsonReply = (reply: RouteContract['reply']): reply is Schema => '_zod' in reply;
 
 /** What a schema of the contract is as parsed (undefined when the contract has none). */
 export type ContractOutput<S> = S extends Schema ? z.output<S> : undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { signupMessages } from '../../content/messages/en/signup.ts';
+import { signupMessages, type SignupAnswers, type SignupMessages } from '../../content/messages/en/signup.ts';
 import { messageReplySchema } from './api-error.ts';
 import { pagePaths } from './paths.ts';
 import { defineContract } from './route-contract.ts';
@@ -55,54 +55,50 @@ const invisible = /[\p{Cf}\u115f\u1160\u3164\uffa0\u180e]|\u034f/u;
 const urlLike =
   /:\/\/|(?:^|[^\p{L}\p{N}])www\.|(?:^|[^\p{L}\p{N}.-])[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
 
-export const fieldMessages = {
-  nameLines: 'Please write your name on one line.',
-  nameControl:
-    'Your name contains a character we cannot accept (an invisible control character). Please type it again.',
-  nameInvisible: 'Your name contains invisible formatting characters. Please type it again without them.',
-  nameUrl: 'Please enter just your name, without web addresses or links.',
-  emailLocalAscii: "The part before the @ can only use the letters a to z, digits and . _ ' + -.",
-  emailInvalid: 'Please enter a valid email address, like name@example.com.',
-  commentControl:
-    'Your comment contains a character we cannot accept (an invisible control character). Please remove it.',
-  unreadable: 'This field contains a character we cannot read. Please type it again.',
-} as const;
+/**
+ * Why a field was refused, as a code: the schema's checks carry codes, never words. The words are
+ * in content/messages/<locale>/signup.ts (`fieldErrors`), looked up where they are shown.
+ */
+export type SignupFieldCode = keyof SignupMessages['fieldErrors'];
+/** What is wrong with a sign-up message as a whole (only a program sends these; the form cannot). */
+export type SignupFormCode = keyof SignupAnswers['formErrors'];
+const isFieldCode = (c: string): c is SignupFieldCode => Object.hasOwn(signupMessages.fieldErrors, c);
 
 const tabsToSpaces = (v: string) => v.replace(/\t/g, ' ');
 
 export const signupSchema = z.strictObject({
-  name: z.string({ error: 'Please enter your name.' }).check(
+  name: z.string({ error: 'name.required' satisfies SignupFieldCode }).check(
     z.overwrite(tabsToSpaces),
     z.trim(),
-    z.minLength(1, 'Please enter your name.'),
-    z.maxLength(signupLimits.name, `Your name can be at most ${signupLimits.name} characters.`),
-    z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
-    z.refine((v) => !lineBreak.test(v), fieldMessages.nameLines),
-    z.refine((v) => !control.test(v), fieldMessages.nameControl),
-    z.refine((v) => !invisible.test(v.replace(joinerInWord, '')), fieldMessages.nameInvisible),
-    z.refine((v) => !urlLike.test(v), fieldMessages.nameUrl),
+    z.minLength(1, 'name.required' satisfies SignupFieldCode),
+    z.maxLength(signupLimits.name, 'name.tooLong' satisfies SignupFieldCode),
+    z.refine((v) => !loneSurrogate.test(v), 'unreadable' satisfies SignupFieldCode),
+    z.refine((v) => !lineBreak.test(v), 'name.lines' satisfies SignupFieldCode),
+    z.refine((v) => !control.test(v), 'name.control' satisfies SignupFieldCode),
+    z.refine((v) => !invisible.test(v.replace(joinerInWord, '')), 'name.invisible' satisfies SignupFieldCode),
+    z.refine((v) => !urlLike.test(v), 'name.url' satisfies SignupFieldCode),
   ),
-  email: z.string({ error: 'Please enter your email address.' }).check(
+  email: z.string({ error: 'email.required' satisfies SignupFieldCode }).check(
     z.trim(),
-    z.minLength(1, 'Please enter your email address.'),
-    z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
+    z.minLength(1, 'email.required' satisfies SignupFieldCode),
+    z.refine((v) => !loneSurrogate.test(v), 'unreadable' satisfies SignupFieldCode),
+    z.refine((v) => v.lastIndexOf('@') <= signupLimits.emailLocalPart, 'email.localTooLong' satisfies SignupFieldCode),
     z.refine(
-      (v) => v.lastIndexOf('@') <= signupLimits.emailLocalPart,
-      `The part before the @ can be at most ${signupLimits.emailLocalPart} characters.`,
+      (v) => /^[\x21-\x7e]*$/.test(v.slice(0, Math.max(0, v.lastIndexOf('@')))),
+      'email.localAscii' satisfies SignupFieldCode,
     ),
-    z.refine((v) => /^[\x21-\x7e]*$/.test(v.slice(0, Math.max(0, v.lastIndexOf('@')))), fieldMessages.emailLocalAscii),
     z.overwrite(normaliseEmail),
-    z.maxLength(signupLimits.email, `An email address can be at most ${signupLimits.email} characters.`),
-    z.email({ pattern: asciiEmail, error: fieldMessages.emailInvalid }),
+    z.maxLength(signupLimits.email, 'email.tooLong' satisfies SignupFieldCode),
+    z.email({ pattern: asciiEmail, error: 'email.invalid' satisfies SignupFieldCode }),
   ),
   comment: z._default(
-    z.string({ error: 'Your comment must be text.' }).check(
+    z.string({ error: 'comment.notText' satisfies SignupFieldCode }).check(
       // Browsers send a textarea's line breaks as CRLF; one kind is stored.
       z.overwrite((v) => tabsToSpaces(v).replace(/\r\n?/g, '\n')),
       z.trim(),
-      z.maxLength(signupLimits.comment, `Your comment can be at most 1,000 characters.`),
-      z.refine((v) => !loneSurrogate.test(v), fieldMessages.unreadable),
-      z.refine((v) => !control.test(v.replace(/\n/g, '')), fieldMessages.commentControl),
+      z.maxLength(signupLimits.comment, 'comment.tooLong' satisfies SignupFieldCode),
+      z.refine((v) => !loneSurrogate.test(v), 'unreadable' satisfies SignupFieldCode),
+      z.refine((v) => !control.test(v.replace(/\n/g, '')), 'comment.control' satisfies SignupFieldCode),
     ),
     '',
   ),
@@ -119,7 +115,8 @@ export type SignupField = Exclude<keyof typeof signupSchema.shape, typeof honeyp
 export const signupFields = Object.keys(signupSchema.shape).filter((k): k is SignupField => k !== honeypot);
 const isSignupField = (key: unknown): key is SignupField =>
   typeof key === 'string' && (signupFields as string[]).includes(key);
-export type SignupFieldErrors = Partial<Record<SignupField | 'form', string>>;
+/** Why each field was refused (first problem wins), and `form` for the message as a whole: codes. */
+export type SignupFieldErrors = Partial<Record<SignupField, SignupFieldCode>> & { form?: SignupFormCode };
 
 export type SignupParse = { ok: true; data: SignupInput } | { ok: false; errors: SignupFieldErrors };
 
@@ -131,23 +128,34 @@ export interface SignupIssue {
   keys?: readonly string[];
 }
 
-/** One message in words per field (first problem wins), from a parse's issues. */
+/**
+ * One code per field (first problem wins), from a parse's issues, whose messages are the schema's
+ * codes. Also reads a reply's `fields` back (as issues of one step each): anything that is not a
+ * field or not a code of ours is said in general words, never shown as it came.
+ */
 export function signupFieldErrors(issues: readonly SignupIssue[]): SignupFieldErrors {
   const errors: SignupFieldErrors = {};
   for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      const keys = issue.keys ?? [];
-      errors.form ??= `This form does not take the field${keys.length > 1 ? 's' : ''} ${keys.join(', ')}.`;
-      continue;
-    }
     const field = issue.path[0];
-    if (isSignupField(field)) errors[field] ??= issue.message;
-    else errors.form ??= 'Please send a name, an email address and, if you like, a comment.';
+    if (issue.code === 'unrecognized_keys' || issue.message === 'form.unknownFields')
+      errors.form ??= 'form.unknownFields';
+    else if (isSignupField(field)) errors[field] ??= isFieldCode(issue.message) ? issue.message : 'invalid';
+    else errors.form ??= 'form.shape';
   }
   return errors;
 }
 
-/** Parses a sign-up; on failure returns one message in words per field (first problem wins). */
+/** The codes of a sign-up error reply's `fields`, as the form shows them. */
+export const signupReplyErrors = (fields: Readonly<Record<string, string>> | undefined): SignupFieldErrors =>
+  signupFieldErrors(Object.entries(fields ?? {}).map(([field, message]) => ({ path: [field], code: '', message })));
+
+/** The words for a refused field's code, in the given locale's words; limits come from `signupLimits`. */
+export function fieldErrorText(words: SignupMessages, code: SignupFieldCode): string {
+  const text = words.fieldErrors[code];
+  return typeof text === 'string' ? text : text(signupLimits);
+}
+
+/** Parses a sign-up; on failure returns one code per field (first problem wins). */
 export function parseSignup(input: unknown): SignupParse {
   const result = signupSchema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
@@ -187,8 +195,6 @@ export const confirmFormSchema = z.object({ token: z.optional(z.string()) });
 /** The query of an unsubscribe link (`/unsubscribe?id=…&sig=…`), also the address its POST goes to. */
 export const unsubscribeQuerySchema = z.object({ id: z.optional(z.string()), sig: z.optional(z.string()) });
 
-export const signupInvalidMessage = signupMessages.invalid;
-
 /** What the page shows about a sign-up: after a no-JavaScript post, or after the JSON answer. */
 export interface SignupView {
   status: 'success' | 'error';
@@ -197,10 +203,8 @@ export interface SignupView {
   errors?: SignupFieldErrors;
 }
 
-export const signupSuccessMessage = signupMessages.success;
-
-/** The consent wording shown beside the form; change the version whenever the text changes. */
-export const consentWording = {
-  version: '2026-11-21',
-  text: 'By signing up you agree that we email you about Diamond Hand (DH): the presale and project news. Every email has a link to stop them at once; see our privacy notice.',
-} as const;
+/**
+ * The consent wording shown beside the form and stored with each sign-up: its words are in the
+ * message file (`consent`); change the version whenever they change.
+ */
+export const consentWording = { version: '2026-11-21', text: signupMessages.consent } as const;

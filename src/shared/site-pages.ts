@@ -1,5 +1,6 @@
 // The public routes and the shape the server hands to the client for hydration. Shared so the
 // server's render and the browser's hydrate agree on the exact same props.
+import type { Locale } from '../../content/messages/locales.ts';
 import type { SignupView } from './signup-schema.ts';
 
 export const sitePages = ['home', 'privacy', 'not-found', 'notice'] as const;
@@ -19,6 +20,8 @@ export interface SitePageProps {
   page: SitePageName;
   /** The year printed in the footer, from the server's clock. */
   year: number;
+  /** What the page is written in: its words are messagesFor(locale)'s (content/messages/catalog.ts). */
+  locale: Locale;
   /** Set on the home page when the content file has a presale date; unset means "Coming Soon". */
   presale?: PresaleProps;
   /** The home page after a sign-up posted without JavaScript. */

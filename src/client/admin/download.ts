@@ -1,5 +1,7 @@
 import { apiErrorSchema } from '../../shared/api-error.ts';
+import { fillPath, type FileContract } from '../../shared/route-contract.ts';
 import { xsrf } from '../../shared/xsrf.ts';
+import type { CallInput } from '../lib/call-contract.ts';
 import { offlineMessage, type ApiResult } from '../lib/http.ts';
 import { ensureXsrfCookie, readCookie } from '../lib/xsrf-cookie.ts';
 
@@ -8,18 +10,26 @@ import { ensureXsrfCookie, readCookie } from '../lib/xsrf-cookie.ts';
 // download lands in logs and the browser's history. Chromium keeps a large Blob on disk, not in
 // memory, so even the whole list's CSV is fine to hold as one.
 
-/** POSTs `body` as JSON and answers the reply's bytes and file name, or the error in words. */
-export async function postForFile(path: string, body: unknown): Promise<ApiResult<{ blob: Blob; filename: string }>> {
+/**
+ * Calls the download `contract` describes (its body as JSON) and answers the reply's bytes and
+ * file name, or the error in words.
+ */
+export async function postForFile<C extends FileContract>(
+  contract: C,
+  input: CallInput<C>,
+): Promise<ApiResult<{ blob: Blob; filename: string }>> {
+  const { params, body } = input as { params?: Record<string, string>; body?: unknown };
+  const path = fillPath(contract.path, params);
   const send = async () => {
     await ensureXsrfCookie();
     return fetch(path, {
-      method: 'POST',
+      method: contract.method,
       credentials: 'same-origin',
       headers: {
         'content-type': 'application/json',
         [xsrf.header]: readCookie(xsrf.hostCookie) ?? readCookie(xsrf.cookie) ?? '',
       },
-      body: JSON.stringify(body),
+      body: JSON.stringify(body ?? {}),
     });
   };
   let res: Response;

@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { fillPath, type RouteContract } from '../../shared/route-contract.ts';
+import { fillPath, type JsonContract, type RouteContract } from '../../shared/route-contract.ts';
 import { apiGet, apiSend, type ApiResult } from './http.ts';
 
 // The client's half of a route contract (src/shared/route-contract.ts): the caller passes exactly
@@ -18,8 +18,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the route `contract` describes; GETs carry no XSRF token, writes do (http.ts). */
-export function callContract<C extends RouteContract>(
+/** Calls the JSON route `contract` describes; GETs carry no XSRF token, writes do (http.ts). */
+export function callContract<C extends JsonContract>(
   contract: C,
   input: CallInput<C>,
   options: CallOptions = {},

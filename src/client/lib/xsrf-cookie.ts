@@ -1,9 +1,10 @@
-import type { apiPaths } from '../../shared/paths.ts';
+import type { csrfContract } from '../../shared/csrf-contract.ts';
 
-// A type-checked copy of the path (see beacon.ts): the loader imports this file, and a run-time
-// import of paths.ts would become a chunk shared with the beacon, fetched before the loader runs.
+// A type-checked copy of the contract's path (see beacon.ts): the loader imports this file, and a
+// run-time import of the contract would become a chunk shared with the beacon, fetched before the
+// loader runs. Its method is GET, fetch's own.
 // eslint-disable-next-line no-restricted-syntax -- the type-checked copy decision 0009 allows
-const CSRF_PATH: typeof apiPaths.csrf = '/api/csrf';
+const CSRF_PATH: typeof csrfContract.path = '/api/csrf';
 
 // The form's cookies, on their own so the page's loader can ask for them without loading the
 // HTTP helper or the form (entry-client.ts); http.ts re-exports them unchanged.

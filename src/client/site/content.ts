@@ -5,5 +5,5 @@ import type { SiteContent } from '../../shared/content-schema.ts';
 // islands that run in the browser get what they need as props, so no copy ships as JavaScript.
 export const content: SiteContent = siteContent;
 
-/** What the banner says while the content file has no presale date. */
-export const comingSoonText = 'Coming Soon';
+/** The site's name as every page and email writes it: "Diamond Hand (DH)". */
+export const siteName = `${content.name} (${content.ticker})`;

@@ -1,12 +1,7 @@
+import type { PageChromeMessages } from '../../../content/messages/en/page-chrome.ts';
 import { NoticePage } from './notice-page.tsx';
 
-export function NotFoundPage() {
-  return (
-    <NoticePage
-      notice={{
-        title: 'Page not found',
-        message: 'There is nothing at this address. Diamond hands hold; this link didn’t.',
-      }}
-    />
-  );
+export function NotFoundPage({ words }: { words: PageChromeMessages }) {
+  const { title, message } = words.notFound;
+  return <NoticePage notice={{ title, message }} words={words} />;
 }

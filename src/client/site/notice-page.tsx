@@ -1,13 +1,15 @@
+import type { PageChromeMessages } from '../../../content/messages/en/page-chrome.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import type { Notice } from '../../shared/site-pages.ts';
+import { content } from './content.ts';
 
 // The page an email link opens. Opening it changes nothing (mail scanners open every link); when
 // there is something to do, the one button posts a plain form, so it works without JavaScript.
-export function NoticePage({ notice }: { notice: Notice | undefined }) {
+export function NoticePage({ notice, words }: { notice: Notice | undefined; words: PageChromeMessages }) {
   const action = notice?.action;
   return (
     <section className="prose notice" aria-labelledby="notice-title">
-      <h1 id="notice-title">{notice?.title ?? 'Diamond Hand'}</h1>
+      <h1 id="notice-title">{notice?.title ?? content.name}</h1>
       <p>{notice?.message}</p>
       {action ? (
         <form method="post" action={action.href} aria-labelledby="notice-title">
@@ -23,10 +25,10 @@ export function NoticePage({ notice }: { notice: Notice | undefined }) {
       ) : null}
       <p>
         {action ? (
-          <a href={pagePaths.home}>Go to the home page</a>
+          <a href={pagePaths.home}>{words.homeLink}</a>
         ) : (
           <a className="button button-primary" href={pagePaths.home}>
-            Go to the home page
+            {words.homeLink}
           </a>
         )}
       </p>

@@ -1,3 +1,4 @@
+import { messagesFor, type Messages } from '../../../content/messages/catalog.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { HomePage } from './home-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -7,16 +8,22 @@ import { Clouds } from './sections/clouds.tsx';
 import { SiteFooter } from './sections/site-footer.tsx';
 import { SiteHeader } from './sections/site-header.tsx';
 
-function PageBody({ page, signup, notice, presale }: Omit<SitePageProps, 'year'>) {
+function PageBody({
+  page,
+  signup,
+  notice,
+  presale,
+  words,
+}: Omit<SitePageProps, 'year' | 'locale'> & { words: Messages }) {
   switch (page) {
     case 'home':
-      return <HomePage signup={signup} presale={presale} />;
+      return <HomePage signup={signup} presale={presale} words={words} />;
     case 'notice':
-      return <NoticePage notice={notice} />;
+      return <NoticePage notice={notice} words={words.pageChrome} />;
     case 'privacy':
-      return <PrivacyPage />;
+      return <PrivacyPage words={words.privacy} />;
     case 'not-found':
-      return <NotFoundPage />;
+      return <NotFoundPage words={words.pageChrome} />;
   }
 }
 
@@ -25,16 +32,17 @@ function PageBody({ page, signup, notice, presale }: Omit<SitePageProps, 'year'>
  * the few parts that respond to a person are islands (see islands/island.tsx) that wake on
  * their own.
  */
-export function SitePage({ page, year, signup, notice, presale }: SitePageProps) {
+export function SitePage({ page, year, locale, signup, notice, presale }: SitePageProps) {
+  const words = messagesFor(locale);
   return (
     <>
       <Clouds />
       <div className="page">
         <SiteHeader />
         <main id="main">
-          <PageBody page={page} signup={signup} notice={notice} presale={presale} />
+          <PageBody page={page} signup={signup} notice={notice} presale={presale} words={words} />
         </main>
-        <SiteFooter year={year} />
+        <SiteFooter year={year} words={words.pageChrome} />
       </div>
     </>
   );

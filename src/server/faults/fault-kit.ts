@@ -1,4 +1,4 @@
-import { signupSuccessMessage } from '../../shared/signup-schema.ts';
+import { signupAnswers } from '../../../content/messages/en/signup.ts';
 import { apiPaths, healthPaths, pagePaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import type { Store } from '../store/database.ts';
@@ -78,7 +78,7 @@ export async function postSignup(visitor: Visitor, email: string, timeoutMs = 10
 
 /** A sign-up the server acknowledged: stored, as the page tells the visitor. */
 export const isAck = (answer: SignupAnswer): boolean =>
-  answer.status === 200 && answer.body.message === signupSuccessMessage;
+  answer.status === 200 && answer.body.message === signupAnswers.success;
 
 export async function statusOf(url: string, timeoutMs = 5_000): Promise<number> {
   const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import { apiErrorSchema } from '../../shared/api-error.ts';
-import type { ContractOutput, RouteContract } from '../../shared/route-contract.ts';
+import { isJsonReply, type ContractOutput, type RouteContract } from '../../shared/route-contract.ts';
 
 // The server's half of a route contract (src/shared/route-contract.ts): the route is registered
 // from the contract's method, path and schemas, so what the client sends is what is validated.
@@ -15,7 +15,10 @@ export type ContractRequest<C extends RouteContract> = FastifyRequest<{
   Body: Get<C, 'body'>;
 }>;
 
-/** What a handler may return: the reply's data (serialised by its schema), or the reply once sent. */
+/**
+ * What a handler may return: the reply's data (serialised by its schema), or the reply once sent
+ * (the only choice for a file or an empty answer).
+ */
 export type ContractHandler<C extends RouteContract> = (
   request: ContractRequest<C>,
   reply: FastifyReply,
@@ -23,12 +26,19 @@ export type ContractHandler<C extends RouteContract> = (
 
 type ContractReplyInput<C extends RouteContract> = C['reply'] extends { _zod: { input: infer I } } ? I : never;
 
-/** The Fastify schema of a contract: its parts, its reply, and the shared error shape. */
+/**
+ * The Fastify schema of a contract: its parts, its reply, and the shared error shape. A file or an
+ * empty answer has no 2xx schema (a byte stream, or no body); its errors still take the one shape.
+ */
 export const contractSchema = (contract: RouteContract) => ({
   ...(contract.params ? { params: contract.params } : {}),
   ...(contract.query ? { querystring: contract.query } : {}),
   ...(contract.body ? { body: contract.body } : {}),
-  response: { 200: contract.reply, '4xx': apiErrorSchema, '5xx': apiErrorSchema },
+  response: {
+    ...(isJsonReply(contract.reply) ? { 200: contract.reply } : {}),
+    '4xx': apiErrorSchema,
+    '5xx': apiErrorSchema,
+  },
 });
 
 export function registerContract<C extends RouteContract>(

@@ -11,12 +11,14 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { defaultLocale } from '../../../content/messages/locales.ts';
 import { apiError, codeForStatus, type ApiErrorBody } from '../../shared/api-error.ts';
 import { API_PREFIX } from '../../shared/paths.ts';
 import { logSafeError } from '../lib/log-safe.ts';
 import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
 import type { HeadersFor } from './security-headers.ts';
-import { csrfErrorMessage, isCsrfError } from './write-protection.ts';
+import { isCsrfError } from './write-protection.ts';
 
 // The HTTP contract every route shares: request and response schemas are the zod schemas in
 // src/shared (fastify-type-provider-zod compiles them, so a route's types come from the same
@@ -29,33 +31,19 @@ interface ErrorLike {
   code?: string;
 }
 
+// The words of the one error shape, by status (content/messages/<locale>/http-errors.ts). An
+// error is answered before anything says who is asking, so in the site's default locale.
+const words = messagesFor(defaultLocale).httpErrors;
+const wordsByStatus: Readonly<Record<number, string>> = words;
+
 /** The words for an error Fastify or a plugin raised, by status. Never the framework's own text. */
 export function errorWords(error: ErrorLike, status: number): string {
-  if (isCsrfError(error)) return csrfErrorMessage;
-  switch (status) {
-    case 400:
-      return 'We could not read that request. Please check it and try again.';
-    case 403:
-      // Our own refusals (ForbiddenError) are written for people; anything else is not shown.
-      return error.name === 'ForbiddenError' && error.message ? error.message : 'That is not allowed.';
-    case 404:
-      return 'Not found: there is nothing at this address.';
-    case 405:
-      return 'That address does not take this kind of request.';
-    case 408:
-      return 'That request took too long to arrive. Please check your connection and try again.';
-    case 413:
-      return 'That was more than this address takes (16 KB at most). Please send less.';
-    case 415:
-      return 'Please send a normal web form or JSON.';
-    case 429:
-      // Written by our rate-limit settings, with the wait in seconds.
-      return error.message || 'Too many requests. Please wait a minute and try again.';
-    case 503:
-      return 'We are busy or restarting. Please try again in a few seconds.';
-    default:
-      return 'Something went wrong on our side. Please try again in a minute.';
-  }
+  if (isCsrfError(error)) return words.csrf;
+  // Our own refusals (ForbiddenError) are written for people; anything else is not shown.
+  if (status === 403 && error.name === 'ForbiddenError' && error.message) return error.message;
+  // Written by our rate-limit settings, with the wait in seconds.
+  if (status === 429 && error.message) return error.message;
+  return wordsByStatus[status] ?? words[500];
 }
 
 export const statusOf = (error: { statusCode?: number }): number =>
@@ -83,7 +71,7 @@ export const isClientAbort = (error: { code?: string }, request: FastifyRequest)
   error.code === 'ECONNABORTED';
 
 /** What a request that needed the database is told while the database is out of reach or out of room. */
-export const storeUnavailableWords = `Our database is not answering just now, so this could not be saved. Please try again in ${STORE_RETRY_AFTER_S} seconds.`;
+export const storeUnavailableWords = words.storeDown({ seconds: STORE_RETRY_AFTER_S });
 
 export interface ErrorAnswer {
   status: number;
@@ -104,8 +92,7 @@ export function errorBody(error: FastifyError, request: FastifyRequest): ErrorAn
     return { status: 503, body: apiError('unavailable', storeUnavailableWords), retryAfterS: STORE_RETRY_AFTER_S };
   }
   const fields = fieldErrors(error);
-  if (fields)
-    return { status: 400, body: apiError('invalid_fields', 'Please correct the fields named below.', fields) };
+  if (fields) return { status: 400, body: apiError('invalid_fields', words.invalidFields, fields) };
   if (isClientAbort(error, request)) {
     request.log.info('request aborted by the client');
     return { status: 400, body: apiError('bad_request', errorWords(error, 400)) };

@@ -1,6 +1,8 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { defaultLocale } from '../../../content/messages/locales.ts';
 import fp from 'fastify-plugin';
 import { xsrf } from '../../shared/xsrf.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';
@@ -42,10 +44,13 @@ export interface WriteProtection {
   sameOrigin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
    * preHandler: refuses a write whose X-XSRF-TOKEN does not match the visitor's secret (403,
-   * error code FST_CSRF_*; see csrfErrorMessage).
+   * error code FST_CSRF_*; its words are http-errors.ts's `csrf`).
    */
   csrfToken: FastifyInstance['csrfProtection'];
 }
+
+/** A write from another site is refused in these words (content/messages/<locale>/http-errors.ts). */
+const crossSiteWords = messagesFor(defaultLocale).httpErrors.crossSite;
 
 export class ForbiddenError extends Error {
   statusCode = 403;
@@ -53,7 +58,6 @@ export class ForbiddenError extends Error {
 }
 
 export const isCsrfError = (error: { code?: string }): boolean => (error.code ?? '').startsWith('FST_CSRF');
-export const csrfErrorMessage = 'Your security token is missing or out of date. Reload the page and try again.';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -118,12 +122,12 @@ export const writeProtectionPlugin = fp(
         const site = request.headers['sec-fetch-site'];
         if (typeof site === 'string') {
           if (site === 'same-origin') return;
-          throw new ForbiddenError('This form can only be sent from our own site.');
+          throw new ForbiddenError(crossSiteWords);
         }
         // Older browsers: fall back to Origin, which every browser sends on a cross-site POST.
         const origin = request.headers.origin;
         if (typeof origin === 'string' && isOwnOrigin(origin, request, opts.publicUrl)) return;
-        throw new ForbiddenError('This form can only be sent from our own site.');
+        throw new ForbiddenError(crossSiteWords);
       },
 
       csrfToken: app.csrfProtection,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { defaultLocale, isLocale } from '../../../content/messages/locales.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import type { Composer } from '../mail/outbox.ts';
@@ -22,7 +23,7 @@ export function confirmationComposer(opts: {
   return async (row, now) => {
     const sub = await opts.db
       .selectFrom('subscribers')
-      .select(['email', 'status'])
+      .select(['email', 'status', 'locale'])
       .where('id', '=', row.subscriber_id)
       .executeTakeFirst();
     // Confirmed or unsubscribed since it was queued (or erased): nothing to send.
@@ -35,6 +36,8 @@ export function confirmationComposer(opts: {
       .execute();
     return confirmationEmail({
       content: opts.content,
+      // The language they signed up in; a locale this build no longer has falls back to the default.
+      locale: isLocale(sub.locale) ? sub.locale : defaultLocale,
       to: sub.email,
       confirmUrl: `${opts.publicUrl}${pagePaths.confirm}?token=${token}`,
       unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id),

@@ -1,3 +1,5 @@
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import type { Locale } from '../../../content/messages/locales.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { listUnsubscribeHeaders, type MailMessage } from '../mail/outbox.ts';
 import { escapeHtml } from '../lib/escape-html.ts';
@@ -9,40 +11,44 @@ import { escapeHtml } from '../lib/escape-html.ts';
  */
 export function confirmationEmail(opts: {
   content: SiteContent;
+  /** What the email is written in (content/messages/<locale>/confirmation-email.ts). */
+  locale: Locale;
   to: string;
   confirmUrl: string;
   unsubscribeUrl: string;
 }): MailMessage {
-  const { content, to, confirmUrl, unsubscribeUrl } = opts;
+  const { content, locale, to, confirmUrl, unsubscribeUrl } = opts;
+  const words = messagesFor(locale).confirmationEmail;
   const site = `${content.name} (${content.ticker})`;
-  const subject = `Confirm your sign-up to ${site}`;
+  const subject = words.subject({ site });
+  const stop = words.stop({ name: content.name });
   const text = [
-    'Hello,',
+    words.hello,
     '',
-    `Thanks for joining the ${site} list. Please confirm your email address: open this link and press the button on the page:`,
+    `${words.thanks({ site })} ${words.openAndPress}`,
     '',
     confirmUrl,
     '',
-    'The link works once and for 7 days. If you did not sign up, ignore this email: you will not hear from us again.',
+    words.validity,
     '',
     content.riskNotice,
     '',
-    `Stop all emails from ${content.name}: ${unsubscribeUrl}`,
+    `${stop}: ${unsubscribeUrl}`,
   ].join('\n');
   const e = escapeHtml;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
+  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
     subject,
   )}</title></head><body style="margin:0;padding:24px;background:#c9ecff;font-family:Arial,Helvetica,sans-serif;color:#0b1d4d">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:3px solid #0b1d4d;border-radius:16px">
 <tr><td style="padding:28px">
 <h1 style="margin:0 0 16px;font-size:24px">${e(site)}</h1>
-<p style="font-size:16px;line-height:1.5">Hello,</p>
-<p style="font-size:16px;line-height:1.5">Thanks for joining the ${e(site)} list. Please confirm your email address:</p>
-<p style="margin:24px 0"><a href="${e(confirmUrl)}" style="display:inline-block;padding:14px 26px;background:#0b1d4d;color:#ffffff;border-radius:999px;font-weight:bold;text-decoration:none">Confirm my sign-up</a></p>
-<p style="font-size:14px;line-height:1.5">Or paste this link into your browser:<br><a href="${e(confirmUrl)}" style="color:#0b1d4d;word-break:break-all">${e(confirmUrl)}</a></p>
-<p style="font-size:14px;line-height:1.5">The link works once and for 7 days. If you did not sign up, ignore this email: you will not hear from us again.</p>
-<p style="font-size:12px;line-height:1.5;color:#24407f">${e(content.riskNotice)}<br><a href="${e(unsubscribeUrl)}" style="color:#24407f">Stop all emails from ${e(content.name)}</a></p>
+<p style="font-size:16px;line-height:1.5">${e(words.hello)}</p>
+<p style="font-size:16px;line-height:1.5">${e(words.thanks({ site }))}</p>
+<p style="margin:24px 0"><a href="${e(confirmUrl)}" style="display:inline-block;padding:14px 26px;background:#0b1d4d;color:#ffffff;border-radius:999px;font-weight:bold;text-decoration:none">${e(words.button)}</a></p>
+<p style="font-size:14px;line-height:1.5">${e(words.pasteLink)}<br><a href="${e(confirmUrl)}" style="color:#0b1d4d;word-break:break-all">${e(confirmUrl)}</a></p>
+<p style="font-size:14px;line-height:1.5">${e(words.validity)}</p>
+<p style="font-size:12px;line-height:1.5;color:#24407f">${e(content.riskNotice)}<br><a href="${e(unsubscribeUrl)}" style="color:#24407f">${e(stop)}</a></p>
 </td></tr></table></td></tr></table></body></html>`;
   return { to, subject, text, html, headers: listUnsubscribeHeaders(unsubscribeUrl) };
 }

@@ -1,6 +1,6 @@
+import { signupAnswers } from '../../../content/messages/en/signup.ts';
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signupSuccessMessage } from '../../shared/signup-schema.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
 import { postSignupForm, postSignupJson, visitPage, withCookies } from '../test/visitor.ts';
@@ -107,7 +107,7 @@ for (const { dialect, skip, label } of dialectCases) {
       rotated.clock.advance(5000);
       const res = await postSignupJson(rotated.app, renewed, { name: 'Old Jar', email: 'jar@example.com' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ message: signupSuccessMessage });
+      expect(res.json()).toEqual({ message: signupAnswers.success });
       expect(await store.db.selectFrom('subscribers').select('email').execute()).toEqual([
         { email: 'jar@example.com' },
       ]);
@@ -124,7 +124,7 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(first.body).toContain('please press Submit once more');
       const second = await postSignupForm(rotated.app, withCookies(oldJar, first), fields);
       expect(second.statusCode).toBe(200);
-      expect(second.body).toContain(signupSuccessMessage);
+      expect(second.body).toContain(signupAnswers.success);
       expect(await store.db.selectFrom('subscribers').select('email').execute()).toEqual([
         { email: 'noscript@example.com' },
       ]);

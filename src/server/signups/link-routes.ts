@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { defaultLocale } from '../../../content/messages/locales.ts';
 import { apiError, apiErrorSchema, messageReplySchema } from '../../shared/api-error.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import { confirmFormSchema, confirmQuerySchema, unsubscribeQuerySchema } from '../../shared/signup-schema.ts';
@@ -26,42 +28,15 @@ const noticePage = z.string();
 // for the POST, so these POSTs need no same-origin check or CSRF token: a forged request would
 // have to carry the secret from the person's own email already (docs/decisions/0011).
 
-const brokenLinkNotice: Notice = {
-  title: 'This link does not work',
-  message: 'The link is incomplete. Use the full link from one of our emails.',
-};
-const usedLinkNotice: Notice = {
-  title: 'This link does not work',
-  message: 'The link is incomplete or was already used. Sign up again on the home page to get a new one.',
-};
-const expiredNotice: Notice = {
-  title: 'This link has expired',
-  message: 'Confirmation links work for 7 days. Sign up again on the home page and we will send you a new one.',
-};
-const alreadyConfirmedNotice: Notice = {
-  title: 'Already confirmed',
-  message: 'This email address was already confirmed. You are on the list.',
-};
-const storeDownNotice: Notice = {
-  title: 'Please try again in a minute',
-  message: `Our database is not answering just now, so nothing was changed. Your link still works: open it again in ${STORE_RETRY_AFTER_S} seconds.`,
-};
-const unsubscribedNotice: Notice = {
-  title: 'You are unsubscribed',
-  message: 'We will not email you again. If you change your mind, sign up again on the home page.',
-};
+// The words are the link pages' messages (content/messages/<locale>/link-pages.ts), by code. A
+// link's page speaks the site's default locale until a subscriber has one of their own (issue 19).
+const words = messagesFor(defaultLocale).linkPages;
 
 const confirmResultNotice: Record<ConfirmResult, [number, Notice]> = {
-  confirmed: [
-    200,
-    {
-      title: 'You are on the list',
-      message: 'Your email address is confirmed. You will hear from us the moment the presale opens.',
-    },
-  ],
-  'already-confirmed': [200, alreadyConfirmedNotice],
-  expired: [410, expiredNotice],
-  invalid: [404, usedLinkNotice],
+  confirmed: [200, words.confirmed],
+  'already-confirmed': [200, words.alreadyConfirmed],
+  expired: [410, words.expired],
+  invalid: [404, words.usedLink],
 };
 
 /** The form's press is a browser navigation (it asks for HTML); a mail provider's one-click is not. */
@@ -75,9 +50,13 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
   // A link whose query cannot even be read (say, a parameter given twice) is a broken link. The
   // database out of reach is not the link's fault: the person is asked to come back (and it is logged).
   const brokenLink = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (!isStoreUnavailable(error)) return notice(reply, 400, brokenLinkNotice);
+    if (!isStoreUnavailable(error)) return notice(reply, 400, words.brokenLink);
     const { status, retryAfterS } = errorBody(error, request);
-    return notice(reply.header('retry-after', String(retryAfterS)), status, storeDownNotice);
+    return notice(
+      reply.header('retry-after', String(retryAfterS)),
+      status,
+      words.storeDown({ seconds: STORE_RETRY_AFTER_S }),
+    );
   };
 
   api.get(
@@ -89,19 +68,20 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const token = request.query.token ?? '';
       switch (await inspectConfirmLink(app.store.db, token, app.clock())) {
-        case 'pending':
+        case 'pending': {
+          const { title, message, button } = words.confirmPending;
           return notice(reply, 200, {
-            title: 'Confirm your sign-up',
-            message:
-              'Press the button to confirm that you want emails about the presale at this address. If you did not sign up, close this page: nothing will happen.',
-            action: { label: 'Confirm my sign-up', href: pagePaths.confirm, fields: { token } },
+            title,
+            message,
+            action: { label: button, href: pagePaths.confirm, fields: { token } },
           });
+        }
         case 'already-confirmed':
-          return notice(reply, 200, alreadyConfirmedNotice);
+          return notice(reply, 200, words.alreadyConfirmed);
         case 'expired':
-          return notice(reply, 410, expiredNotice);
+          return notice(reply, 410, words.expired);
         case 'invalid':
-          return notice(reply, 404, usedLinkNotice);
+          return notice(reply, 404, words.usedLink);
       }
     },
   );
@@ -135,19 +115,17 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const id = signedId(request.query);
       if (!id) {
-        return notice(reply, 404, {
-          title: 'This link does not work',
-          message: 'The unsubscribe link is incomplete. Use the full link from one of our emails.',
-        });
+        return notice(reply, 404, words.unsubscribeBroken);
       }
       const status = await subscriberStatus(app.store.db, id);
       // Unknown (e.g. erased) ids count as done: the person is not on the list either way.
-      if (status === null || status === 'unsubscribed') return notice(reply, 200, unsubscribedNotice);
+      if (status === null || status === 'unsubscribed') return notice(reply, 200, words.unsubscribed);
       const query = new URLSearchParams({ id, sig: request.query.sig ?? '' });
+      const { title, message, button } = words.unsubscribePending;
       return notice(reply, 200, {
-        title: 'Unsubscribe from our emails?',
-        message: 'Press the button to stop all emails from us to this address. You can sign up again at any time.',
-        action: { label: 'Unsubscribe me', href: `${pagePaths.unsubscribe}?${query.toString()}` },
+        title,
+        message,
+        action: { label: button, href: `${pagePaths.unsubscribe}?${query.toString()}` },
       });
     },
   );
@@ -174,12 +152,12 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         const id = signedId(request.query);
         if (!id) {
-          if (wantsPage(request)) return notice(reply, 404, brokenLinkNotice);
-          return reply.code(404).send(apiError('not_found', 'This unsubscribe link is not valid.'));
+          if (wantsPage(request)) return notice(reply, 404, words.brokenLink);
+          return reply.code(404).send(apiError('not_found', words.oneClickInvalid));
         }
         await unsubscribeSubscriber(app.store.db, id, app.clock());
-        if (wantsPage(request)) return notice(reply, 200, unsubscribedNotice);
-        return reply.code(200).send({ message: 'Unsubscribed. We will not email you again.' });
+        if (wantsPage(request)) return notice(reply, 200, words.unsubscribed);
+        return reply.code(200).send({ message: words.oneClickDone });
       },
     );
   });

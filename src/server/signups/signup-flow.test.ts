@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { defaultLocale } from '../../../content/messages/locales.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
@@ -38,6 +40,48 @@ for (const { dialect, skip, label } of dialectCases) {
       const u = new URL(link);
       return u.pathname + u.search;
     };
+
+    it("stores the page's locale with the sign-up and writes the email in the subscriber's locale", async () => {
+      const first = await signUpAndReceive('ada@example.com');
+      const row = await store.db.selectFrom('subscribers').select('locale').executeTakeFirstOrThrow();
+      expect(row.locale).toBe('en');
+      expect(first.html).toContain('<html lang="en">');
+      // A locale this build does not speak (say, one withdrawn) still gets the email, in the default.
+      await store.db.updateTable('subscribers').set({ locale: 'xx' }).execute();
+      t.clock.advance(16 * 60_000);
+      const again = await signUpAndReceive('ada@example.com');
+      expect(again.subject).toBe(messagesFor(defaultLocale).confirmationEmail.subject({ site: 'Diamond Hand (DH)' }));
+      expect(again.html).toContain(`<html lang="${defaultLocale}">`);
+    });
+
+    it('gives rows stored before subscribers had a locale the default one', async () => {
+      // A row written without the column, as every row was before migration 0018.
+      const at = new Date(0).toISOString();
+      await store.db
+        .insertInto('subscribers')
+        .values({
+          id: 'old-row',
+          email: 'old@example.com',
+          email_key: 'old@example.com',
+          name: 'Old',
+          comment: '',
+          status: 'confirmed',
+          created_at: at,
+          updated_at: at,
+          confirmed_at: at,
+          unsubscribed_at: null,
+          last_confirmation_at: null,
+          consent_version: '2026-11-21',
+          consent_at: at,
+          consent_page: '/',
+          country: null,
+          region: null,
+          city: null,
+        })
+        .execute();
+      const old = await store.db.selectFrom('subscribers').select('locale').executeTakeFirstOrThrow();
+      expect(old.locale).toBe('en');
+    });
 
     it('emails a confirmation with text and HTML parts, both links and the one-click unsubscribe headers', async () => {
       const mail = await signUpAndReceive('ada@example.com');

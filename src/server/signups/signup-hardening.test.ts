@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { pagePaths } from '../../shared/paths.ts';
-import { fieldMessages, signupSuccessMessage } from '../../shared/signup-schema.ts';
+import { signupAnswers, signupMessages } from '../../../content/messages/en/signup.ts';
+import { fieldErrorText } from '../../shared/signup-schema.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
 import { postSignupForm, postSignupJson, visitPage, type Visitor } from '../test/visitor.ts';
@@ -130,28 +131,28 @@ for (const { dialect, skip, label } of dialectCases) {
       it('the phishing name is refused beside the field, and nothing is stored or mailed', async () => {
         const res = await postSignupJson(t.app, visitor, { name: phishing, email: 'bob@example.com' });
         expect(res.statusCode).toBe(400);
-        expect(res.json<ApiErrorBody>().error.fields).toEqual({ name: fieldMessages.nameLines });
+        expect(res.json<ApiErrorBody>().error.fields).toEqual({ name: 'name.lines' });
         const plain = await postSignupForm(t.app, visitor, { name: phishing, email: 'bob@example.com' });
         expect(plain.statusCode).toBe(400);
         expect(plain.body).toContain('id="signup-name-error"');
-        expect(plain.body).toContain(fieldMessages.nameLines);
+        expect(plain.body).toContain(fieldErrorText(signupMessages, 'name.lines'));
         expect(await rows()).toEqual([]);
         await t.app.jobs.runOnce('outbox');
         expect(mailer.sent).toEqual([]);
       });
 
       it.each([
-        ['Your account is locked, visit https://evil.example/login', fieldMessages.nameUrl],
-        ['see evil.example/login', fieldMessages.nameUrl],
-        ['www.evil.example', fieldMessages.nameUrl],
-        ['Bob\u202Egnp.exe', fieldMessages.nameInvisible],
-        ['Bob\u200B', fieldMessages.nameInvisible],
-        ['Bob\u2028Line two', fieldMessages.nameLines],
-        ['Bob\u0007', fieldMessages.nameControl],
-      ])('name %j: %s', async (name, message) => {
+        ['Your account is locked, visit https://evil.example/login', 'name.url'],
+        ['see evil.example/login', 'name.url'],
+        ['www.evil.example', 'name.url'],
+        ['Bob\u202Egnp.exe', 'name.invisible'],
+        ['Bob\u200B', 'name.invisible'],
+        ['Bob\u2028Line two', 'name.lines'],
+        ['Bob\u0007', 'name.control'],
+      ])('name %j: %s', async (name, code) => {
         const res = await postSignupJson(t.app, visitor, { name, email: 'bob@example.com' });
         expect(res.statusCode).toBe(400);
-        expect(res.json<ApiErrorBody>().error.fields?.name).toBe(message);
+        expect(res.json<ApiErrorBody>().error.fields?.name).toBe(code);
         expect(await rows()).toEqual([]);
       });
 
@@ -171,9 +172,9 @@ for (const { dialect, skip, label } of dialectCases) {
         });
         expect(res.statusCode).toBe(400);
         expect(res.json<ApiErrorBody>().error.fields).toEqual({
-          name: fieldMessages.nameControl,
-          email: fieldMessages.emailLocalAscii,
-          comment: fieldMessages.commentControl,
+          name: 'name.control',
+          email: 'email.localAscii',
+          comment: 'comment.control',
         });
         const plain = await postSignupForm(t.app, visitor, {
           name: 'Ann',
@@ -181,7 +182,7 @@ for (const { dialect, skip, label } of dialectCases) {
           comment: 'x\u0000y',
         });
         expect(plain.statusCode).toBe(400);
-        expect(plain.body).toContain(fieldMessages.commentControl);
+        expect(plain.body).toContain(fieldErrorText(signupMessages, 'comment.control'));
         expect(await rows()).toEqual([]);
       });
 
@@ -206,7 +207,7 @@ for (const { dialect, skip, label } of dialectCases) {
       it('an internationalised domain is accepted, stored and mailed in its ASCII form, one person either way', async () => {
         const res = await postSignupJson(t.app, visitor, { name: 'Ana', email: 'ana@Bücher.de' });
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ message: signupSuccessMessage });
+        expect(res.json()).toEqual({ message: signupAnswers.success });
         const again = await postSignupJson(t.app, visitor, { name: 'Ana', email: 'ana@xn--bcher-kva.de' });
         expect(again.statusCode).toBe(200);
         expect((await rows()).map((r) => [r.email, r.email_key])).toEqual([

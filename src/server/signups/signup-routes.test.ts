@@ -1,7 +1,8 @@
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signupSuccessMessage } from '../../shared/signup-schema.ts';
+import { signupAnswers, signupMessages } from '../../../content/messages/en/signup.ts';
+import { fieldErrorText, signupReplyErrors } from '../../shared/signup-schema.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
 import { postSignupForm, postSignupJson, visitPage, type Visitor } from '../test/visitor.ts';
 
@@ -36,7 +37,7 @@ describe('POST /signup with JSON (JavaScript on)', () => {
       { referer: 'https://dh.example/' },
     );
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: signupSuccessMessage });
+    expect(res.json()).toEqual({ message: signupAnswers.success });
     const sub = await t.store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
     expect(sub).toMatchObject({
       email: 'Hodler@example.com',
@@ -73,34 +74,49 @@ describe('POST /signup with JSON (JavaScript on)', () => {
     expect(await countRows('outbox')).toBe(2);
   });
 
-  it('rejects bad fields with a message per field and stores nothing', async () => {
+  it('rejects bad fields with a code per field and stores nothing', async () => {
     const res = await postSignupJson(t.app, visitor, { name: '   ', email: 'not-an-email', comment: 'x'.repeat(1001) });
     expect(res.statusCode).toBe(400);
     const body = res.json<ApiErrorBody>();
     expect(body.error.code).toBe('invalid_fields');
-    expect(body.error.fields).toEqual({
-      name: 'Please enter your name.',
-      email: 'Please enter a valid email address, like name@example.com.',
-      comment: 'Your comment can be at most 1,000 characters.',
-    });
+    expect(body.error.fields).toEqual({ name: 'name.required', email: 'email.invalid', comment: 'comment.tooLong' });
     expect(await countRows('subscribers')).toBe(0);
   });
 
   it.each([
-    [{ name: 'x'.repeat(101), email: 'a@b.co' }, 'name', 'Your name can be at most 100 characters.'],
+    [{ name: 'x'.repeat(101), email: 'a@b.co' }, 'name', 'name.tooLong', 'Your name can be at most 100 characters.'],
     [
       { name: 'A', email: `${'a'.repeat(65)}@example.com` },
       'email',
+      'email.localTooLong',
       'The part before the @ can be at most 64 characters.',
     ],
-    [{ name: 'A', email: `a@${'b'.repeat(250)}.com` }, 'email', 'An email address can be at most 254 characters.'],
-    [{ name: 'A' }, 'email', 'Please enter your email address.'],
-    [{ name: 'A', email: 'a@b.co', extra: 1 }, 'form', 'This form does not take the field extra.'],
-    [{ name: 7, email: 'a@b.co' }, 'name', 'Please enter your name.'],
-  ])('explains %j in words', async (body, field, message) => {
+    [
+      { name: 'A', email: `a@${'b'.repeat(250)}.com` },
+      'email',
+      'email.tooLong',
+      'An email address can be at most 254 characters.',
+    ],
+    [{ name: 'A' }, 'email', 'email.required', 'Please enter your email address.'],
+    [{ name: 7, email: 'a@b.co' }, 'name', 'name.required', 'Please enter your name.'],
+  ] as const)('explains %j with a code, whose words the form shows', async (body, field, code, words) => {
     const res = await postSignupJson(t.app, visitor, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json<ApiErrorBody>().error.fields?.[field]).toBe(message);
+    const fields = res.json<ApiErrorBody>().error.fields;
+    expect(fields?.[field]).toBe(code);
+    const shown = signupReplyErrors(fields)[field];
+    expect(shown && fieldErrorText(signupMessages, shown)).toBe(words);
+    expect(await countRows('subscribers')).toBe(0);
+  });
+
+  it('explains a field it does not take with a code, and in the words of its answer', async () => {
+    const res = await postSignupJson(t.app, visitor, { name: 'A', email: 'a@b.co', extra: 1 });
+    expect(res.statusCode).toBe(400);
+    const { error } = res.json<ApiErrorBody>();
+    expect(error.fields).toEqual({ form: 'form.unknownFields' });
+    expect(error.message).toBe(
+      'Please correct the highlighted fields. This form takes only a name, an email address and a comment.',
+    );
     expect(await countRows('subscribers')).toBe(0);
   });
 
@@ -142,7 +158,7 @@ describe('POST /signup with JSON (JavaScript on)', () => {
   it('gives the honeypot the normal answer, stores nothing and counts it', async () => {
     const res = await postSignupJson(t.app, visitor, { ...person, website: 'http://spam.example' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: signupSuccessMessage });
+    expect(res.json()).toEqual({ message: signupAnswers.success });
     expect(await countRows('subscribers')).toBe(0);
     const counter = await t.store.db.selectFrom('abuse_counters').selectAll().executeTakeFirstOrThrow();
     expect(counter).toMatchObject({ reason: 'honeypot', count: 1 });
@@ -186,7 +202,7 @@ describe('POST /signup as a plain form (JavaScript off)', () => {
     const res = await postSignupForm(t.app, visitor, { name: 'Vitalik', email: 'v@example.org', comment: '' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.body).toContain(signupSuccessMessage);
+    expect(res.body).toContain(signupAnswers.success);
     expect(res.body).toContain('<title>Diamond Hand (DH)</title>');
     expect(await countRows('subscribers')).toBe(1);
   });
@@ -203,7 +219,7 @@ describe('POST /signup as a plain form (JavaScript off)', () => {
     // The person already spent the time filling the form in: pressing again at once is fine.
     const second = await postSignupForm(t.app, { cookie, xsrf: '' }, fields);
     expect(second.statusCode).toBe(200);
-    expect(second.body).toContain(signupSuccessMessage);
+    expect(second.body).toContain(signupAnswers.success);
     expect(await countRows('subscribers')).toBe(1);
   });
 

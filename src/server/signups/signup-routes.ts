@@ -1,20 +1,21 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import { signupRefusals } from '../../../content/messages/en/signup.ts';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { defaultLocale } from '../../../content/messages/locales.ts';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
-import { apiPaths, pagePaths } from '../../shared/paths.ts';
+import { csrfContract } from '../../shared/csrf-contract.ts';
+import { pagePaths } from '../../shared/paths.ts';
 import {
   signupFieldErrors,
   signupFields,
-  signupInvalidMessage,
   signupContract,
-  signupSuccessMessage,
   type SignupField,
   type SignupFieldErrors,
   type SignupView,
 } from '../../shared/signup-schema.ts';
 import { FORM_MEDIA_TYPE, mediaTypeOf } from '../lib/media-type.ts';
+import { registerContract } from '../lib/register-contract.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';
 import { errorBody } from '../plugins/http-contract.ts';
 import { STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
@@ -51,13 +52,16 @@ function formPage(request: FastifyRequest, publicUrl: string): string {
   }
 }
 
+// The form's answers (content/messages/<locale>/signup.ts), in the page's locale: one for now.
+const { signupAnswers, signup: signupWords } = messagesFor(defaultLocale);
+
 // Where the form's own words say more than the general ones (http-contract.ts).
 const formWords: Record<number, string> = {
-  400: signupRefusals.unreadable,
-  413: signupRefusals.tooLarge,
-  415: signupRefusals.wrongType,
-  500: signupRefusals.notSaved,
-  503: signupRefusals.storeDown({ seconds: STORE_RETRY_AFTER_S }),
+  400: signupAnswers.unreadable,
+  413: signupAnswers.tooLarge,
+  415: signupAnswers.wrongType,
+  500: signupAnswers.notSaved,
+  503: signupAnswers.storeDown({ seconds: STORE_RETRY_AFTER_S }),
 };
 
 // The no-JavaScript answer is the home page itself (a string sent as HTML, never serialised).
@@ -101,7 +105,11 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
           keys: Array.isArray(v.params.keys) ? (v.params.keys as string[]) : [],
         })),
       );
-      return answer(request, reply, 400, { code: 'invalid_fields', message: signupInvalidMessage, errors });
+      // A fault in the message as a whole has no field to sit beside: it follows the notice.
+      const message = errors.form
+        ? `${signupWords.invalid} ${signupAnswers.formErrors[errors.form]}`
+        : signupWords.invalid;
+      return answer(request, reply, 400, { code: 'invalid_fields', message, errors });
     }
     const { status, body, retryAfterS } = errorBody(error, request);
     if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
@@ -125,7 +133,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
           timeWindow: 60_000,
           errorResponseBuilder: (_req, ctx) => ({
             statusCode: 429,
-            message: signupRefusals.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
+            message: signupAnswers.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
           }),
         },
       },
@@ -150,7 +158,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       if (input.website) {
         await committer.run(countAbuseJob('honeypot', now));
         app.metrics.signups.trapped('honeypot');
-        return answer(request, reply, 200, { message: signupSuccessMessage });
+        return answer(request, reply, 200, { message: signupAnswers.success });
       }
       const age = protection.msSincePageLoad(request, now);
       if (age === null && !wantsJson(request)) {
@@ -160,13 +168,13 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         protection.issueVisitorCookies(request, reply, new Date(now.getTime() - opts.minFillMs));
         return answer(request, reply, 428, {
           code: 'precondition_required',
-          message: signupRefusals.oneMorePress,
+          message: signupAnswers.oneMorePress,
         });
       }
       if (age === null || age < opts.minFillMs) {
         await committer.run(countAbuseJob('too-fast', now));
         app.metrics.signups.trapped('too-fast');
-        return answer(request, reply, 200, { message: signupSuccessMessage });
+        return answer(request, reply, 200, { message: signupAnswers.success });
       }
       const place = app.geo.lookupLocal(request.ip);
       // Durable before acknowledged: this resolves only after the batch's commit.
@@ -175,16 +183,19 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         meta: {
           now,
           page: formPage(request, opts.publicUrl),
+          // The page's locale: every page is in the default one until pages have a URL per
+          // language (issue 19), when it comes from that page.
+          locale: defaultLocale,
           location: { country: place.country, region: place.region, city: place.city },
         },
       });
       if (result.emailQueued) app.outbox.nudge();
       app.metrics.signups.accepted(result.outcome);
-      return answer(request, reply, 200, { message: signupSuccessMessage });
+      return answer(request, reply, 200, { message: signupAnswers.success });
     },
   );
 
-  app.get(apiPaths.csrf, (request, reply) => {
+  registerContract(app, csrfContract, {}, async (request, reply) => {
     protection.issueVisitorCookies(request, reply);
     return reply.header('cache-control', 'no-store').code(204).send();
   });

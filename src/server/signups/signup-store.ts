@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Updateable } from 'kysely';
+import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
 import { consentWording, type SignupInput } from '../../shared/signup-schema.ts';
 import type { BatchKind, Job } from '../store/group-commit.ts';
 import type { Database, SubscribersTable, SubscriberStatus } from '../store/schema.ts';
@@ -19,6 +20,8 @@ export interface SignupMeta {
   /** The page the form was on, e.g. "/". */
   page: string;
   location?: { country: string | null; region: string | null; city: string | null };
+  /** The locale of that page: their emails are written in it. The default locale when not given. */
+  locale?: Locale;
 }
 
 export interface SignupResult {
@@ -116,6 +119,7 @@ export const signupBatchWith = (
           country: meta.location?.country ?? null,
           region: meta.location?.region ?? null,
           city: meta.location?.city ?? null,
+          locale: meta.locale ?? defaultLocale,
         };
         const mail = !suppressed.has(key);
         if (!mail) insert.last_confirmation_at = null;
@@ -159,6 +163,7 @@ export const signupBatchWith = (
         consent_version: consentWording.version,
         consent_at: now,
         consent_page: meta.page,
+        locale: meta.locale ?? defaultLocale,
         ...(sendAgain ? { last_confirmation_at: now } : {}),
       });
       row.status = status;

@@ -1,8 +1,8 @@
+import { signupAnswers } from '../../../content/messages/en/signup.ts';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { pagePaths } from '../../shared/paths.ts';
-import { signupSuccessMessage } from '../../shared/signup-schema.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
 import { STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
@@ -41,7 +41,7 @@ describe('the store refuses writes', () => {
     await refuseWrites(false);
     const again = await postSignupJson(t.app, visitor, { name: 'Ada', email: 'ada@example.com' });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ message: signupSuccessMessage });
+    expect(again.json()).toEqual({ message: signupAnswers.success });
   });
 
   it('a sign-up with JavaScript off gets the page back, with the words and what was typed', async () => {

@@ -69,7 +69,7 @@ export function renderDocument(input: DocumentInput): string {
     .join('');
   // Nothing hydrates the page as a whole, so it carries no page props: each island carries its
   // own in a data attribute (src/client/site/islands/island.tsx), so the CSP needs no hash.
-  return `<!doctype html><html lang="en"><head>${head}</head><body><div id="root">${body}</div><script>${
+  return `<!doctype html><html lang="${props.locale}"><head>${head}</head><body><div id="root">${body}</div><script>${
     build.loaderScript
   }</script></body></html>`;
 }

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { apiError } from '../../shared/api-error.ts';
 import { isApiPath } from '../../shared/paths.ts';
+import { errorWords } from '../plugins/http-contract.ts';
 import { sendMemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
 import { buildSiteFiles, type SiteFiles } from './site-files.ts';
@@ -20,7 +21,7 @@ const wantsHtml = (request: FastifyRequest): boolean =>
 /** 404: the page in the site's look for a browser, the one error shape for anything else. */
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply, files: SiteFiles): FastifyReply {
   if (wantsHtml(request)) return sendMemoryFile(request, reply, files.pages['not-found'], { status: 404 });
-  return reply.code(404).send(apiError('not_found', 'Not found: there is nothing at this address.'));
+  return reply.code(404).send(apiError('not_found', errorWords({}, 404)));
 }
 
 /**

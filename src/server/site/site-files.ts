@@ -1,3 +1,5 @@
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import { filePaths, pagePaths } from '../../shared/paths.ts';
@@ -60,9 +62,13 @@ export function buildSiteFiles(opts: {
   publicUrl: string;
   /** The app's clock: what "now" is for the countdown and the footer's year. */
   clock: () => Date;
+  /** What the pages are written in (one set of pages per locale once there are several). */
+  locale?: Locale;
 }): SiteFiles {
-  const { build, content, publicUrl, clock } = opts;
+  const { build, content, publicUrl, clock, locale = defaultLocale } = opts;
   const fullName = `${content.name} (${content.ticker})`;
+  const words = messagesFor(locale).pageChrome;
+  const titled = (title: string) => words.titled({ title, site: fullName });
   const html = 'text/html; charset=utf-8';
   const render = (props: SitePageProps, title: string, description: string, canonicalPath?: string) =>
     renderDocument({
@@ -80,7 +86,7 @@ export function buildSiteFiles(opts: {
     presaleDate === null || presaleUrl === null
       ? {}
       : { presale: { opensAt: presaleDate, url: presaleUrl, renderedAt: now.getTime() } };
-  const homeProps = (now: Date): SitePageProps => ({ page: 'home', year: year(now), ...presaleAt(now) });
+  const homeProps = (now: Date): SitePageProps => ({ page: 'home', year: year(now), locale, ...presaleAt(now) });
   const homeWords = (now: Date): string =>
     `${year(now)} ${presaleDate === null ? '' : build.countdownSentence(Date.parse(presaleDate), now.getTime())}`;
 
@@ -88,7 +94,7 @@ export function buildSiteFiles(opts: {
     timedPage(
       clock,
       (now) => String(year(now)),
-      (now) => render({ page: name, year: year(now) }, title, description, canonicalPath),
+      (now) => render({ page: name, year: year(now), locale }, title, description, canonicalPath),
       html,
     );
   const home = timedPage(
@@ -99,17 +105,17 @@ export function buildSiteFiles(opts: {
   );
   const privacy = page(
     'privacy',
-    `Privacy notice · ${fullName}`,
-    `What the ${fullName} website collects, why, and how to have it erased.`,
+    titled(messagesFor(locale).privacy.title),
+    words.privacyDescription({ site: fullName }),
     pagePaths.privacy,
   );
-  const notFound = page('not-found', `Page not found · ${fullName}`, `There is nothing at this address.`);
+  const notFound = page('not-found', titled(words.notFound.title), words.notFound.description);
 
   return {
     renderHomeWithSignup: (signup) =>
       render({ ...homeProps(clock()), signup }, fullName, content.description, pagePaths.home),
     renderNotice: (notice) =>
-      render({ page: 'notice', year: year(clock()), notice }, `${notice.title} · ${fullName}`, notice.message),
+      render({ page: 'notice', year: year(clock()), locale, notice }, titled(notice.title), notice.message),
     pages: {
       get home() {
         return home();

@@ -40,12 +40,13 @@ import {
   subscriberIdParamsSchema,
   subscriberListQuerySchema,
   subscriberListReplySchema,
+  subscribersCsvRequestSchema,
 } from './subscribers.ts';
 import { suppressionIdParamsSchema, suppressionListQuerySchema, suppressionListSchema } from './suppressions.ts';
 
-// Every JSON endpoint of the operators' console, one contract each (src/shared/route-contract.ts):
-// the server registers them (src/server/admin/*-routes.ts), the console calls them. The CSV
-// download streams bytes and stays a plain route (subscriber-routes.ts, client/admin/download.ts).
+// Every endpoint of the operators' console, one contract each (src/shared/route-contract.ts): the
+// server registers them (src/server/admin/*/…-routes.ts), the console calls them (callContract for
+// JSON, postForFile in client/admin/download.ts for the CSV downloads, whose 2xx is a file).
 
 // What a route behind requireRole may answer besides its own codes; writes add `csrf`.
 const read = ['bad_request', 'unauthorized', 'forbidden'] as const satisfies readonly ApiErrorCode[];
@@ -296,6 +297,14 @@ export const subscribersContract = defineContract({
   reply: subscriberListReplySchema,
   errors: [...read, 'invalid_fields'],
 });
+/** The (filtered) list as a CSV file; an export, so audited, a POST, and behind fresh proof. */
+export const subscribersCsvContract = defineContract({
+  method: 'POST',
+  path: adminApiPaths.subscribersCsv,
+  body: subscribersCsvRequestSchema,
+  reply: { file: 'text/csv' },
+  errors: [...proven, 'invalid_fields'],
+});
 export const subscriberDetailsContract = defineContract({
   method: 'POST',
   path: adminApiPaths.subscriberDetails,
@@ -323,6 +332,13 @@ export const suppressionsContract = defineContract({
   query: suppressionListQuerySchema,
   reply: suppressionListSchema,
   errors: [...read, 'invalid_fields'],
+});
+/** The whole suppression list as a CSV file (no body: the list has no filter). */
+export const suppressionsCsvContract = defineContract({
+  method: 'POST',
+  path: adminApiPaths.suppressionsCsv,
+  reply: { file: 'text/csv' },
+  errors: proven,
 });
 export const liftSuppressionContract = defineContract({
   method: 'POST',

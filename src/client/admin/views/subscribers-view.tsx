@@ -5,7 +5,6 @@ import {
   type SubscriberListReply,
   type SubscriberStatusName,
 } from '../../../shared/admin/subscribers.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { LoadMore } from '../load-more.tsx';
 import { formText, useKeysetList } from '../use-keyset-list.ts';
@@ -13,7 +12,7 @@ import { postForFile, saveFile } from '../download.ts';
 import { Notice } from '../field.tsx';
 import { SubscriberPanel } from './subscriber-detail.tsx';
 import { statusLabel, SubscriberTable } from './subscriber-table.tsx';
-import { subscribersContract } from '../../../shared/admin/contracts.ts';
+import { subscribersContract, subscribersCsvContract } from '../../../shared/admin/contracts.ts';
 import { callContract } from '../../lib/call-contract.ts';
 
 interface Filter {
@@ -76,7 +75,7 @@ export function SubscribersView() {
     setError(null);
     setBusy(true);
     const body = { ...(filter.q ? { q: filter.q } : {}), ...(filter.status ? { status: filter.status } : {}) };
-    const result = await withFreshProof(() => postForFile(adminApiPaths.subscribersCsv, body));
+    const result = await withFreshProof(() => postForFile(subscribersCsvContract, { body }));
     setBusy(false);
     const { data, error: failed } = read(result);
     if (failed) return setError(failed);

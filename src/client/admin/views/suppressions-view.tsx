@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { liftSuppressionContract, suppressionsContract } from '../../../shared/admin/contracts.ts';
+import {
+  liftSuppressionContract,
+  suppressionsContract,
+  suppressionsCsvContract,
+} from '../../../shared/admin/contracts.ts';
 import { roleAllows } from '../../../shared/admin/roles.ts';
 import {
   suppressionReasonLabels,
   type SuppressionEntry,
   type SuppressionList,
 } from '../../../shared/admin/suppressions.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
 import { callContract } from '../../lib/call-contract.ts';
 import { useApiData, useConsole } from '../console-context.tsx';
 import { postForFile, saveFile } from '../download.ts';
@@ -43,7 +46,7 @@ export function SuppressionsView() {
     setInfo(null);
     setError(null);
     setBusy(true);
-    const result = await withFreshProof(() => postForFile(adminApiPaths.suppressionsCsv, {}));
+    const result = await withFreshProof(() => postForFile(suppressionsCsvContract, {}));
     setBusy(false);
     const { data, error: failed } = read(result);
     if (failed) return setError(failed);

@@ -1,15 +1,17 @@
 import mascotSvg from '../assets/mascot.svg?raw';
+import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
 import { content } from '../content.ts';
+import { Rich } from '../rich-text.tsx';
 import { InlineSvg } from './inline-svg.tsx';
 
 // A native disclosure per question (<details>/<summary>): the browser opens and closes it on
 // click, Enter and Space, tells assistive technology whether it is expanded, and does all of it
 // with JavaScript off, so the FAQ ships no code at all. The first question starts open.
 // https://html.spec.whatwg.org/multipage/interactive-elements.html#the-details-element
-export function Faq() {
+export function Faq({ words }: { words: PageChromeMessages }) {
   return (
     <section className="faq" id="faq" aria-labelledby="faq-title">
-      <h2 id="faq-title">FAQS</h2>
+      <h2 id="faq-title">{words.faqTitle}</h2>
       <div className="faq-layout">
         <InlineSvg className="mascot" svg={mascotSvg} />
         <div className="accordion">
@@ -22,8 +24,10 @@ export function Faq() {
               <div id={`faq-a-${i}`} className="accordion-panel" role="region" aria-labelledby={`faq-q-${i}`}>
                 {item.showsContractAddress && content.contractAddress ? (
                   <p>
-                    The official contract address is <code className="contract-address">{content.contractAddress}</code>
-                    . Check it here before you send anything.
+                    <Rich
+                      text={words.faqContractAddress({ address: content.contractAddress })}
+                      codeClassName="contract-address"
+                    />
                   </p>
                 ) : null}
                 <p>{item.answer}</p>

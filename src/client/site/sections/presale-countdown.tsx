@@ -1,8 +1,10 @@
-import { countdownLabels } from '../../../../content/messages/en/countdown.ts';
+import type { Messages } from '../../../../content/messages/catalog.ts';
 import type { PresaleProps } from '../../../shared/site-pages.ts';
 import { countdownAt, countdownSentence, countdownUnits, pad2 } from '../countdown.ts';
 import { Island } from '../islands/island.tsx';
 
+// The sentence is the island's own code and words (countdown.ts), so the server says exactly what
+// the ticking island will; the clock's units and the link are this locale's (`words`).
 /**
  * The countdown as the server renders it, at the moment it renders (`renderedAt`): a sentence to
  * the minute that reads without JavaScript ("Presale opens in 12 days, 3 hours and 4 minutes"),
@@ -10,7 +12,8 @@ import { Island } from '../islands/island.tsx';
  * only stand still), and the link for when it is open. Both states are in the HTML so the island
  * only flips `hidden` at zero; the slot keeps one height, so nothing below moves when it does.
  */
-export function PresaleCountdown({ presale }: { presale: PresaleProps }) {
+export function PresaleCountdown({ presale, words }: { presale: PresaleProps; words: Messages }) {
+  const labels = words.countdownLabels;
   const opensAt = Date.parse(presale.opensAt);
   const left = countdownAt(opensAt, presale.renderedAt);
   const open = left === null;
@@ -28,13 +31,13 @@ export function PresaleCountdown({ presale }: { presale: PresaleProps }) {
               <span className="countdown-value" data-countdown={unit}>
                 {pad2(left?.[unit] ?? 0)}
               </span>
-              <span className="countdown-unit">{countdownLabels.units[unit]}</span>
+              <span className="countdown-unit">{labels.units[unit]}</span>
             </span>
           ))}
         </p>
         <p className="presale-open" hidden={!open}>
           <a className="button button-primary" href={presale.url}>
-            {countdownLabels.join}
+            {labels.join}
           </a>
         </p>
       </div>

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { signupMessages as words } from '../../../../content/messages/en/signup.ts';
+import type { SignupMessages } from '../../../../content/messages/en/signup.ts';
 import {
-  consentWording,
+  fieldErrorText,
   parseSignup,
   signupFields,
-  signupInvalidMessage,
   signupLimits,
   signupContract,
+  signupReplyErrors,
   type SignupField,
   type SignupFieldErrors,
   type SignupView,
@@ -20,7 +20,7 @@ type Status = 'idle' | 'sending' | 'success' | 'error';
 // Works as a plain form POST (the server answers with this page and `initial` filled in); once
 // its island has hydrated, it validates with the shared schema and sends JSON without a reload.
 // It is the only code on the page that needs zod/mini and the HTTP helper, so they load with it.
-export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
+export function SignupForm({ initial, words }: { initial?: SignupView | undefined; words: SignupMessages }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [status, setStatus] = useState<Status>(initial ? initial.status : 'idle');
   const [message, setMessage] = useState(initial?.message ?? '');
@@ -54,7 +54,7 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
     if (!checked.ok) {
       setErrors(checked.errors);
       setStatus('error');
-      setMessage(signupInvalidMessage);
+      setMessage(words.invalid);
       setFocusTick((t) => t + 1);
       return;
     }
@@ -69,7 +69,7 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       return;
     }
     setStatus('error');
-    setErrors(res.error.fields ?? {});
+    setErrors(signupReplyErrors(res.error.fields));
     setMessage(res.error.message);
     setFocusTick((t) => t + 1);
   }
@@ -84,12 +84,14 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
       'aria-describedby': error ? `signup-${field}-error` : undefined,
     };
   };
-  const errorText = (field: SignupField) =>
-    errors[field] ? (
+  const errorText = (field: SignupField) => {
+    const error = errors[field];
+    return error ? (
       <p className="field-error" id={`signup-${field}-error`}>
-        {errors[field]}
+        {fieldErrorText(words, error)}
       </p>
     ) : null;
+  };
 
   return (
     <form
@@ -130,13 +132,13 @@ export function SignupForm({ initial }: { initial?: SignupView | undefined }) {
         <input id="signup-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <p className="consent">
-        {consentWording.text} <a href={pagePaths.privacy}>{words.privacyLink}</a>
+        {words.consent} <a href={pagePaths.privacy}>{words.privacyLink}</a>
       </p>
       <button className="button button-primary" type="submit" disabled={status === 'sending'}>
         {status === 'sending' ? words.sending : words.submit}
       </button>
       <p className={`form-status form-status-${status}`} role="status">
-        {errors.form ? `${message} ${errors.form}` : message}
+        {message}
       </p>
     </form>
   );

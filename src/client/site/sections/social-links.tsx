@@ -1,6 +1,7 @@
+import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
 import { content } from '../content.ts';
 
-export function SocialLinks({ className = 'social' }: { className?: string }) {
+export function SocialLinks({ className = 'social', words }: { className?: string; words: PageChromeMessages }) {
   const { twitter, telegram } = content.social;
   return (
     <ul className={className}>
@@ -8,7 +9,7 @@ export function SocialLinks({ className = 'social' }: { className?: string }) {
         <li key={link.url}>
           <a className="button button-social" href={link.url} rel="noopener noreferrer" target="_blank">
             {link.label}
-            <span className="visually-hidden"> (opens in a new tab)</span>
+            <span className="visually-hidden">{` ${words.opensInNewTab}`}</span>
           </a>
         </li>
       ))}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import * as words from '../../../../content/messages/en/wallet.ts';
 
 // Hover and keyboard focus flip the card in CSS; a tap or click flips it through state, because a
 // phone has no hover. The "Coming Soon" face is aria-hidden and said instead through the button's
@@ -14,16 +15,16 @@ export function WalletButton() {
         aria-describedby="wallet-soon"
         onClick={() => setFlipped((f) => !f)}
       >
-        <span className="wallet-face wallet-front">Connect Wallet</span>
+        <span className="wallet-face wallet-front">{words.connect}</span>
         <span className="wallet-face wallet-back" aria-hidden="true">
-          Coming Soon
+          {words.soon}
         </span>
       </button>
       <span id="wallet-soon" className="visually-hidden">
-        Coming soon: wallet connect is not open yet.
+        {words.soonDescription}
       </span>
       <span className="visually-hidden" role="status">
-        {flipped ? 'Connect Wallet is coming soon.' : ''}
+        {flipped ? words.soonAnnounced : ''}
       </span>
     </div>
   );

@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiError } from '../../../shared/api-error.ts';
-import { subscribersCsvRequestSchema } from '../../../shared/admin/subscribers.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { checkpointAfterErasure } from '../../store/database.ts';
 import { appendToLedgerFile, ledgerEntryFor } from '../../store/erasure-ledger.ts';
@@ -26,6 +24,7 @@ import {
   subscriberExportContract,
   subscriberResendContract,
   subscribersContract,
+  subscribersCsvContract,
 } from '../../../shared/admin/contracts.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 
@@ -173,10 +172,10 @@ export function registerSubscriberRoutes(
   // The whole (filtered) list as CSV, streamed: csv-stringify over keyset batches with
   // back-pressure, so memory stays flat whatever the list's size (decision 0014). A POST, because
   // the export is audited; the console fetches it and saves the file (decision 0016).
-  app.post(
-    adminApiPaths.subscribersCsv,
-    // No response schema: the 200 is a byte stream (its errors still take the one shape).
-    { onRequest: requireRole('sender', { freshProof: true }), schema: { body: subscribersCsvRequestSchema } },
+  registerContract(
+    app,
+    subscribersCsvContract,
+    { onRequest: requireRole('sender', { freshProof: true }) },
     async (request, reply) => {
       const { q, status } = request.body;
       const now = api.clock();

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { liftSuppressionContract, suppressionsContract } from '../../../shared/admin/contracts.ts';
+import {
+  liftSuppressionContract,
+  suppressionsContract,
+  suppressionsCsvContract,
+} from '../../../shared/admin/contracts.ts';
 import type { SuppressionEntry, SuppressionList, SuppressionListQuery } from '../../../shared/admin/suppressions.ts';
 import { apiError } from '../../../shared/api-error.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
 import { csvStream, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
@@ -123,9 +126,9 @@ export function registerSuppressionRoutes(api: FastifyInstance): void {
 
   // The whole list as CSV, streamed in keyset batches. A POST, because the export is audited; the
   // console fetches it and saves the file (decision 0016), as it does the subscribers' CSV.
-  api.post(
-    adminApiPaths.suppressionsCsv,
-    // No response schema: the 200 is a byte stream (its errors still take the one shape).
+  registerContract(
+    api,
+    suppressionsCsvContract,
     { onRequest: requireRole('sender', { freshProof: true }) },
     async (request, reply) => {
       const now = api.clock();

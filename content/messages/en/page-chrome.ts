@@ -1,0 +1,37 @@
+// The fixed words of every page around the content file's own (content/site-content.ts), in
+// English: the footer, the banner's and FAQ's words about the contract address, the link pages'
+// way home, the not-found page and the documents' titles. Rendered on the server only, so no
+// island's script carries them. docs/decisions/0043-messages-as-codes.md
+import type { RichText } from '../rich-text.ts';
+
+interface Site {
+  /** "Diamond Hand (DH)" */
+  site: string;
+}
+
+export const pageChromeMessages = {
+  privacyLink: 'Privacy notice',
+  copyright: ({ year, site }: Site & { year: number }): string => `© ${year} ${site}`,
+  /** After a social button's name, for screen readers (the visible button says only the name). */
+  opensInNewTab: '(opens in a new tab)',
+  heroLine: ({ site, network }: Site & { network: string }): string => `${site} · a meme coin on ${network}`,
+  comingSoon: 'Coming Soon',
+  contractAddress: 'Official contract address:',
+  faqTitle: 'FAQS',
+  faqContractAddress: ({ address }: { address: string }): RichText => [
+    'The official contract address is ',
+    { code: address },
+    '. Check it here before you send anything.',
+  ],
+  homeLink: 'Go to the home page',
+  notFound: {
+    title: 'Page not found',
+    message: 'There is nothing at this address. Diamond hands hold; this link didn’t.',
+    description: 'There is nothing at this address.',
+  },
+  /** The documents' <title> and description, beside the site's name. */
+  titled: ({ title, site }: Site & { title: string }): string => `${title} · ${site}`,
+  privacyDescription: ({ site }: Site): string => `What the ${site} website collects, why, and how to have it erased.`,
+};
+
+export type PageChromeMessages = typeof pageChromeMessages;
