@@ -26,6 +26,10 @@ export default defineConfig(({ isSsrBuild }) => ({
       // The beacon is its own tiny entry: it must never wait for, or fail with, the page's bundle.
       // (The SSR build names its own input in scripts/build.ts; Vite would merge the two lists.)
       ...(isSsrBuild ? {} : { input: ['src/client/site/entry-client.ts', 'src/client/analytics/beacon.ts'] }),
+      // Our modules define no getters, so reading a property has no side effect: a top-level read
+      // left unused (a message or a path looked up at module scope for another export) can go,
+      // instead of riding in every island's script as a bare `a.consent;`.
+      treeshake: { propertyReadSideEffects: false },
     },
   },
 }));
