@@ -12,6 +12,7 @@ import { pageChromeMessages, type PageChromeMessages } from './en/page-chrome.ts
 import { privacyMessages, type PrivacyMessages } from './en/privacy.ts';
 import { signupAnswers, signupMessages, type SignupAnswers, type SignupMessages } from './en/signup.ts';
 import * as walletMessages from './en/wallet.ts';
+import * as connectionMessages from './en/connection.ts';
 import type { Locale } from './locales.ts';
 
 /** One locale's words, surface by surface, typed by the English files. */
@@ -21,6 +22,7 @@ export interface Messages {
   signup: SignupMessages;
   signupAnswers: SignupAnswers;
   wallet: typeof walletMessages;
+  connection: typeof connectionMessages;
   pageChrome: PageChromeMessages;
   privacy: PrivacyMessages;
   linkPages: LinkPageMessages;
@@ -35,6 +37,7 @@ export const catalog: Record<Locale, Messages> = {
     signup: signupMessages,
     signupAnswers,
     wallet: walletMessages,
+    connection: connectionMessages,
     pageChrome: pageChromeMessages,
     privacy: privacyMessages,
     linkPages: linkPageMessages,

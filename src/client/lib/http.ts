@@ -2,6 +2,7 @@ import type { z } from 'zod/mini';
 import { apiErrorSchema, type ApiError } from '../../shared/api-error.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import { ensureXsrfCookie, readCookie } from './xsrf-cookie.ts';
+import * as connectionWords from '../../../content/messages/en/connection.ts';
 
 // The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
 // leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
@@ -30,8 +31,8 @@ export type ApiResult<T> =
       retryAfter: number | null;
     };
 
-export const offlineMessage = 'We could not reach our server. Check your connection and try again.';
-const unreadableMessage = 'Our server sent an answer we could not read. Please try again in a minute.';
+export const offlineMessage = connectionWords.offline;
+const unreadableMessage = connectionWords.unreadable;
 
 /** Sends JSON and parses the reply: `replySchema` for a 2xx, the shared error shape otherwise. */
 export async function apiSend<S extends z.ZodMiniType>(
