@@ -13,8 +13,12 @@ import type { PrivacyMessages } from './en/privacy.ts';
 import type { SignupAnswers, SignupMessages } from './en/signup.ts';
 import type * as walletMessages from './en/wallet.ts';
 import type * as connectionMessages from './en/connection.ts';
+import { messages as ar } from './ar/index.ts';
 import { messages as en } from './en/index.ts';
+import { messages as es } from './es/index.ts';
 import type { Locale } from './locales.ts';
+import { messages as ptBr } from './pt-br/index.ts';
+import { messages as zhCn } from './zh-cn/index.ts';
 
 /** A surface kept as named constants (wallet, connection): its names, each any string. */
 type Words<Module> = { readonly [K in keyof Module]: string };
@@ -34,7 +38,7 @@ export interface Messages {
   httpErrors: HttpErrorMessages;
 }
 
-export const catalog: Record<Locale, Messages> = { en };
+export const catalog: Record<Locale, Messages> = { en, es, 'pt-br': ptBr, 'zh-cn': zhCn, ar };
 
 /** The words of `locale`, by surface: `messagesFor(locale).linkPages.expired`. */
 export const messagesFor = (locale: Locale): Messages => catalog[locale];

@@ -3,7 +3,7 @@
 // same keys and parameters as English) and in review.ts.
 // docs/decisions/0043-messages-as-codes.md, docs/decisions/0044-locales-and-draft-translations.md
 
-export const locales = ['en'] as const;
+export const locales = ['en', 'es', 'pt-br', 'zh-cn', 'ar'] as const;
 export type Locale = (typeof locales)[number];
 
 /** What a page, an answer or an email is written in when nothing says otherwise. */
@@ -24,6 +24,10 @@ export interface LocaleInfo {
 
 export const localeInfo: Record<Locale, LocaleInfo> = {
   en: { tag: 'en', dir: 'ltr', segment: '', name: 'English' },
+  es: { tag: 'es', dir: 'ltr', segment: 'es', name: 'Español' },
+  'pt-br': { tag: 'pt-BR', dir: 'ltr', segment: 'pt-br', name: 'Português (Brasil)' },
+  'zh-cn': { tag: 'zh-CN', dir: 'ltr', segment: 'zh-cn', name: '简体中文' },
+  ar: { tag: 'ar', dir: 'rtl', segment: 'ar', name: 'العربية' },
 };
 
 export const isLocale = (value: unknown): value is Locale =>
