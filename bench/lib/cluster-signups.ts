@@ -1,0 +1,123 @@
+// One closed-loop sign-up run through nginx in front of two instances on PostgreSQL + Redis, with
+// the Redis commands and PostgreSQL round trips the instances sent counted on the wire: shared by
+// the cluster bench and the CPU A/B tool (BENCH_AB_STORE=cluster).
+import { randomBytes } from 'node:crypto';
+import { deleteRedisKeys } from '../../src/server/test/test-redis.ts';
+import type { RawResponse } from './http.ts';
+import { startCluster } from './cluster.ts';
+import type { LoadSummary } from './load.ts';
+import type { ScratchDatabase } from './postgres.ts';
+import { progress, type LoadShape } from './run.ts';
+import { loadSignups, probe, SIGNUP_ENV, SIGNUP_PATH, type Visitor, visitorOf } from './signup-load.ts';
+import { recordSummary } from './summary.ts';
+import { int, printTable, verdict } from './table.ts';
+import { startWireCounters, type WireCount } from './wire-counters.ts';
+
+export interface ClusterSignups {
+  load: LoadSummary;
+  /** Sign-up requests each instance answered, by upstream address (nginx's access log). */
+  perInstance: Map<string, number>;
+  /** What the instances sent over the warm-up and the measured run. */
+  counts: WireCount[];
+  template: RawResponse;
+  visitor: Visitor;
+}
+
+export async function runClusterSignups(opts: {
+  scratch: ScratchDatabase;
+  redisUrl: string;
+  shape: LoadShape;
+  /** The built server to run (default dist/server/main.js). */
+  server?: string;
+  nodeArgs?: string[];
+}): Promise<ClusterSignups> {
+  // Only this run's keys are deleted afterwards: the Redis server may be shared.
+  const prefix = `dh-bench:${randomBytes(4).toString('hex')}:`;
+  progress(`starting the wire counters, two instances and nginx (Redis keys under ${prefix})`);
+  const wire = await startWireCounters([
+    { protocol: 'redis', url: opts.redisUrl },
+    { protocol: 'postgres', url: opts.scratch.url },
+  ]);
+  try {
+    const cluster = await startCluster({
+      databaseUrl: wire.urlFor('postgres', opts.scratch.url),
+      redisUrl: wire.urlFor('redis', opts.redisUrl),
+      env: { ...SIGNUP_ENV, REDIS_KEY_PREFIX: prefix },
+      ...(opts.nodeArgs ? { nodeArgs: opts.nodeArgs } : {}),
+      ...(opts.server ? { server: opts.server } : {}),
+    });
+    try {
+      const target = { origin: cluster.url, pid: cluster.instances.map((i) => i.pid) };
+      const visitor = await visitorOf(target);
+      const template = await probe(target, visitor);
+      await wire.reset();
+      const load = await loadSignups(
+        target,
+        opts.shape,
+        'two instances behind nginx, PostgreSQL + Redis',
+        visitor,
+        opts.scratch.backendPids,
+      );
+      const counts = await wire.counts();
+      return { load, perInstance: cluster.answeredBy((l) => l.includes(SIGNUP_PATH)), counts, template, visitor };
+    } finally {
+      progress('stopping nginx and the instances (SIGTERM: they finish their commits first)');
+      await cluster.stop();
+    }
+  } finally {
+    await wire.process.stop();
+    await deleteRedisKeys(prefix, opts.redisUrl).catch(() => undefined);
+  }
+}
+
+/** Requests per sign-up answered (warm-up and measured run), overall and by name. */
+export function perSignup(count: WireCount, load: LoadSummary): { total: number; byName: [string, number][] } {
+  const signups = Math.max(1, load.warmup.responses + load.requests);
+  return {
+    total: count.requests / signups,
+    byName: Object.entries(count.byName)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => [name, n / signups]),
+  };
+}
+
+/**
+ * Redis commands and PostgreSQL round trips per sign-up, as the instances sent them (counted on
+ * the wire). PostgreSQL's include the outbox worker's, which sends each confirmation email: how
+ * many went out is printed beside them.
+ */
+export function printRoundTrips(
+  run: ClusterSignups,
+  emailsSent: number,
+  opts: { redisPerSignup: number; summary: string },
+): void {
+  const signups = run.load.warmup.responses + run.load.requests;
+  recordSummary(
+    run.counts.map((c) => {
+      const per = perSignup(c, run.load).total;
+      const redis = c.protocol === 'redis';
+      return {
+        bench: opts.summary,
+        figure: redis
+          ? 'Redis commands per sign-up, two instances'
+          : 'PostgreSQL round trips per sign-up, two instances (confirmation emails included)',
+        value: per.toFixed(2),
+        target: redis ? `≤ ${opts.redisPerSignup} ${verdict(per <= opts.redisPerSignup)}` : '',
+      };
+    }),
+  );
+  printTable(
+    `Round trips per sign-up (warm-up + run: ${int(signups)} sign-ups answered, ${int(emailsSent)} confirmation emails sent by the end)`,
+    ['Server', 'per sign-up', 'of which'],
+    run.counts.map((c) => {
+      const per = perSignup(c, run.load);
+      return [
+        c.protocol === 'redis'
+          ? 'Redis (commands)'
+          : 'PostgreSQL (round trips: queries + syncs; outbox worker included)',
+        per.total.toFixed(2),
+        per.byName.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', '),
+      ];
+    }),
+  );
+}
