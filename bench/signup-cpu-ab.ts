@@ -30,7 +30,7 @@ async function measureCluster(dist: string): Promise<Measured> {
   try {
     const run = await runClusterSignups({ scratch, redisUrl, shape: SHAPE, server: path.join(dist, 'server/main.js') });
     const roundTrips = run.counts
-      .map((c) => `${c.protocol === 'redis' ? 'Redis' : 'PG'} ${perSignup(c, run.load).total.toFixed(2)}`)
+      .map((c) => `${c.protocol === 'redis' ? 'Redis' : 'PG'} ${perSignup(c, run.stored).total.toFixed(2)}`)
       .join(', ');
     return { ...run.load, loadavg, roundTrips };
   } finally {
