@@ -4,18 +4,20 @@
 // be judged by. Builds are copies of dist/ (`cp -r dist .bench/dist-before` before a change);
 // the second defaults to dist/. BENCH_AB_STORE=postgres measures on a scratch PostgreSQL database;
 // BENCH_AB_STORE=cluster two instances behind nginx on PostgreSQL + Redis (bench/lib/cluster-signups.ts),
-// with the Redis commands and PostgreSQL round trips per sign-up each build sent.
+// with the Redis commands and PostgreSQL round trips per sign-up each build sent (counted on the
+// wire on PostgreSQL alone too, so one instance and two compare like with like).
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { perSignup, runClusterSignups } from './lib/cluster-signups.ts';
 import { type LoadSummary } from './lib/load.ts';
 import { withSqliteDir } from './lib/post-bench.ts';
-import { createScratchDatabase, postgresBaseUrl } from './lib/postgres.ts';
+import { createScratchDatabase, postgresBaseUrl, type ScratchDatabase } from './lib/postgres.ts';
 import { builtServerOptions, onCleanup, repoRoot, startOnFreePort, withServer } from './lib/processes.ts';
 import { loadAverage, progress, runBench } from './lib/run.ts';
 import { loadSignups, probe, SIGNUP_ENV, visitorOf } from './lib/signup-load.ts';
 import { int, printTable } from './lib/table.ts';
+import { startWireCounters, type WireCount } from './lib/wire-counters.ts';
 
 const SHAPE = { connections: 50, durationSec: 6, warmupSec: 2 };
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
@@ -29,16 +31,52 @@ async function measureCluster(dist: string): Promise<Measured> {
   const scratch = await createScratchDatabase(postgresBaseUrl());
   try {
     const run = await runClusterSignups({ scratch, redisUrl, shape: SHAPE, server: path.join(dist, 'server/main.js') });
-    const roundTrips = run.counts
-      .map((c) => `${c.protocol === 'redis' ? 'Redis' : 'PG'} ${perSignup(c, run.stored).total.toFixed(2)}`)
-      .join(', ');
-    return { ...run.load, loadavg, roundTrips };
+    return { ...run.load, loadavg, roundTrips: await roundTripsText(run.counts, run.stored, scratch) };
   } finally {
     await scratch.drop();
   }
 }
 
-async function measure(dist: string, env: NodeJS.ProcessEnv, sidePids?: () => Promise<number[]>): Promise<Measured> {
+/** Per sign-up stored, as the server sent them, and the confirmation emails sent by the end. */
+async function roundTripsText(counts: WireCount[], stored: number, scratch: ScratchDatabase): Promise<string> {
+  const [row] = await scratch.query<{ n: string }>(`select count(*) as n from outbox where status = 'sent'`);
+  const per = counts.map((c) => `${c.protocol === 'redis' ? 'Redis' : 'PG'} ${perSignup(c, stored).total.toFixed(2)}`);
+  return `${per.join(', ')} (${int(stored)} stored, ${int(Number(row?.n))} emails sent)`;
+}
+
+/** One instance on a scratch PostgreSQL database, its round trips counted on the wire. */
+async function measurePostgres(dist: string): Promise<Measured> {
+  const scratch = await createScratchDatabase(postgresBaseUrl());
+  const wire = await startWireCounters([{ protocol: 'postgres', url: scratch.url }]);
+  try {
+    const stored = async () =>
+      Number((await scratch.query<{ n: string }>('select count(*) as n from subscribers'))[0]?.n);
+    let before = 0;
+    const run = await measure(
+      dist,
+      {
+        DATABASE_URL: wire.urlFor('postgres', scratch.url),
+        OUTBOX_DIR: path.join(os.tmpdir(), `dh-ab-out-${process.pid}`),
+      },
+      scratch.backendPids,
+      async () => {
+        before = await stored();
+        await wire.reset();
+      },
+    );
+    return { ...run, roundTrips: await roundTripsText(await wire.counts(), (await stored()) - before, scratch) };
+  } finally {
+    await wire.process.stop();
+    await scratch.drop();
+  }
+}
+
+async function measure(
+  dist: string,
+  env: NodeJS.ProcessEnv,
+  sidePids?: () => Promise<number[]>,
+  afterProbe: () => Promise<void> = async () => undefined,
+): Promise<Measured> {
   const loadavg = loadAverage();
   const server = await withServer(
     () =>
@@ -54,6 +92,7 @@ async function measure(dist: string, env: NodeJS.ProcessEnv, sidePids?: () => Pr
     async (s) => {
       const visitor = await visitorOf(s);
       await probe(s, visitor);
+      await afterProbe();
       return loadSignups(s, SHAPE, path.relative(repoRoot, dist), visitor, sidePids);
     },
   );
@@ -86,18 +125,7 @@ async function main(): Promise<void> {
             )
           : store === 'cluster'
             ? await measureCluster(build.dir)
-            : await (async () => {
-                const scratch = await createScratchDatabase(postgresBaseUrl());
-                try {
-                  return await measure(
-                    build.dir,
-                    { DATABASE_URL: scratch.url, OUTBOX_DIR: path.join(os.tmpdir(), `dh-ab-out-${process.pid}`) },
-                    scratch.backendPids,
-                  );
-                } finally {
-                  await scratch.drop();
-                }
-              })();
+            : await measurePostgres(build.dir);
       const us = run.serverCpuUsPerRequest;
       if (us !== null) (cpu[build.name] ??= []).push(us);
       rows.push([
