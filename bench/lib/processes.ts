@@ -269,11 +269,13 @@ export function builtServerOptions(
   port: number,
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
+  /** Another build's main.js (an A/B run's older copy of dist/). */
+  server = BUILT_SERVER,
 ): Omit<StartOptions, 'port'> {
   return {
     name,
     command: process.execPath,
-    args: [...nodeArgs, BUILT_SERVER],
+    args: [...nodeArgs, server],
     // Opening the geo databases and migrating take seconds; on a busy two-core machine (tests
     // beside it) more than 15.
     timeoutMs: 30_000,
