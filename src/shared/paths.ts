@@ -33,6 +33,16 @@ export const apiPaths = {
   mailgunWebhook: '/api/webhooks/mailgun',
   sendgridWebhook: '/api/webhooks/sendgrid',
   sesWebhook: '/api/webhooks/ses',
+  // The presale allowlist (docs/decisions/0045-wallet-allowlist.md): a Sign-In with Ethereum
+  // message written by the server (POST challenge), signed in the wallet, then posted to join or
+  // leave. Status and proof are public reads: whether an address is on the list is what the sale
+  // contract's Merkle proof reveals anyway.
+  allowlistChallenge: '/api/allowlist/challenge',
+  allowlistJoin: '/api/allowlist/join',
+  allowlistLeave: '/api/allowlist/leave',
+  allowlistStatus: '/api/allowlist/status/:address',
+  /** `{ root, proof }` from the latest frozen snapshot, for the sale page. */
+  allowlistProof: '/api/allowlist/proof/:address',
 } as const;
 
 /** For load balancers and orchestrators: is the process alive, and can it serve (store reachable)? */

@@ -16,6 +16,7 @@ import { passkeysMigration } from './migrations/0014-passkeys.ts';
 import { suppressionsMigration } from './migrations/0015-suppressions.ts';
 import { webhookNoncesMigration } from './migrations/0016-webhook-nonces.ts';
 import { broadcastBrakeMigration } from './migrations/0017-broadcast-brake.ts';
+import { allowlistMigration } from './migrations/0018-allowlist.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -40,6 +41,7 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0015-suppressions': suppressionsMigration,
   '0016-webhook-nonces': webhookNoncesMigration,
   '0017-broadcast-brake': broadcastBrakeMigration,
+  '0018-allowlist': allowlistMigration,
 });
 
 /**

@@ -304,6 +304,24 @@ export interface WebhookNoncesTable {
   received_at: IsoTime;
 }
 
+/** The presale allowlist: one row per address that proved it by signing (migration 0018). */
+export interface AllowlistEntriesTable {
+  /** EIP-55. */
+  address: string;
+  joined_at: IsoTime;
+  country: string | null;
+}
+
+/** Single-use values of the Sign-In with Ethereum messages the server wrote (migration 0018). */
+export interface AllowlistNoncesTable {
+  nonce: string;
+  address: string;
+  purpose: string;
+  issued_at: IsoTime;
+  expires_at: IsoTime;
+  used_at: IsoTime | null;
+}
+
 export interface Database {
   personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
@@ -330,4 +348,6 @@ export interface Database {
   suppressions: SuppressionsTable;
   bounce_events: BounceEventsTable;
   webhook_nonces: WebhookNoncesTable;
+  allowlist_entries: AllowlistEntriesTable;
+  allowlist_nonces: AllowlistNoncesTable;
 }
