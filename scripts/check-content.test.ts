@@ -38,7 +38,10 @@ describe('the content file', () => {
       { ...siteContent, presaleDate: '2026-12-01T18:00:00Z', presaleUrl: 'http://presale.example/' },
       'presaleUrl: must start with https://',
     ],
-    [{ ...siteContent, wallet: { mode: 'open', chainId: 1 } }, 'wallet.mode: must be one of coming-soon, allowlist, closed'],
+    [
+      { ...siteContent, wallet: { mode: 'open', chainId: 1 } },
+      'wallet.mode: must be one of coming-soon, allowlist, closed',
+    ],
     [{ ...siteContent, wallet: { mode: 'allowlist', chainId: 0 } }, 'wallet.chainId: must be a chain id of 1 or more'],
     [{ ...siteContent, wallet: { mode: 'allowlist', chainId: '1' } }, 'wallet.chainId: must be a chain id number'],
     // The old switch is gone: a file still carrying it is told so, not silently accepted.
