@@ -15,7 +15,7 @@ export const walletPageWords = {
   connect: 'Connect Wallet',
   never:
     'This page only ever asks your wallet to sign a Sign-In with Ethereum message. It never asks for a transaction, a token approval or a permit, and it cannot move your funds.',
-  noScript: 'Joining needs JavaScript and a wallet (a browser extension, or the browser inside your wallet app).',
+  needs: 'Joining needs JavaScript and a wallet: a browser extension, or the browser inside your wallet app.',
 };
 
 /** The island's words: what the visitor reads while connecting, signing, joined or left. */

@@ -7,10 +7,10 @@ import { Clouds } from './sections/clouds.tsx';
 import { SiteFooter } from './sections/site-footer.tsx';
 import { SiteHeader } from './sections/site-header.tsx';
 
-function PageBody({ page, signup, notice, presale }: Omit<SitePageProps, 'year'>) {
+function PageBody({ page, signup, notice, presale, wallet }: Omit<SitePageProps, 'year'>) {
   switch (page) {
     case 'home':
-      return <HomePage signup={signup} presale={presale} />;
+      return <HomePage signup={signup} presale={presale} wallet={wallet} />;
     case 'notice':
       return <NoticePage notice={notice} />;
     case 'privacy':
@@ -25,14 +25,14 @@ function PageBody({ page, signup, notice, presale }: Omit<SitePageProps, 'year'>
  * the few parts that respond to a person are islands (see islands/island.tsx) that wake on
  * their own.
  */
-export function SitePage({ page, year, signup, notice, presale }: SitePageProps) {
+export function SitePage({ page, year, signup, notice, presale, wallet }: SitePageProps) {
   return (
     <>
       <Clouds />
       <div className="page">
-        <SiteHeader />
+        <SiteHeader wallet={wallet} />
         <main id="main">
-          <PageBody page={page} signup={signup} notice={notice} presale={presale} />
+          <PageBody page={page} signup={signup} notice={notice} presale={presale} wallet={wallet} />
         </main>
         <SiteFooter year={year} />
       </div>

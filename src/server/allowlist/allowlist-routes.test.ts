@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
-import { walletRefusals } from '../../../content/messages/en/wallet.ts';
+import { walletPageWords, walletRefusals } from '../../../content/messages/en/wallet.ts';
 import type { AllowlistPurpose } from '../../shared/allowlist/allowlist-schema.ts';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { parseSiteContent, type WalletMode } from '../../shared/content-schema.ts';
@@ -238,6 +238,30 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
 });
 
 describe('the allowlist per wallet mode', () => {
+  it('the page: coming-soon has the flipping button and no block; allowlist and closed have a link and the block', async () => {
+    const pageIn = async (mode: WalletMode) => {
+      const t = await buildTestApp({ content: contentIn(mode) });
+      try {
+        return (await t.app.inject({ url: '/' })).body;
+      } finally {
+        await t.close();
+      }
+    };
+    const soon = await pageIn('coming-soon');
+    expect(soon).toContain('data-island="wallet"');
+    expect(soon).not.toContain('id="allowlist"');
+    const open = await pageIn('allowlist');
+    expect(open).not.toContain('data-island="wallet"');
+    expect(open).toContain(`href="/#allowlist">${walletPageWords.headerJoin}</a>`);
+    expect(open).toContain('data-island="allowlist" data-props="{&quot;chainId&quot;:1}"');
+    expect(open).toContain(walletPageWords.needs);
+    expect(open).toContain(walletPageWords.never);
+    const closed = await pageIn('closed');
+    expect(closed).toContain(walletPageWords.closed);
+    expect(closed).toContain(`>${walletPageWords.headerClosed}</a>`);
+    expect(closed).not.toContain('data-island="allowlist"');
+  });
+
   const account = testAccount();
   async function appIn(mode: WalletMode) {
     const t = await buildTestApp({ content: contentIn(mode) });

@@ -1,7 +1,7 @@
 import type { SiteContent } from '../../shared/content-schema.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import { filePaths, pagePaths } from '../../shared/paths.ts';
-import type { Notice, PresaleProps, SitePageName, SitePageProps } from '../../shared/site-pages.ts';
+import type { Notice, PresaleProps, SitePageName, SitePageProps, WalletProps } from '../../shared/site-pages.ts';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
@@ -80,7 +80,10 @@ export function buildSiteFiles(opts: {
     presaleDate === null || presaleUrl === null
       ? {}
       : { presale: { opensAt: presaleDate, url: presaleUrl, renderedAt: now.getTime() } };
-  const homeProps = (now: Date): SitePageProps => ({ page: 'home', year: year(now), ...presaleAt(now) });
+  // Every page's header shows the wallet; the home page also has the allowlist's block.
+  const { mode, chainId } = content.wallet;
+  const wallet: { wallet?: WalletProps } = mode === 'coming-soon' ? {} : { wallet: { mode, chainId } };
+  const homeProps = (now: Date): SitePageProps => ({ page: 'home', year: year(now), ...presaleAt(now), ...wallet });
   const homeWords = (now: Date): string =>
     `${year(now)} ${presaleDate === null ? '' : build.countdownSentence(Date.parse(presaleDate), now.getTime())}`;
 
@@ -88,7 +91,7 @@ export function buildSiteFiles(opts: {
     timedPage(
       clock,
       (now) => String(year(now)),
-      (now) => render({ page: name, year: year(now) }, title, description, canonicalPath),
+      (now) => render({ page: name, year: year(now), ...wallet }, title, description, canonicalPath),
       html,
     );
   const home = timedPage(
@@ -109,7 +112,11 @@ export function buildSiteFiles(opts: {
     renderHomeWithSignup: (signup) =>
       render({ ...homeProps(clock()), signup }, fullName, content.description, pagePaths.home),
     renderNotice: (notice) =>
-      render({ page: 'notice', year: year(clock()), notice }, `${notice.title} · ${fullName}`, notice.message),
+      render(
+        { page: 'notice', year: year(clock()), notice, ...wallet },
+        `${notice.title} · ${fullName}`,
+        notice.message,
+      ),
     pages: {
       get home() {
         return home();
