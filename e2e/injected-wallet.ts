@@ -5,7 +5,7 @@
 // can say what the page asked for (and what it never asked for).
 import type { Page } from '@playwright/test';
 import { Hex } from 'ox';
-import { testAccount, type TestAccount } from '../src/server/allowlist/test-account.ts';
+import { testAccount, type TestAccount } from '../src/server/test/test-account.ts';
 
 export interface InjectedWalletSpec {
   uuid: string;

@@ -91,6 +91,7 @@ export const adminPaths = {
   sessions: '/admin/sessions',
   audit: '/admin/audit',
   suppressions: '/admin/suppressions',
+  allowlist: '/admin/allowlist',
   /** The console's own Vite build (content-hashed files, never in the public page's bundle). */
   assets: '/admin/assets/',
 } as const;
@@ -156,6 +157,15 @@ export const adminApiPaths = {
   suppressionLift: '/api/admin/suppressions/:id/lift',
   /** POST (sender, fresh proof, audited): the whole list as CSV; it holds no address. */
   suppressionsCsv: '/api/admin/suppressions/csv',
+  // The presale allowlist (decision 0045): the list and its snapshots (GET); remove an entry;
+  // the CSV (fresh proof); freeze a snapshot (a request, then a second operator's approval, fresh
+  // proof); open registration again.
+  allowlist: '/api/admin/allowlist',
+  allowlistRemove: '/api/admin/allowlist/remove',
+  allowlistCsv: '/api/admin/allowlist/csv',
+  allowlistFreeze: '/api/admin/allowlist/freeze',
+  allowlistFreezeApprove: '/api/admin/allowlist/freeze/approve',
+  allowlistReopen: '/api/admin/allowlist/reopen',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */

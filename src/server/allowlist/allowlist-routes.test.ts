@@ -10,7 +10,7 @@ import { fillPath } from '../../shared/route-contract.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
 import { visitPage, type Visitor } from '../test/visitor.ts';
-import { testAccount, type TestAccount } from './test-account.ts';
+import { testAccount, type TestAccount } from '../test/test-account.ts';
 
 const CHAIN = 1;
 const contentIn = (mode: WalletMode) => parseSiteContent({ ...siteContent, wallet: { mode, chainId: CHAIN } });

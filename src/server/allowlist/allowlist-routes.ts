@@ -6,6 +6,7 @@ import {
   allowlistChallengeContract,
   allowlistJoinContract,
   allowlistLeaveContract,
+  allowlistProofContract,
   allowlistStatusContract,
   type AllowlistPurpose,
   type AllowlistStatus,
@@ -15,6 +16,8 @@ import type { WalletMode } from '../../shared/content-schema.ts';
 import { registerContract, type ContractRequest } from '../lib/register-contract.ts';
 import type { Database } from '../store/schema.ts';
 import { addEntry, entryStatus, issueNonce, removeEntry, useNonce, type NonceOutcome } from './allowlist-store.ts';
+import { ProofCache } from './proof-cache.ts';
+import { registrationOpen } from './snapshots.ts';
 import { checkSignature, type ContractSignatureCheck, type SignatureVerdict } from './signature-check.ts';
 import { MESSAGE_TTL_MS, readMessage, writeMessage, type SiweSite } from './siwe-message.ts';
 
@@ -82,10 +85,15 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
   const refuse = (reply: FastifyReply, refusal: Refusal) =>
     reply.code(refusal.status).send(apiError(refusal.code, refusal.message));
 
-  /** Whether this purpose is open now; a Refusal when not. */
-  const assertOpen = (purpose: AllowlistPurpose) => {
+  /**
+   * Whether this purpose is open now; a Refusal when not. Joining needs the content file's
+   * 'allowlist' mode and registration open (a frozen snapshot may have closed it); leaving is
+   * open whenever the allowlist is shown at all.
+   */
+  const assertOpen = async (purpose: AllowlistPurpose, db: Parameters<typeof registrationOpen>[0] = app.store.db) => {
     if (opts.mode === 'coming-soon') throw new Refusal(404, 'not_found', walletRefusals.notOpen);
-    if (opts.mode === 'closed' && purpose === 'join') throw new Refusal(409, 'conflict', walletRefusals.closed);
+    if (purpose === 'join' && (opts.mode === 'closed' || !(await registrationOpen(db))))
+      throw new Refusal(409, 'conflict', walletRefusals.closed);
   };
 
   /** Every check of a signed message, in order; the message's address once it has passed them all. */
@@ -117,7 +125,7 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
 
   registerContract(app, allowlistChallengeContract, writeOpts, async (request, reply) => {
     try {
-      assertOpen(request.body.purpose);
+      await assertOpen(request.body.purpose);
       const now = clock();
       const age = protection.msSincePageLoad(request, now);
       if (age === null || age < opts.minFillMs) throw new Refusal(400, 'bad_request', walletRefusals.tooFast);
@@ -134,10 +142,15 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
 
   registerContract(app, allowlistJoinContract, writeOpts, async (request, reply) => {
     try {
-      assertOpen('join');
+      await assertOpen('join');
       // The country of the server's own lookup is kept; the address it came from never is.
       const country = app.geo.lookupLocal(request.ip).country;
-      return await verified(request, 'join', (trx, address, now) => addEntry(trx, { address, now, country }));
+      return await verified(request, 'join', async (trx, address, now) => {
+        // Asked again inside the transaction that adds the entry: a freeze that closed
+        // registration meanwhile is not joined past.
+        await assertOpen('join', trx);
+        return addEntry(trx, { address, now, country });
+      });
     } catch (error) {
       if (error instanceof Refusal) return refuse(reply, error);
       throw error;
@@ -146,7 +159,7 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
 
   registerContract(app, allowlistLeaveContract, writeOpts, async (request, reply) => {
     try {
-      assertOpen('leave');
+      await assertOpen('leave');
       return await verified(request, 'leave', async (trx, address) => {
         await removeEntry(trx, address);
         return null;
@@ -166,4 +179,19 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       return entryStatus(app.store.db, Address.checksum(request.params.address as Address.Address));
     },
   );
+
+  // Proofs for the sale page: public, the same for everyone until the next snapshot, so
+  // cacheable by browsers and proxies for a minute.
+  const proofs = new ProofCache(app.store.db, () => clock().getTime());
+  registerContract(app, allowlistProofContract, {}, async (request, reply) => {
+    const answer = await proofs.proof(Address.checksum(request.params.address as Address.Address));
+    if (answer === 'no-snapshot') return refuse(reply, new Refusal(404, 'not_found', walletRefusals.noSnapshot));
+    if (answer === null)
+      return refuse(
+        reply,
+        new Refusal(404, 'not_found', walletRefusals.notOnList({ address: request.params.address })),
+      );
+    reply.header('cache-control', 'public, max-age=60');
+    return answer;
+  });
 }

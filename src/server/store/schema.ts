@@ -322,6 +322,21 @@ export interface AllowlistNoncesTable {
   used_at: IsoTime | null;
 }
 
+/** A frozen allowlist snapshot: written once, never updated (migration 0018). */
+export interface AllowlistSnapshotsTable {
+  id: string;
+  /** 0x… Merkle root for the sale contract. */
+  root: string;
+  entries: number;
+  /** StandardMerkleTree's dump, as JSON. */
+  tree: string;
+  frozen_at: IsoTime;
+  requested_by: string;
+  approved_by: string | null;
+  /** Whether registration stayed open after it ('open') or was closed ('closed'). */
+  registration_after: 'open' | 'closed';
+}
+
 export interface Database {
   personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
@@ -350,4 +365,5 @@ export interface Database {
   webhook_nonces: WebhookNoncesTable;
   allowlist_entries: AllowlistEntriesTable;
   allowlist_nonces: AllowlistNoncesTable;
+  allowlist_snapshots: AllowlistSnapshotsTable;
 }

@@ -24,8 +24,24 @@ export const allowlistMigration: Migration = {
       .addColumn('used_at', 'text')
       .execute();
     await db.schema.createIndex('allowlist_nonces_expiry').on('allowlist_nonces').column('expires_at').execute();
+    // Frozen snapshots: the whole OpenZeppelin StandardMerkleTree (its dump) and its root, written
+    // once and never updated; the sale contract is given the root, the sale page the proofs.
+    await db.schema
+      .createTable('allowlist_snapshots')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('root', 'text', (c) => c.notNull())
+      .addColumn('entries', 'integer', (c) => c.notNull())
+      .addColumn('tree', 'text', (c) => c.notNull())
+      .addColumn('frozen_at', 'text', (c) => c.notNull())
+      .addColumn('requested_by', 'text', (c) => c.notNull())
+      // Null when the deployment needs no second operator (BROADCAST_APPROVALS=1).
+      .addColumn('approved_by', 'text')
+      .addColumn('registration_after', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('allowlist_snapshots_frozen').on('allowlist_snapshots').column('frozen_at').execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('allowlist_snapshots').execute();
     await db.schema.dropTable('allowlist_nonces').execute();
     await db.schema.dropTable('allowlist_entries').execute();
   },
