@@ -184,7 +184,7 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
   // cacheable by browsers and proxies for a minute.
   const proofs = new ProofCache(app.store.db, () => clock().getTime());
   registerContract(app, allowlistProofContract, {}, async (request, reply) => {
-    const answer = await proofs.proof(Address.checksum(request.params.address as Address.Address));
+    const answer = await proofs.proof(request.params.address);
     if (answer === 'no-snapshot') return refuse(reply, new Refusal(404, 'not_found', walletRefusals.noSnapshot));
     if (answer === null)
       return refuse(

@@ -16,7 +16,10 @@ interface Loaded {
   root: string;
   /** Every node's hash, root first (the dump's `tree`). */
   tree: string[];
-  /** EIP-55 address → its leaf's place in `tree`: a proof is then a walk up the tree, no search. */
+  /**
+   * Lower-case address → its leaf's place in `tree`: a proof is then a walk up the tree, no search
+   * (and no EIP-55 checksum, a keccak, per request).
+   */
   index: Map<string, number>;
 }
 
@@ -47,7 +50,7 @@ export class ProofCache {
     const dump = JSON.parse(row.tree) as StandardMerkleTreeData<[string]>;
     if (dump.tree[0] !== row.root) throw new Error(`allowlist snapshot ${id}: its tree does not have its root`);
     const index = new Map<string, number>();
-    for (const { value, treeIndex } of dump.values) index.set(value[0], treeIndex);
+    for (const { value, treeIndex } of dump.values) index.set(value[0].toLowerCase(), treeIndex);
     this.loaded = { id, root: row.root, tree: dump.tree, index };
   }
 
@@ -63,7 +66,7 @@ export class ProofCache {
     }
     const loaded = this.loaded;
     if (!loaded) return 'no-snapshot';
-    const i = loaded.index.get(address);
+    const i = loaded.index.get(address.toLowerCase());
     return i === undefined ? null : { root: loaded.root, proof: getProof(loaded.tree, i) };
   }
 }
