@@ -79,6 +79,25 @@ export function PrivacyPage() {
         share your details. Our emails are sent through our mail provider, which sees the address it delivers to.
       </p>
 
+      <h2>The presale allowlist</h2>
+      <p>
+        When the allowlist is open, you can put a wallet address on it by signing a short message in your wallet. The
+        signature proves you hold the address; it costs nothing, sends no transaction and gives no permission to move
+        your funds. We store:
+      </p>
+      <ul>
+        <li>the wallet address (it is public on the blockchain anyway) and when it joined;</li>
+        <li>
+          the country of the connection it joined from (not the address itself), to see where interest comes from.
+        </li>
+      </ul>
+      <p>
+        We keep it so that the team can put the list into the presale contract (as a Merkle root) and the presale page
+        can prove an address is on it; the list, and any frozen copy of it, shows only addresses. You can leave the list
+        with another signature at any time; a copy frozen for the sale before you left keeps your address. Your wallet
+        talks to this site only: no wallet service or other third party is contacted by this page.
+      </p>
+
       <h2>Stopping emails and erasing your data</h2>
       <p>
         Every email we send has a link that stops all further emails at once, with one click. You can also ask us to
