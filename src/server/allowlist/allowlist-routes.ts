@@ -13,7 +13,8 @@ import {
 } from '../../shared/allowlist/allowlist-schema.ts';
 import { apiError, type ApiErrorCode } from '../../shared/api-error.ts';
 import type { WalletMode } from '../../shared/content-schema.ts';
-import { registerContract, type ContractRequest } from '../lib/register-contract.ts';
+import { registerContract, type ContractHandler, type ContractRequest } from '../lib/register-contract.ts';
+import type { RouteContract } from '../../shared/route-contract.ts';
 import type { Database } from '../store/schema.ts';
 import { addEntry, entryStatus, issueNonce, removeEntry, useNonce, type NonceOutcome } from './allowlist-store.ts';
 import { ProofCache } from './proof-cache.ts';
@@ -84,6 +85,19 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
 
   const refuse = (reply: FastifyReply, refusal: Refusal) =>
     reply.code(refusal.status).send(apiError(refusal.code, refusal.message));
+  /** A handler whose Refusals are answered in the one error shape; anything else is a 500 as usual. */
+  const refusing =
+    <C extends RouteContract>(
+      handler: (request: ContractRequest<C>) => ReturnType<ContractHandler<C>>,
+    ): ContractHandler<C> =>
+    async (request, reply) => {
+      try {
+        return await handler(request);
+      } catch (error) {
+        if (error instanceof Refusal) return refuse(reply, error);
+        throw error;
+      }
+    };
 
   /**
    * Whether this purpose is open now; a Refusal when not. Joining needs the content file's
@@ -123,8 +137,11 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
     });
   }
 
-  registerContract(app, allowlistChallengeContract, writeOpts, async (request, reply) => {
-    try {
+  registerContract(
+    app,
+    allowlistChallengeContract,
+    writeOpts,
+    refusing(async (request) => {
       await assertOpen(request.body.purpose);
       const now = clock();
       const age = protection.msSincePageLoad(request, now);
@@ -134,14 +151,14 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       const expiresAt = new Date(now.getTime() + MESSAGE_TTL_MS);
       await issueNonce(app.store.db, { nonce, address, purpose: request.body.purpose, now, expiresAt });
       return { message: writeMessage(opts.site, { address, purpose: request.body.purpose, nonce, now }) };
-    } catch (error) {
-      if (error instanceof Refusal) return refuse(reply, error);
-      throw error;
-    }
-  });
+    }),
+  );
 
-  registerContract(app, allowlistJoinContract, writeOpts, async (request, reply) => {
-    try {
+  registerContract(
+    app,
+    allowlistJoinContract,
+    writeOpts,
+    refusing(async (request) => {
       await assertOpen('join');
       // The country of the server's own lookup is kept; the address it came from never is.
       const country = app.geo.lookupLocal(request.ip).country;
@@ -151,24 +168,21 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
         await assertOpen('join', trx);
         return addEntry(trx, { address, now, country });
       });
-    } catch (error) {
-      if (error instanceof Refusal) return refuse(reply, error);
-      throw error;
-    }
-  });
+    }),
+  );
 
-  registerContract(app, allowlistLeaveContract, writeOpts, async (request, reply) => {
-    try {
+  registerContract(
+    app,
+    allowlistLeaveContract,
+    writeOpts,
+    refusing(async (request) => {
       await assertOpen('leave');
-      return await verified(request, 'leave', async (trx, address) => {
+      return verified(request, 'leave', async (trx, address) => {
         await removeEntry(trx, address);
         return null;
       });
-    } catch (error) {
-      if (error instanceof Refusal) return refuse(reply, error);
-      throw error;
-    }
-  });
+    }),
+  );
 
   registerContract(
     app,

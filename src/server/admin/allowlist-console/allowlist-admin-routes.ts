@@ -22,7 +22,7 @@ import {
   removeEntry,
   setRegistration,
 } from '../../allowlist/queries.ts';
-import { csvStream, neutraliseFormula } from '../../lib/csv.ts';
+import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import type { AllowlistSnapshotsTable } from '../../store/schema.ts';
@@ -48,8 +48,6 @@ function decodeCursor(cursor: string): { at: string; address: string } | null {
   const [at, address] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   return at && address ? { at, address } : null;
 }
-
-const stamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
 
 /**
  * The presale allowlist in the console (docs/decisions/0045-wallet-allowlist.md): senders read it
@@ -208,7 +206,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
       );
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="allowlist-${stamp(now)}.csv"`)
+        .header('content-disposition', `attachment; filename="allowlist-${fileStamp(now)}.csv"`)
         .send(csv);
     },
   );
