@@ -1,7 +1,9 @@
 // The presale allowlist in a browser (docs/decisions/0045-wallet-allowlist.md): wallets injected
 // as extensions inject theirs (EIP-6963), backed by a real secp256k1 key in the test process; the
 // page's own server in allowlist mode (allowlist-server.ts) on a database of its own.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { testAccount } from '../src/server/test/test-account.ts';
 import { walletMessages, walletPageWords } from '../content/messages/en/wallet.ts';
 import { startAllowlistServer, type AllowlistServer } from './allowlist-server.ts';
 import { injectWallets } from './injected-wallet.ts';
@@ -78,6 +80,17 @@ test('two wallets announce; the visitor picks one, the chain is switched, the me
   const after = await wallets.calls();
   expect(after.every((c) => c.wallet === 'Alpha Wallet')).toBe(true);
   expect(after.filter((c) => c.method === 'personal_sign')).toHaveLength(1);
+
+  // The visitor picks another account in the wallet: the page follows it (accountsChanged).
+  const other = testAccount().address;
+  await wallets.emit('Alpha Wallet', 'accountsChanged', [other.toLowerCase()]);
+  await expect(status(page)).toHaveText(walletMessages.notJoined({ address: short(other) }));
+  await expect(block(page).getByRole('button', { name: walletMessages.join })).toBeVisible();
+  // And another chain: the action waits until the wallet is back on the presale's.
+  await wallets.emit('Alpha Wallet', 'chainChanged', '0x38');
+  await expect(status(page)).toHaveText(walletMessages.wrongChain({ chainId: 1 }));
+  await expect(block(page).getByRole('button', { name: walletMessages.join })).toBeHidden();
+  expect(await new AxeBuilder({ page }).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
   expect(log.errors).toEqual([]);
 });
 

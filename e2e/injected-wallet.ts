@@ -25,11 +25,15 @@ export async function injectWallets(page: Page, wallets: InjectedWalletSpec[], a
       type Listener = (value: unknown) => void;
       const calls: { wallet: string; method: string; params: unknown }[] = [];
       (window as unknown as { __dhWalletCalls: typeof calls }).__dhWalletCalls = calls;
+      // What the test does in the wallet itself (another account chosen): events to the page.
+      const emitters = new Map<string, (event: string, value: unknown) => void>();
+      (window as unknown as { __dhWalletEmit: typeof emitters }).__dhWalletEmit = emitters;
       const sign = (window as unknown as { __dhTestSign: (m: string, a: string) => Promise<string> }).__dhTestSign;
       for (const spec of wallets) {
         let chainId = spec.chainId;
         const listeners = new Map<string, Listener[]>();
         const emit = (event: string, value: unknown) => (listeners.get(event) ?? []).forEach((l) => l(value));
+        emitters.set(spec.name, emit);
         const provider = Object.freeze({
           async request({ method, params }: { method: string; params?: unknown[] }) {
             calls.push({ wallet: spec.name, method, params });
@@ -74,6 +78,15 @@ export async function injectWallets(page: Page, wallets: InjectedWalletSpec[], a
   );
   return {
     account,
+    /** The wallet tells the page something (EIP-1193 events), as when its user picks another account. */
+    emit: (wallet: string, event: string, value: unknown) =>
+      page.evaluate(
+        ({ wallet, event, value }) =>
+          (window as unknown as { __dhWalletEmit: Map<string, (e: string, v: unknown) => void> }).__dhWalletEmit.get(
+            wallet,
+          )?.(event, value),
+        { wallet, event, value },
+      ),
     calls: () =>
       page.evaluate(
         () =>
