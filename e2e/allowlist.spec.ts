@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { testAccount } from '../src/server/test/test-account.ts';
-import { walletMessages, walletPageWords } from '../content/messages/en/wallet.ts';
+import { walletMessages, walletPageWords } from '../content/messages/en/allowlist.ts';
 import { startAllowlistServer, type AllowlistServer } from './allowlist-server.ts';
 import { injectWallets } from './injected-wallet.ts';
 import { waitForHydration, waitForIsland, watchConsole } from './support.ts';

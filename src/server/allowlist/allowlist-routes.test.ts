@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
-import { walletPageWords, walletRefusals } from '../../../content/messages/en/wallet.ts';
+import { walletPageWords, walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import type { AllowlistPurpose } from '../../shared/allowlist/allowlist-schema.ts';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { parseSiteContent, type WalletMode } from '../../shared/content-schema.ts';

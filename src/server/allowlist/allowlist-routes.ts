@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Address, Siwe } from 'ox';
-import { walletRefusals } from '../../../content/messages/en/wallet.ts';
+import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import {
   allowlistChallengeContract,
   allowlistJoinContract,

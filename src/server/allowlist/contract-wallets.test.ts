@@ -4,7 +4,7 @@ import { AbiParameters, Hex, PersonalMessage } from 'ox';
 import { SignatureErc6492 } from 'ox/erc6492';
 import { afterEach, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
-import { walletRefusals } from '../../../content/messages/en/wallet.ts';
+import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { parseSiteContent } from '../../shared/content-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';

@@ -1,5 +1,5 @@
 import { Address, Siwe } from 'ox';
-import { walletRefusals } from '../../../content/messages/en/wallet.ts';
+import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import { allowlistPurposes, type AllowlistPurpose } from '../../shared/allowlist/allowlist-schema.ts';
 
 // The Sign-In with Ethereum message (EIP-4361) the allowlist asks a wallet to sign: written here,

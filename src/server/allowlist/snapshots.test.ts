@@ -3,7 +3,7 @@ import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { Address } from 'ox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
-import { walletRefusals } from '../../../content/messages/en/wallet.ts';
+import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
 import { parseSiteContent } from '../../shared/content-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';

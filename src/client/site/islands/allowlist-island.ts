@@ -1,4 +1,4 @@
-import { walletMessages as words } from '../../../../content/messages/en/wallet.ts';
+import { walletMessages as words } from '../../../../content/messages/en/allowlist.ts';
 import { allowlistApi, Refused } from '../wallet/allowlist-api.ts';
 import { mobileWallets } from '../wallet/mobile-wallets.ts';
 import {

@@ -1,4 +1,4 @@
-import { walletPageWords } from '../../../../content/messages/en/wallet.ts';
+import { walletPageWords } from '../../../../content/messages/en/allowlist.ts';
 import type { WalletProps } from '../../../shared/site-pages.ts';
 import { Island } from '../islands/island.tsx';
 

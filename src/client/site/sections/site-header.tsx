@@ -1,4 +1,4 @@
-import { walletPageWords } from '../../../../content/messages/en/wallet.ts';
+import { walletPageWords } from '../../../../content/messages/en/allowlist.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import type { WalletProps } from '../../../shared/site-pages.ts';
 import logoSvg from '../assets/logo.svg?raw';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../../content/site-content.ts';
-import { walletRefusals } from '../../../../content/messages/en/wallet.ts';
+import { walletRefusals } from '../../../../content/messages/en/allowlist.ts';
 import { allowlistOverviewSchema } from '../../../shared/admin/allowlist.ts';
 import { auditPageSchema } from '../../../shared/admin/audit-schema.ts';
 import { apiErrorSchema } from '../../../shared/api-error.ts';

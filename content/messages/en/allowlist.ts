@@ -1,4 +1,4 @@
-// The wallet's words, in English (the pattern of signup.ts: plain strings, or plain functions of
+// The allowlist's words, in English (the pattern of signup.ts: plain strings, or plain functions of
 // named parameters). Three exports, so each script carries only what it says: the page's block
 // (rendered on the server only), the island's words (in the allowlist island's chunk), and the
 // server's refusals and the statement it writes into the message to sign.
