@@ -13,6 +13,7 @@ import { privacyMessages, type PrivacyMessages } from './en/privacy.ts';
 import { signupAnswers, signupMessages, type SignupAnswers, type SignupMessages } from './en/signup.ts';
 import * as walletMessages from './en/wallet.ts';
 import * as connectionMessages from './en/connection.ts';
+import * as allowlistMessages from './en/allowlist.ts';
 import type { Locale } from './locales.ts';
 
 /** One locale's words, surface by surface, typed by the English files. */
@@ -23,6 +24,7 @@ export interface Messages {
   signupAnswers: SignupAnswers;
   wallet: typeof walletMessages;
   connection: typeof connectionMessages;
+  allowlist: typeof allowlistMessages;
   pageChrome: PageChromeMessages;
   privacy: PrivacyMessages;
   linkPages: LinkPageMessages;
@@ -38,6 +40,7 @@ export const catalog: Record<Locale, Messages> = {
     signupAnswers,
     wallet: walletMessages,
     connection: connectionMessages,
+    allowlist: allowlistMessages,
     pageChrome: pageChromeMessages,
     privacy: privacyMessages,
     linkPages: linkPageMessages,
