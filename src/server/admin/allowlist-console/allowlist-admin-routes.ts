@@ -11,7 +11,6 @@ import {
   allowlistReopenContract,
 } from '../../../shared/admin/contracts.ts';
 import { apiError } from '../../../shared/api-error.ts';
-import { adminApiPaths } from '../../../shared/paths.ts';
 import {
   allEntries,
   EmptyAllowlist,
