@@ -30,7 +30,7 @@ export const BROADCAST_LOOKAHEAD = 32;
  * 250 and its mark always could): at most this many, plus those in their SMTP exchange.
  */
 export const MARK_BATCH = 32;
-export const MARK_DELAY_MS = 100;
+export const MARK_DELAY_MS = 250;
 
 /** 30 s after the first failure, doubling, at most 16 min. */
 export const retryDelayMs = (failures: number): number =>
