@@ -168,7 +168,7 @@ export class OutboxWorker {
   private nudges = 0;
   /** runOnce passes under way: their marks are written at once. */
   private passes = 0;
-  /** Transactions this worker has asked for (claims, marks, failures, releases): see commitsPerEmail. */
+  /** Transactions this worker has asked for (claims, marks, failures and releases): what 0046 counts. */
   readonly writes = { claims: 0, marks: 0, others: 0, rowsMarked: 0 };
 
   constructor(private readonly opts: OutboxWorkerOptions) {
