@@ -7,19 +7,16 @@
 // MAIL_CONCURRENCY 4; the composer reads the recipient's address, as a real one does.
 import path from 'node:path';
 import type { Transaction } from 'kysely';
-import { createDraft, startSend } from '../src/server/admin/broadcast/broadcast-store.ts';
 import { smtpMailer } from '../src/server/mail/mailer.ts';
 import type { Composer } from '../src/server/mail/outbox.ts';
 import { OutboxWorker } from '../src/server/mail/outbox-worker.ts';
-import { openStore } from '../src/server/store/database.ts';
+import { confirmedAddress } from '../src/server/signups/queries.ts';
 import { GroupCommitter } from '../src/server/store/group-commit.ts';
-import { migrateToLatest } from '../src/server/store/migrate.ts';
 import type { Database } from '../src/server/store/schema.ts';
-import { insertConfirmedSubscribers } from '../src/server/test/fixtures.ts';
 import { startSmtpSink } from '../src/server/test/smtp-sink.ts';
+import { openMigratedStore, seedConfirmed, startBroadcast } from './lib/mail.ts';
 import { withSqliteDir } from './lib/post-bench.ts';
 import { createScratchDatabase, postgresBaseUrl } from './lib/postgres.ts';
-import { testSecretsForBench } from './lib/processes.ts';
 import { progress, runBench } from './lib/run.ts';
 import { int, printTable } from './lib/table.ts';
 
@@ -42,29 +39,15 @@ interface Count {
 }
 
 async function count(store: string, url: string): Promise<Count> {
-  const s = await openStore(url);
+  const s = await openMigratedStore(url);
   let accepted = 0;
   const sink = await startSmtpSink(0, undefined, { keep: false, onAccepted: () => accepted++ });
   try {
-    await migrateToLatest(s.db, { secrets: testSecretsForBench() });
-    const now = new Date();
-    await insertConfirmedSubscribers(
-      s.db,
-      Array.from({ length: RECIPIENTS }, (_, i) => `c${i}@example.com`),
-      now,
-    );
-    const id = await createDraft(s.db, { subject: 'Count', body: 'Counted.' }, 'bench@example.com', now);
-    await startSend(s.db, id, { email: 'bench@example.com', via: 'command-line' }, now, {
-      approvals: 1,
-      refusalOf: () => null,
-    });
+    await seedConfirmed(s, RECIPIENTS);
+    await startBroadcast(s);
     const composer: Composer = async (row) => {
-      const to = await s.db
-        .selectFrom('subscribers')
-        .select('email')
-        .where('id', '=', row.subscriber_id)
-        .executeTakeFirstOrThrow();
-      return { to: to.email, subject: 'Count', text: 'Counted.', html: '<p>Counted.</p>' };
+      const to = await confirmedAddress(s.db, row.subscriber_id);
+      return to ? { to, subject: 'Count', text: 'Counted.', html: '<p>Counted.</p>' } : 'cancel';
     };
     const committer = new CountingCommitter(s.db);
     const mailer = smtpMailer(sink.url, 'Bench <bench@example.com>', 4);
