@@ -258,7 +258,10 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
   };
 }
 
-export const BUILT_SERVER = path.join(repoRoot, 'dist/server/main.js');
+// BENCH_BUILT_SERVER runs another build (e.g. the previous commit's, copied aside) for A/B runs.
+export const BUILT_SERVER = process.env.BENCH_BUILT_SERVER
+  ? path.resolve(process.env.BENCH_BUILT_SERVER)
+  : path.join(repoRoot, 'dist/server/main.js');
 
 /**
  * How to start the production build (`node dist/server/main.js`) on `port` on loopback, as
