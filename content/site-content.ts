@@ -25,7 +25,10 @@ export const siteContent = {
   // The network's block explorer (its origin): a broadcast may link to the contract's page there,
   // and nowhere else on it. Etherscan for Ethereum mainnet.
   explorerUrl: 'https://etherscan.io',
-  walletConnect: { enabled: false },
+  // The wallet button: 'coming-soon' (it flips to "Coming Soon"), 'allowlist' (visitors join the
+  // presale allowlist by signing a free Sign-In with Ethereum message; never a transaction) or
+  // 'closed'. chainId is the network the signature names: 1 is Ethereum mainnet.
+  wallet: { mode: 'coming-soon', chainId: 1 },
   stayUpdated: {
     heading: 'Stay Updated',
     intro: 'Join our email list to stay ahead with exclusive perks and bonuses...',

@@ -61,7 +61,7 @@ export async function waitForHydration(page: Page): Promise<void> {
   await expect(page.locator('html'), 'the page loader should run').toHaveAttribute('data-hydrated', 'true');
 }
 
-export type IslandName = 'wallet' | 'signup' | 'countdown';
+export type IslandName = 'wallet' | 'signup' | 'countdown' | 'allowlist';
 
 /** Wait until one island's code has arrived and taken over its part of the page. */
 export async function waitForIsland(page: Page, name: IslandName): Promise<void> {

@@ -38,7 +38,14 @@ describe('the content file', () => {
       { ...siteContent, presaleDate: '2026-12-01T18:00:00Z', presaleUrl: 'http://presale.example/' },
       'presaleUrl: must start with https://',
     ],
-    [{ ...siteContent, walletConnect: { enabled: true } }, 'walletConnect.enabled: wallet connect is not built yet'],
+    [
+      { ...siteContent, wallet: { mode: 'open', chainId: 1 } },
+      'wallet.mode: must be one of coming-soon, allowlist, closed',
+    ],
+    [{ ...siteContent, wallet: { mode: 'allowlist', chainId: 0 } }, 'wallet.chainId: must be a chain id of 1 or more'],
+    [{ ...siteContent, wallet: { mode: 'allowlist', chainId: '1' } }, 'wallet.chainId: must be a chain id number'],
+    // The old switch is gone: a file still carrying it is told so, not silently accepted.
+    [{ ...siteContent, walletConnect: { enabled: false } }, 'walletConnect'],
     [{ ...siteContent, faq: [] }, 'faq: needs at least one question'],
     [{ ...siteContent, theme: { ...siteContent.theme, color: 'blue' } }, 'theme.color: must be a #rrggbb colour'],
     [{ ...siteContent, unknownField: 1 }, 'unknownField'],

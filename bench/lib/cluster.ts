@@ -162,6 +162,10 @@ export interface ClusterOptions {
   instances?: number;
   /** Added to (and winning over) every instance's environment. */
   env?: NodeJS.ProcessEnv;
+  /** Node's own options for every instance (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+  /** The built server each instance runs (default dist/server/main.js), e.g. an older build's copy. */
+  server?: string;
 }
 
 /** The upstream address that answered an access-log line: the last one tried. */
@@ -191,16 +195,22 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const appSecret = randomBytes(32).toString('base64');
     const startInstance = async (i: number): Promise<ClusterInstance> => {
       const handle = await startOnFreePort((port) => ({
-        ...builtServerOptions(`instance ${i}`, port, {
-          PUBLIC_URL: url,
-          TRUST_PROXY: '127.0.0.1',
-          APP_SECRET: appSecret,
-          DATABASE_URL: opts.databaseUrl,
-          OUTBOX_DIR: path.join(run.dir, `outbox-${i}`),
-          ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
-          ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
-          ...opts.env,
-        }),
+        ...builtServerOptions(
+          `instance ${i}`,
+          port,
+          {
+            PUBLIC_URL: url,
+            TRUST_PROXY: '127.0.0.1',
+            APP_SECRET: appSecret,
+            DATABASE_URL: opts.databaseUrl,
+            OUTBOX_DIR: path.join(run.dir, `outbox-${i}`),
+            ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+            ...(opts.smtpUrl ? { SMTP_URL: opts.smtpUrl } : {}),
+            ...opts.env,
+          },
+          opts.nodeArgs,
+          opts.server,
+        ),
         readyPath: '/readyz',
       }));
       started.push(handle);

@@ -14,7 +14,16 @@ export interface LoadRow {
   minRatio?: number;
   /** Target: p99 latency at most this. */
   maxP99Ms?: number;
+  /** Target: server CPU per request at most this (µs; issue 22). */
+  maxCpuUs?: number;
 }
+
+/** The CPU target's verdict, or '' where the row has none or its CPU could not be read. */
+const cpuVerdict = (row: LoadRow): string => {
+  const us = row.load.serverCpuUsPerRequest;
+  if (row.maxCpuUs === undefined || us === null) return '';
+  return `CPU ≤ ${row.maxCpuUs} µs ${verdict(us <= row.maxCpuUs)}`;
+};
 
 const usPerRequest = (v: number | null): string => (v === null ? 'n/a' : `${Math.round(v)} µs`);
 
@@ -78,6 +87,9 @@ export function printLoadRows(opts: {
     const bareCpu = bare.load.serverCpuUsPerRequest;
     const cpuRatio = prodCpu && bareCpu ? `; CPU/request ratio ${(bareCpu / prodCpu).toFixed(2)}` : '';
     console.log(`${row.label} / bare: ${unit} ratio ${ratio.toFixed(2)}${judged}${cpuRatio}`);
+    const cpuJudged = cpuVerdict(row);
+    if (cpuJudged)
+      console.log(`${row.label}: CPU/request ${usPerRequest(row.load.serverCpuUsPerRequest)}  (${cpuJudged})`);
     const maxP99 = row.maxP99Ms;
     if (maxP99 !== undefined) {
       const met = verdict(row.load.latencyP99Ms <= maxP99);
@@ -102,6 +114,7 @@ function summarise(bench: string, unit: string, rows: LoadRow[]): void {
       const targets = [
         row.minRatio === undefined ? '' : `ratio ≥ ${row.minRatio.toFixed(2)} ${verdict(ratio >= row.minRatio)}`,
         row.maxP99Ms === undefined ? '' : `p99 ≤ ${row.maxP99Ms} ms ${verdict(row.load.latencyP99Ms <= row.maxP99Ms)}`,
+        cpuVerdict(row),
       ].filter(Boolean);
       return {
         bench,

@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../src/server/store/database.ts';
 import { migrateToLatest } from '../../src/server/store/migrate.ts';
 import { startSmtpSink } from '../../src/server/test/smtp-sink.ts';
 import { cpuProfileArgs } from './post-bench.ts';
-import { runFiguresChild, startBuiltServer, testSecretsForBench, withTimeout } from './processes.ts';
+import { cpuSeconds, runFiguresChild, startBuiltServer, testSecretsForBench, withTimeout } from './processes.ts';
 
 /** Seeded subscribers' addresses start with this; every other address is a sign-up's. */
 export const BROADCAST_PREFIX = 'bc';
@@ -129,13 +129,22 @@ export async function startBroadcast(store: Store): Promise<number> {
  * nodemailer (`connections` at once) from a process of its own, as the server is; emails/s.
  */
 export async function sinkCeiling(sinkUrl: string, count: number, connections: number): Promise<number> {
-  const figures = await runFiguresChild<{ ms?: number }>(
+  return (await sinkCeilingWithCpu(sinkUrl, count, connections)).perSec;
+}
+
+/** sinkCeiling, with the CPU its client spent per email (ms). */
+export async function sinkCeilingWithCpu(
+  sinkUrl: string,
+  count: number,
+  connections: number,
+): Promise<{ perSec: number; cpuMsPerEmail: number }> {
+  const figures = await runFiguresChild<{ ms?: number; cpuMs?: number }>(
     'bench/lib/smtp-blast-child.ts',
     { SINK_URL: sinkUrl, BLAST_COUNT: String(count), BLAST_CONNECTIONS: String(connections) },
     { timeoutMs: 120_000 },
   );
   if (!figures.ms) throw new Error('The SMTP ceiling client printed no time.');
-  return count / (figures.ms / 1000);
+  return { perSec: count / (figures.ms / 1000), cpuMsPerEmail: (figures.cpuMs ?? NaN) / count };
 }
 
 export interface BroadcastThroughput {
@@ -145,6 +154,13 @@ export interface BroadcastThroughput {
   emailsPerSec: number;
   /** The same number of emails, pooled nodemailer straight to the same sink, in the same run. */
   ceilingPerSec: number;
+  /**
+   * CPU (user + system) per email: the server's during the send, and the ceiling's client's. On a
+   * machine whose cores are all busy, their ratio bounds the throughput ratio, and the neighbours'
+   * load moves it far less than it moves either rate.
+   */
+  serverCpuMsPerEmail: number;
+  ceilingCpuMsPerEmail: number;
 }
 
 /**
@@ -163,20 +179,27 @@ export async function measureBroadcastThroughput(
       { DATABASE_URL: databaseUrl, SMTP_URL: sink.url, MAIL_RATE_PER_SEC: '1000', LOG_LEVEL: 'warn' },
       cpuProfileArgs(),
     );
+    let serverCpuSeconds = NaN;
     try {
+      const cpuBefore = cpuSeconds(server.pid);
       await startBroadcast(store);
       await sink.until(() => sink.counts.broadcast >= recipients, 10 * 60_000, `a ${recipients}-recipient broadcast`);
+      const cpuAfter = cpuSeconds(server.pid);
+      if (cpuBefore !== null && cpuAfter !== null) serverCpuSeconds = cpuAfter - cpuBefore;
     } finally {
       await server.stop();
     }
     const times = [...sink.acceptedAt].filter(([r]) => r.startsWith(BROADCAST_PREFIX)).map(([, at]) => at);
     const seconds = (Math.max(...times) - Math.min(...times)) / 1000;
     const connections = Number(process.env.MAIL_CONCURRENCY ?? 4);
+    const ceiling = await sinkCeilingWithCpu(sink.url, recipients, connections);
     return {
       recipients,
       seconds,
       emailsPerSec: recipients / seconds,
-      ceilingPerSec: await sinkCeiling(sink.url, recipients, connections),
+      ceilingPerSec: ceiling.perSec,
+      serverCpuMsPerEmail: (serverCpuSeconds * 1000) / recipients,
+      ceilingCpuMsPerEmail: ceiling.cpuMsPerEmail,
     };
   } finally {
     await sink.close();

@@ -258,7 +258,10 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
   };
 }
 
-export const BUILT_SERVER = path.join(repoRoot, 'dist/server/main.js');
+// BENCH_BUILT_SERVER runs another build (e.g. the previous commit's, copied aside) for A/B runs.
+export const BUILT_SERVER = process.env.BENCH_BUILT_SERVER
+  ? path.resolve(process.env.BENCH_BUILT_SERVER)
+  : path.join(repoRoot, 'dist/server/main.js');
 
 /**
  * How to start the production build (`node dist/server/main.js`) on `port` on loopback, as
@@ -269,11 +272,13 @@ export function builtServerOptions(
   port: number,
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
+  /** Another build's main.js (an A/B run's older copy of dist/). */
+  server = BUILT_SERVER,
 ): Omit<StartOptions, 'port'> {
   return {
     name,
     command: process.execPath,
-    args: [...nodeArgs, BUILT_SERVER],
+    args: [...nodeArgs, server],
     // Opening the geo databases and migrating take seconds; on a busy two-core machine (tests
     // beside it) more than 15.
     timeoutMs: 30_000,

@@ -13,6 +13,7 @@ import type { PrivacyMessages } from './en/privacy.ts';
 import type { SignupAnswers, SignupMessages } from './en/signup.ts';
 import type * as walletMessages from './en/wallet.ts';
 import type * as connectionMessages from './en/connection.ts';
+import type * as allowlistMessages from './en/allowlist.ts';
 import { messages as ar } from './ar/index.ts';
 import { messages as en } from './en/index.ts';
 import { messages as es } from './es/index.ts';
@@ -31,6 +32,7 @@ export interface Messages {
   signupAnswers: SignupAnswers;
   wallet: Words<typeof walletMessages>;
   connection: Words<typeof connectionMessages>;
+  allowlist: typeof allowlistMessages;
   pageChrome: PageChromeMessages;
   privacy: PrivacyMessages;
   linkPages: LinkPageMessages;

@@ -1,7 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { siteContent } from '../../content/site-content.ts';
-import { parseSiteContent } from '../shared/content-schema.ts';
+import { parseSiteContent, type SiteContent } from '../shared/content-schema.ts';
 import { adminFeature } from './admin/admin-plugin.ts';
+import { allowlistFeature } from './allowlist/allowlist-plugin.ts';
+import { nodeContractCheck } from './allowlist/signature-check.ts';
+import { siweSite } from './allowlist/siwe-message.ts';
 import { broadcastPolicyOf } from './admin/broadcast/broadcast-guard.ts';
 import { analyticsFeature } from './analytics/analytics-plugin.ts';
 import type { Env } from './env.ts';
@@ -40,6 +43,11 @@ export interface AppDeps {
   mailer?: Mailer;
   /** The data keys (main.ts resolves them once, for the migrations too); defaults to the env's. */
   secrets?: SecretBox;
+  /**
+   * The content file as parsed; defaults to content/site-content.ts. Browser tests of the wallet
+   * modes pass their own, as they pass a clock (production never does).
+   */
+  content?: SiteContent;
   /** Injected so tests can fix "now". */
   clock?: () => Date;
   /** Where the log goes (stdout by default); tests read it back. */
@@ -146,7 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
     clientErrorHandler: clientErrorHandler(headersFor, () => app.log),
   });
-  const content = parseSiteContent(siteContent);
+  const content = deps.content ?? parseSiteContent(siteContent);
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   // Infrastructure.
@@ -199,6 +207,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
     retentionDays: env.VISIT_RETENTION_DAYS,
     visitsPerMinute: env.VISIT_RATE_LIMIT,
+  });
+  await app.register(allowlistFeature, {
+    mode: content.wallet.mode,
+    site: siweSite(env.PUBLIC_URL, content.wallet.chainId),
+    ratePerMinute: env.ALLOWLIST_RATE_LIMIT,
+    minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
+    contractCheck: env.ETH_RPC_URL ? nodeContractCheck(env.ETH_RPC_URL) : null,
   });
   // Last: the operators' console (its own build in dist/admin; docs/decisions/0013).
   await app.register(adminFeature, {

@@ -12,6 +12,10 @@ const httpsUrl = z
   .url('must be a full URL')
   .refine((u) => u.startsWith('https://'), 'must start with https://');
 
+/** What the wallet button does: flip to "Coming Soon", open the allowlist, or say it is closed. */
+export const walletModes = ['coming-soon', 'allowlist', 'closed'] as const;
+export type WalletMode = (typeof walletModes)[number];
+
 export const faqItemSchema = z.object({
   question: text(200),
   answer: text(1000),
@@ -70,13 +74,20 @@ export const siteContentSchema = z
         }
       }, 'must be the explorer’s origin only, like https://etherscan.io (no path)')
       .default('https://etherscan.io'),
-    walletConnect: z.object({
-      // Turning this on needs a real wallet integration, which is out of scope today: refuse it
-      // at build rather than ship a button that pretends.
-      enabled: z.literal(false, {
-        error: 'wallet connect is not built yet; keep walletConnect.enabled false',
-      }),
-    }),
+    // The wallet button (docs/decisions/0045-wallet-allowlist.md). 'coming-soon' keeps the button
+    // that flips to "Coming Soon"; 'allowlist' opens the signed presale allowlist (a Sign-In with
+    // Ethereum signature, never a transaction); 'closed' says the allowlist is closed. chainId is
+    // the network the signature names (1 = Ethereum mainnet).
+    wallet: z
+      .object({
+        mode: z.enum(walletModes, { error: `must be one of ${walletModes.join(', ')}` }),
+        chainId: z
+          .number({ error: 'must be a chain id number, e.g. 1 for Ethereum mainnet' })
+          .int('must be a whole chain id')
+          .min(1, 'must be a chain id of 1 or more')
+          .max(2 ** 53 - 1, 'must be a chain id a browser can hold exactly'),
+      })
+      .strict(),
     stayUpdated: z.object({
       heading: text(60),
       intro: text(200),

@@ -33,6 +33,16 @@ export const apiPaths = {
   mailgunWebhook: '/api/webhooks/mailgun',
   sendgridWebhook: '/api/webhooks/sendgrid',
   sesWebhook: '/api/webhooks/ses',
+  // The presale allowlist (docs/decisions/0045-wallet-allowlist.md): a Sign-In with Ethereum
+  // message written by the server (POST challenge), signed in the wallet, then posted to join or
+  // leave. Status and proof are public reads: whether an address is on the list is what the sale
+  // contract's Merkle proof reveals anyway.
+  allowlistChallenge: '/api/allowlist/challenge',
+  allowlistJoin: '/api/allowlist/join',
+  allowlistLeave: '/api/allowlist/leave',
+  allowlistStatus: '/api/allowlist/status/:address',
+  /** `{ root, proof }` from the latest frozen snapshot, for the sale page. */
+  allowlistProof: '/api/allowlist/proof/:address',
 } as const;
 
 /** For load balancers and orchestrators: is the process alive, and can it serve (store reachable)? */
@@ -81,6 +91,7 @@ export const adminPaths = {
   sessions: '/admin/sessions',
   audit: '/admin/audit',
   suppressions: '/admin/suppressions',
+  allowlist: '/admin/allowlist',
   /** The console's own Vite build (content-hashed files, never in the public page's bundle). */
   assets: '/admin/assets/',
 } as const;
@@ -146,6 +157,15 @@ export const adminApiPaths = {
   suppressionLift: '/api/admin/suppressions/:id/lift',
   /** POST (sender, fresh proof, audited): the whole list as CSV; it holds no address. */
   suppressionsCsv: '/api/admin/suppressions/csv',
+  // The presale allowlist (decision 0045): the list and its snapshots (GET); remove an entry;
+  // the CSV (fresh proof); freeze a snapshot (a request, then a second operator's approval, fresh
+  // proof); open registration again.
+  allowlist: '/api/admin/allowlist',
+  allowlistRemove: '/api/admin/allowlist/remove',
+  allowlistCsv: '/api/admin/allowlist/csv',
+  allowlistFreeze: '/api/admin/allowlist/freeze',
+  allowlistFreezeApprove: '/api/admin/allowlist/freeze/approve',
+  allowlistReopen: '/api/admin/allowlist/reopen',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */

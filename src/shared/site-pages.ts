@@ -1,6 +1,7 @@
 // The public routes and the shape the server hands to the client for hydration. Shared so the
 // server's render and the browser's hydrate agree on the exact same props.
 import type { Locale } from '../../content/messages/locales.ts';
+import type { WalletMode } from './content-schema.ts';
 import type { SignupView } from './signup-schema.ts';
 
 export const sitePages = ['home', 'privacy', 'not-found', 'notice'] as const;
@@ -16,6 +17,13 @@ export interface PresaleProps {
   renderedAt: number;
 }
 
+/** The wallet once the content file has moved past "Coming Soon": the allowlist, open or closed. */
+export interface WalletProps {
+  mode: Exclude<WalletMode, 'coming-soon'>;
+  /** The network the allowlist's message names (the wallet is asked to switch to it). */
+  chainId: number;
+}
+
 export interface SitePageProps {
   page: SitePageName;
   /** The year printed in the footer, from the server's clock. */
@@ -24,6 +32,8 @@ export interface SitePageProps {
   locale: Locale;
   /** Set on the home page when the content file has a presale date; unset means "Coming Soon". */
   presale?: PresaleProps;
+  /** Unset while the content file's wallet is 'coming-soon' (the button flips, as it always has). */
+  wallet?: WalletProps;
   /** The home page after a sign-up posted without JavaScript. */
   signup?: SignupView;
   /** The 'notice' page: what a confirm or unsubscribe link is about, or what pressing it did. */

@@ -10,6 +10,7 @@ import { pageChromeMessages } from './page-chrome.ts';
 import { privacyMessages } from './privacy.ts';
 import { signupAnswers, signupMessages } from './signup.ts';
 import * as wallet from './wallet.ts';
+import * as allowlist from './allowlist.ts';
 
 export const messages: Messages = {
   countdown: countdownMessages,
@@ -18,6 +19,7 @@ export const messages: Messages = {
   signupAnswers,
   wallet,
   connection,
+  allowlist,
   pageChrome: pageChromeMessages,
   privacy: privacyMessages,
   linkPages: linkPageMessages,

@@ -99,6 +99,29 @@ export const privacyMessages = {
       ],
     },
     {
+      heading: 'The presale allowlist',
+      blocks: [
+        {
+          p: [
+            'When the allowlist is open, you can put a wallet address on it by signing a short message in your wallet. The signature proves you hold the address; it costs nothing, sends no transaction and gives no permission to move your funds. We store:',
+          ],
+        },
+        {
+          ul: [
+            ['the wallet address (it is public on the blockchain anyway) and when it joined;'],
+            [
+              'the country of the connection it joined from (not the address itself), to see where interest comes from.',
+            ],
+          ],
+        },
+        {
+          p: [
+            'We keep it so that the team can put the list into the presale contract (as a Merkle root) and the presale page can prove an address is on it; the list, and any frozen copy of it, shows only addresses. You can leave the list with another signature at any time; a copy frozen for the sale before you left keeps your address. Your wallet talks to this site only: no wallet service or other third party is contacted by this page.',
+          ],
+        },
+      ],
+    },
+    {
       heading: 'Stopping emails and erasing your data',
       blocks: [
         {

@@ -92,6 +92,29 @@ export const privacyMessages: PrivacyMessages = {
       ],
     },
     {
+      heading: 'La lista de acceso a la preventa',
+      blocks: [
+        {
+          p: [
+            'Cuando la lista de acceso está abierta, puedes añadir a ella una dirección de billetera firmando un mensaje corto en tu billetera. La firma demuestra que controlas esa dirección; no cuesta nada, no envía ninguna transacción y no da permiso para mover tus fondos. Guardamos:',
+          ],
+        },
+        {
+          ul: [
+            ['la dirección de la billetera (que de todos modos es pública en la blockchain) y cuándo se unió;'],
+            [
+              'el país de la conexión desde la que se unió (no la dirección en sí), para ver de dónde viene el interés.',
+            ],
+          ],
+        },
+        {
+          p: [
+            'La guardamos para que el equipo pueda incluir la lista en el contrato de la preventa (como una raíz de Merkle) y la página de la preventa pueda demostrar que una dirección está en ella; la lista, y cualquier copia congelada de ella, solo muestra direcciones. Puedes salir de la lista con otra firma en cualquier momento; una copia congelada para la venta antes de que salieras conserva tu dirección. Tu billetera solo se comunica con este sitio: esta página no contacta con ningún servicio de billeteras ni con ningún otro tercero.',
+          ],
+        },
+      ],
+    },
+    {
       heading: 'Dejar de recibir correos y borrar tus datos',
       blocks: [
         {

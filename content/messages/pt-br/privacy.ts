@@ -92,6 +92,27 @@ export const privacyMessages: PrivacyMessages = {
       ],
     },
     {
+      heading: 'A lista de acesso da pré-venda',
+      blocks: [
+        {
+          p: [
+            'Quando a lista de acesso está aberta, você pode colocar nela um endereço de carteira assinando uma mensagem curta na sua carteira. A assinatura prova que você controla o endereço; ela não custa nada, não envia nenhuma transação e não dá permissão para movimentar seus fundos. Guardamos:',
+          ],
+        },
+        {
+          ul: [
+            ['o endereço da carteira (que, de todo modo, é público na blockchain) e quando ele entrou na lista;'],
+            ['o país da conexão de onde ele entrou (não o endereço em si), para ver de onde vem o interesse.'],
+          ],
+        },
+        {
+          p: [
+            'Guardamos esses dados para que a equipe possa colocar a lista no contrato da pré-venda (como uma raiz de Merkle) e a página da pré-venda possa provar que um endereço está nela; a lista, e qualquer cópia congelada dela, mostra apenas endereços. Você pode sair da lista com outra assinatura a qualquer momento; uma cópia congelada para a venda antes de você sair mantém seu endereço. Sua carteira conversa apenas com este site: esta página não contata nenhum serviço de carteira nem qualquer outro terceiro.',
+          ],
+        },
+      ],
+    },
+    {
       heading: 'Parar os e-mails e apagar seus dados',
       blocks: [
         {

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { consoleViewList, consoleViewPath, type ConsoleViewKey } from '../../shared/admin/console-views.ts';
 import { roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
+import { AllowlistView } from './views/allowlist-view.tsx';
 import { AudienceView } from './views/audience-view.tsx';
 import { AuditView } from './views/audit-view.tsx';
 import { BroadcastView } from './views/broadcast-view.tsx';
@@ -16,6 +17,7 @@ const components: Record<ConsoleViewKey, ComponentType> = {
   broadcast: BroadcastView,
   sessions: SessionsView,
   suppressions: SuppressionsView,
+  allowlist: AllowlistView,
   audit: AuditView,
 };
 

@@ -19,6 +19,7 @@ const islands: Islands = {
   countdown: { wake: 'load', load: () => import('./islands/countdown-island.ts') },
   signup: { wake: 'visible', load: () => import('./islands/signup-island.tsx') },
   wallet: { wake: 'interaction', load: () => import('./islands/wallet-island.tsx') },
+  allowlist: { wake: 'interaction', load: () => import('./islands/allowlist-island.ts') },
 };
 
 const isIslandName = (name: string | undefined): name is IslandName => !!name && Object.hasOwn(islands, name);

@@ -13,11 +13,12 @@ function PageBody({
   signup,
   notice,
   presale,
+  wallet,
   words,
 }: Omit<SitePageProps, 'year' | 'locale'> & { words: Messages }) {
   switch (page) {
     case 'home':
-      return <HomePage signup={signup} presale={presale} words={words} />;
+      return <HomePage signup={signup} presale={presale} wallet={wallet} words={words} />;
     case 'notice':
       return <NoticePage notice={notice} words={words.pageChrome} />;
     case 'privacy':
@@ -32,15 +33,15 @@ function PageBody({
  * the few parts that respond to a person are islands (see islands/island.tsx) that wake on
  * their own.
  */
-export function SitePage({ page, year, locale, signup, notice, presale }: SitePageProps) {
+export function SitePage({ page, year, locale, signup, notice, presale, wallet }: SitePageProps) {
   const words = messagesFor(locale);
   return (
     <>
       <Clouds />
       <div className="page">
-        <SiteHeader />
+        <SiteHeader wallet={wallet} />
         <main id="main">
-          <PageBody page={page} signup={signup} notice={notice} presale={presale} words={words} />
+          <PageBody page={page} signup={signup} notice={notice} presale={presale} wallet={wallet} words={words} />
         </main>
         <SiteFooter year={year} words={words.pageChrome} />
       </div>

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
 import { intervalJob } from '../plugins/jobs.ts';
 import type { BroadcastApprovals } from '../../shared/admin/broadcast-schema.ts';
+import { registerAllowlistAdminRoutes } from './allowlist-console/allowlist-admin-routes.ts';
 import { registerAudienceRoutes } from './audience/audience-routes.ts';
 import { registerSuppressionRoutes } from './subscribers/suppression-routes.ts';
 import { registerAuditRoutes } from './audit/audit-routes.ts';
@@ -82,6 +83,7 @@ export const adminFeature = fp(
       });
       registerAudienceRoutes(api);
       registerSuppressionRoutes(api);
+      registerAllowlistAdminRoutes(api, { approvals: opts.broadcastApprovals });
     });
 
     // Every bounce or complaint stored re-checks its broadcast's rates (broadcast-brake.ts), and so

@@ -55,6 +55,14 @@ const LEAST: Record<string, OperatorRole | 'public'> = {
   [`POST ${p.suppressionLift}`]: 'owner',
   // Its CSV (no address in it): a sender's, with fresh proof, audited.
   [`POST ${p.suppressionsCsv}`]: 'sender',
+  // The presale allowlist (decision 0045): wallet addresses are a sender's to read; exporting,
+  // freezing (asked by one, approved by another) and reopening need fresh proof.
+  [`GET ${p.allowlist}`]: 'sender',
+  [`POST ${p.allowlistRemove}`]: 'sender',
+  [`POST ${p.allowlistCsv}`]: 'sender',
+  [`POST ${p.allowlistFreeze}`]: 'sender',
+  [`POST ${p.allowlistFreezeApprove}`]: 'sender',
+  [`POST ${p.allowlistReopen}`]: 'sender',
 };
 
 let t: TestApp;

@@ -49,3 +49,6 @@ export function csvStream(
   pipeline(source, csv, () => undefined);
   return csv;
 }
+
+/** A download's time in its file name, to the minute in UTC: `20261126-1205`. */
+export const fileStamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');

@@ -16,6 +16,21 @@ export const RETRY_MAX_MS = 16 * 60_000;
 export const GIVE_UP_AFTER_MS = 48 * 60 * 60_000;
 // Longer than any SMTP exchange can take (mailer timeouts), so a lease only lapses if its holder died.
 const LEASE_MS = 5 * 60_000;
+/**
+ * Broadcast rows kept leased ahead of the slots, claimed together once no more than a round of
+ * sends is left in hand: one claim per this many emails rather than one per email
+ * (docs/decisions/0046-broadcast-throughput.md). A pause still stops them: each is composed, and
+ * its broadcast read, just before its own send.
+ */
+export const BROADCAST_LOOKAHEAD = 32;
+/**
+ * Marks of rows whose email the server took (and of rows cancelled) wait to be written together,
+ * one UPDATE and one commit for up to this many, or for MARK_DELAY_MS after the first of them,
+ * whichever comes first. A crash in that time may send them again (as a crash between an email's
+ * 250 and its mark always could): at most this many, plus those in their SMTP exchange.
+ */
+export const MARK_BATCH = 32;
+export const MARK_DELAY_MS = 250;
 
 /** 30 s after the first failure, doubling, at most 16 min. */
 export const retryDelayMs = (failures: number): number =>
@@ -60,6 +75,20 @@ export interface OutboxWorkerOptions {
   suppressions?: Suppressions;
   /** Gives each email a VERP envelope sender naming its row, so a later bounce finds it. */
   verp?: Verp;
+  /** Overrides BROADCAST_LOOKAHEAD, MARK_BATCH and MARK_DELAY_MS (tests). */
+  broadcastLookahead?: number;
+  markBatch?: number;
+  markDelayMs?: number;
+}
+
+/** How a row that was not retried ends: written with others in one transaction (markRows). */
+type Outcome = 'sent' | 'cancelled' | 'suppressed';
+
+interface PendingMark {
+  row: OutboxRow;
+  outcome: Outcome;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 /** An SMTP answer in the 5xx range: the server refused for good; retrying will not change it. */
@@ -127,6 +156,20 @@ export class OutboxWorker {
   private readonly inFlight = new Set<Promise<void>>();
   // Per-instance token bucket for broadcast rows: up to one second's worth may go at once.
   private readonly pace: BroadcastPace | null;
+  private readonly broadcastLookahead: number;
+  private readonly markBatch: number;
+  private readonly markDelayMs: number;
+  /** Marks waiting to be written together (markLater), and the timer that writes them at the latest. */
+  private marks: PendingMark[] = [];
+  private markTimer: NodeJS.Timeout | undefined;
+  /** Rows of other kinds, or broadcast rows, may be due (see fillSlots); nudges so far. */
+  private othersDue = true;
+  private broadcastDue = true;
+  private nudges = 0;
+  /** runOnce passes under way: their marks are written at once. */
+  private passes = 0;
+  /** Transactions this worker has asked for (claims, marks, failures and releases): what 0046 counts. */
+  readonly writes = { claims: 0, marks: 0, others: 0, rowsMarked: 0 };
 
   constructor(private readonly opts: OutboxWorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -134,10 +177,15 @@ export class OutboxWorker {
     const rate = opts.broadcastRatePerSec ?? Number.POSITIVE_INFINITY;
     this.pace = opts.pace ?? (Number.isFinite(rate) ? new LocalPace(rate) : null);
     this.broadcastSlots = Math.max(1, this.concurrency - 1);
+    this.broadcastLookahead = Math.max(0, Math.floor(opts.broadcastLookahead ?? BROADCAST_LOOKAHEAD));
+    this.markBatch = Math.max(1, Math.floor(opts.markBatch ?? MARK_BATCH));
+    this.markDelayMs = Math.max(0, opts.markDelayMs ?? MARK_DELAY_MS);
   }
 
   start(): void {
     this.stopped = false;
+    this.othersDue = true;
+    this.broadcastDue = true;
     this.fill();
   }
 
@@ -152,6 +200,7 @@ export class OutboxWorker {
     await this.filling;
     const unstarted = this.ready.splice(0).map((r) => r.id);
     if (unstarted.length > 0) {
+      this.writes.others++;
       await this.write((db) =>
         db
           .updateTable('outbox')
@@ -161,11 +210,16 @@ export class OutboxWorker {
           .execute(),
       );
     }
+    // Stopped, each mark is written at once (markLater): the ones waiting now go first.
+    this.flushMarks();
     await Promise.all(this.inFlight);
   }
 
   /** Something was queued: look now rather than at the next poll. */
   nudge(): void {
+    this.nudges++;
+    this.othersDue = true;
+    this.broadcastDue = true;
     this.fill();
   }
 
@@ -189,8 +243,8 @@ export class OutboxWorker {
       });
   }
 
-  // Rows kept leased ahead of the slots, so a slot that frees starts its next email at once
-  // instead of waiting for a claim's commit (a group commit's cycle under load).
+  // Rows of other kinds kept leased ahead of the slots, so a slot that frees starts its next email
+  // at once instead of waiting for a claim's commit (a group commit's cycle under load).
   private get lookahead(): number {
     return this.concurrency;
   }
@@ -200,11 +254,38 @@ export class OutboxWorker {
       this.again = false;
       this.startReady();
       if (this.stopped) return;
-      const want = this.concurrency - this.sending + this.lookahead - this.ready.length;
-      // Enough in hand: the next send to end starts one of them and fills again.
-      if (want <= 0) return;
-      const broadcastHeld = this.broadcastInFlight + this.ready.filter((r) => r.broadcast_id !== null).length;
-      const { rows, pacedOut } = await this.claim(want, this.broadcastSlots + this.lookahead - broadcastHeld);
+      const broadcastReady = this.ready.filter((r) => r.broadcast_id !== null).length;
+      // Broadcast rows: claimed in batches, once no more than a round of sends is left in hand.
+      // Not looked for again once a claim found none (the queue's end) until a nudge or a poll:
+      // at a broadcast's end that would be an empty claim per email.
+      const broadcastWant =
+        !this.broadcastDue || broadcastReady > this.broadcastSlots
+          ? 0
+          : Math.max(0, this.broadcastSlots + this.broadcastLookahead - this.broadcastInFlight - broadcastReady);
+      // Other kinds: a slot's worth in hand beyond the slots. Looked for while they keep coming,
+      // after a nudge or a poll, and with every claim of broadcast rows; not at each broadcast
+      // email's end (an empty claim per email is what the batches save).
+      const otherRoom = Math.max(
+        0,
+        this.concurrency - this.sending + this.lookahead - (this.ready.length - broadcastReady),
+      );
+      const otherWant = this.othersDue || broadcastWant > 0 ? otherRoom : 0;
+      if (otherWant === 0 && broadcastWant === 0) {
+        // Enough in hand: the next send to end starts one of them and fills again. Rows nobody
+        // nudged about (a retry come due, another instance's) are found by the poll.
+        if (!this.othersDue || !this.broadcastDue) this.wakeIn(this.opts.pollMs ?? 1000);
+        return;
+      }
+      const want = otherWant + broadcastWant;
+      const nudges = this.nudges;
+      // The marks waiting go in the same commit as the claim (the committer joins them).
+      this.flushMarks();
+      const { rows, pacedOut } = await this.claim(otherWant, broadcastWant);
+      const othersClaimed = rows.filter((r) => r.broadcast_id === null).length;
+      // None waiting (all leased, here or by another instance): not looked for again until a
+      // nudge, a poll, or (other kinds) the next claim of broadcast rows.
+      if (otherWant > 0) this.othersDue = othersClaimed > 0 || this.nudges !== nudges;
+      if (broadcastWant > 0 && !pacedOut) this.broadcastDue = rows.length > othersClaimed || this.nudges !== nudges;
       // Other kinds go ahead of every broadcast row already waiting here.
       const firstBroadcast = this.ready.findIndex((r) => r.broadcast_id !== null);
       const others = rows.filter((r) => r.broadcast_id === null);
@@ -256,7 +337,11 @@ export class OutboxWorker {
   private wakeIn(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.fill(), ms);
+    this.timer = setTimeout(() => {
+      this.othersDue = true;
+      this.broadcastDue = true;
+      this.fill();
+    }, ms);
     this.timer.unref();
   }
 
@@ -267,12 +352,18 @@ export class OutboxWorker {
    */
   async runOnce(): Promise<number> {
     const batch = this.opts.batchSize ?? 20;
-    const { rows } = await this.claim(batch, batch);
+    const { rows } = await this.claim(batch, batch, batch);
     let next = 0;
     const runner = async () => {
       for (let row = rows[next++]; row; row = rows[next++]) await this.deliver(row);
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, rows.length) }, runner));
+    // A pass's marks are written as each send ends: when it returns, its rows are marked.
+    this.passes++;
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, rows.length) }, runner));
+    } finally {
+      this.passes--;
+    }
     return rows.length;
   }
 
@@ -281,25 +372,28 @@ export class OutboxWorker {
   }
 
   // Every other kind first (a confirmation never waits behind a broadcast), then as many broadcast
-  // rows as the pace and `broadcastRoom` allow. Sorted: other kinds first, then first queued,
-  // first sent (RETURNING gives no order, so restore the queue's). `pacedOut`: the pace, not the
-  // room or the queue, held broadcast rows back.
-  private async claim(limit: number, broadcastRoom: number): Promise<{ rows: OutboxRow[]; pacedOut: boolean }> {
-    const others = await this.claimSome(limit, false);
-    const room = Math.min(limit - others.length, broadcastRoom);
-    let broadcast: OutboxRow[] = [];
-    let pacedOut = false;
-    if (room > 0) {
-      const now = this.clock().getTime();
-      const allowed = this.pace ? await this.pace.take(room, now) : room;
-      pacedOut = allowed < room;
-      if (allowed > 0) {
-        broadcast = await this.claimSome(allowed, true);
-        // Tokens not used (fewer rows due than allowed) go back: an idle list saves up its second.
-        await this.pace?.giveBack(allowed - broadcast.length, now);
-        if (broadcast.length < allowed) pacedOut = false;
-      }
-    }
+  // rows as the pace and `broadcastRoom` allow (and `total`, when given, with the others), in one
+  // transaction. Sorted: other kinds first, then first queued, first sent (RETURNING gives no
+  // order, so restore the queue's). `pacedOut`: the pace, not the room or the queue, held
+  // broadcast rows back.
+  private async claim(
+    otherRoom: number,
+    broadcastRoom: number,
+    total = Number.POSITIVE_INFINITY,
+  ): Promise<{ rows: OutboxRow[]; pacedOut: boolean }> {
+    const now = this.clock().getTime();
+    // The tokens are taken before the transaction (the shared pace is a Redis call, not to be made
+    // inside one); those not used go back after it.
+    const allowed = broadcastRoom <= 0 ? 0 : this.pace ? await this.pace.take(broadcastRoom, now) : broadcastRoom;
+    this.writes.claims++;
+    const { others, broadcast } = await this.write(async (db) => {
+      const others = otherRoom > 0 ? await this.claimSome(db, Math.min(otherRoom, total), false) : [];
+      const room = Math.min(allowed, total - others.length);
+      return { others, broadcast: room > 0 ? await this.claimSome(db, room, true) : [] };
+    });
+    // Tokens not used (fewer rows due than allowed) go back: an idle list saves up its second.
+    if (allowed > broadcast.length) await this.pace?.giveBack(allowed - broadcast.length, now);
+    const pacedOut = allowed < broadcastRoom && broadcast.length === allowed && others.length + allowed < total;
     const byQueue = (a: OutboxRow, b: OutboxRow) =>
       a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0;
     return { rows: [...others.sort(byQueue), ...broadcast.sort(byQueue)], pacedOut };
@@ -310,29 +404,116 @@ export class OutboxWorker {
     return this.opts.committer ? this.opts.committer.run((trx) => fn(trx)) : fn(this.opts.db);
   }
 
-  private async claimSome(limit: number, broadcast: boolean): Promise<OutboxRow[]> {
+  private async claimSome(db: Kysely<Database>, limit: number, broadcast: boolean): Promise<OutboxRow[]> {
     const { dialect } = this.opts;
     const now = this.clock().toISOString();
     const leaseUntil = new Date(this.clock().getTime() + LEASE_MS).toISOString();
-    return this.write((db) =>
+    return db
+      .updateTable('outbox')
+      .set({ locked_by: this.id, locked_until: leaseUntil })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('outbox')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', now)
+          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+          .where('broadcast_id', broadcast ? 'is not' : 'is', null)
+          .orderBy('next_attempt_at')
+          .limit(limit)
+          .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
+      )
+      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at', 'broadcast_id'])
+      .execute();
+  }
+
+  /**
+   * Lets go of a held row and of the rows of its broadcast leased here and not started (they would
+   * be held too), without counting an attempt; they are looked at again after RETRY_BASE_MS, or
+   * at once when a resume makes them due.
+   */
+  private async hold(row: OutboxRow): Promise<void> {
+    const held = [row.id];
+    for (let i = this.ready.length - 1; i >= 0; i--) {
+      const r = this.ready[i];
+      if (r && r.broadcast_id !== null && r.broadcast_id === row.broadcast_id) {
+        held.push(r.id);
+        this.ready.splice(i, 1);
+      }
+    }
+    const later = new Date(this.clock().getTime() + RETRY_BASE_MS).toISOString();
+    this.writes.others++;
+    await this.write((db) =>
       db
         .updateTable('outbox')
-        .set({ locked_by: this.id, locked_until: leaseUntil })
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('outbox')
-            .select('id')
-            .where('status', '=', 'pending')
-            .where('next_attempt_at', '<=', now)
-            .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
-            .where('broadcast_id', broadcast ? 'is not' : 'is', null)
-            .orderBy('next_attempt_at')
-            .limit(limit)
-            .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
-        )
-        .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at', 'broadcast_id'])
+        .set({ locked_by: null, locked_until: null, next_attempt_at: later })
+        .where('id', 'in', held)
+        .where('locked_by', '=', this.id)
         .execute(),
     );
+  }
+
+  /**
+   * Queues a row's mark to be written with others (MARK_BATCH, MARK_DELAY_MS); resolves once it
+   * has committed. Until then the row stays leased here, so no other worker sends it.
+   */
+  private markLater(row: OutboxRow, outcome: Outcome): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.marks.push({ row, outcome, resolve, reject });
+      if (this.marks.length >= this.markBatch || this.stopped || this.passes > 0) this.flushMarks();
+      else this.markTimer ??= setTimeout(() => this.flushMarks(), this.markDelayMs);
+    });
+  }
+
+  /** Writes every mark waiting, in one transaction; then tells onSent of the rows sent. */
+  private flushMarks(): void {
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    const batch = this.marks;
+    if (batch.length === 0) return;
+    this.marks = [];
+    this.writes.marks++;
+    this.writes.rowsMarked += batch.length;
+    this.write((db) => this.markRows(db, batch)).then(
+      () => {
+        for (const m of batch) m.resolve();
+        for (const m of batch) if (m.outcome === 'sent') this.opts.onSent?.(m.row);
+      },
+      (error: unknown) => {
+        for (const m of batch) m.reject(error);
+      },
+    );
+  }
+
+  /** One UPDATE per outcome for the rows of `batch`, each only while this worker holds its lease. */
+  private async markRows(db: Kysely<Database>, batch: readonly PendingMark[]): Promise<void> {
+    const ids = (outcome: Outcome) => batch.filter((m) => m.outcome === outcome).map((m) => m.row.id);
+    const mine = (rowIds: string[]) =>
+      db.updateTable('outbox').where('id', 'in', rowIds).where('locked_by', '=', this.id);
+    const unlocked = { locked_by: null, locked_until: null };
+    const sent = ids('sent');
+    const cancelled = ids('cancelled');
+    const suppressed = ids('suppressed');
+    if (sent.length > 0) {
+      await mine(sent)
+        .set((eb) => ({
+          status: 'sent',
+          attempts: eb('attempts', '+', 1),
+          sent_at: this.clock().toISOString(),
+          ...unlocked,
+        }))
+        .execute();
+    }
+    if (cancelled.length > 0) {
+      await mine(cancelled)
+        .set((eb) => ({ status: 'cancelled', attempts: eb('attempts', '+', 1), sent_at: null, ...unlocked }))
+        .execute();
+    }
+    if (suppressed.length > 0) {
+      await mine(suppressed)
+        .set({ status: 'cancelled', last_error: 'suppressed: this address is on the suppression list', ...unlocked })
+        .execute();
+    }
   }
 
   /** Composes, sends and marks one row; `exchanged` is called once the SMTP server has answered. */
@@ -345,19 +526,16 @@ export class OutboxWorker {
       // During a rolling deploy an older instance may claim a kind it does not know yet: the
       // row is retried with back-off, so an instance that knows it sends it.
       if (!compose) throw new Error(`no composer for outbox kind "${row.kind}" on this instance`);
-      message = await compose(row, this.clock());
+      const composed = await compose(row, this.clock());
+      if (composed === 'hold') {
+        exchanged();
+        await this.hold(row);
+        return;
+      }
+      message = composed;
       if (message !== 'cancel' && (await this.opts.suppressions?.isSuppressed(this.opts.db, message.to))) {
         exchanged();
-        await this.write((db) =>
-          mine(db)
-            .set({
-              status: 'cancelled',
-              last_error: 'suppressed: this address is on the suppression list',
-              locked_by: null,
-              locked_until: null,
-            })
-            .execute(),
-        );
+        await this.markLater(row, 'suppressed');
         return;
       }
       if (message !== 'cancel') {
@@ -374,6 +552,7 @@ export class OutboxWorker {
       const giveUp = permanent || now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
       const address = message && message !== 'cancel' ? message.to : null;
       const bounce = giveUp && address && this.opts.suppressions ? smtpBounceKind(error) : null;
+      this.writes.others++;
       await this.write(async (db) => {
         // The SMTP answer is a bounce heard at once: the row id is its event id, so it counts once.
         if (bounce && address) {
@@ -400,17 +579,6 @@ export class OutboxWorker {
       });
       return;
     }
-    await this.write((db) =>
-      mine(db)
-        .set({
-          status: message === 'cancel' ? 'cancelled' : 'sent',
-          attempts: row.attempts + 1,
-          sent_at: message === 'cancel' ? null : this.clock().toISOString(),
-          locked_by: null,
-          locked_until: null,
-        })
-        .execute(),
-    );
-    if (message !== 'cancel') this.opts.onSent?.(row);
+    await this.markLater(row, message === 'cancel' ? 'cancelled' : 'sent');
   }
 }

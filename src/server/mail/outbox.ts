@@ -16,8 +16,13 @@ export type OutboxRow = Pick<
   'id' | 'kind' | 'subscriber_id' | 'created_at' | 'next_attempt_at' | 'broadcast_id'
 > & { attempts: number };
 
-/** Turns a claimed row into a message, or 'cancel' when it should no longer be sent. */
-export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'cancel'>;
+/**
+ * Turns a claimed row into a message; or 'cancel' when it should no longer be sent; or 'hold' when
+ * it must wait for something outside the outbox (a paused broadcast): the worker lets go of it,
+ * and of the rows of the same broadcast it leased ahead, without counting an attempt, and looks
+ * again after RETRY_BASE_MS (a resume makes them due at once).
+ */
+export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'cancel' | 'hold'>;
 
 export interface Outbox {
   /** The composer for one kind of email (e.g. 'confirmation'); each kind is registered once. */

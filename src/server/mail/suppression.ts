@@ -80,10 +80,20 @@ export class Suppressions {
     return (await this.suppressedAmong(db, [address])).size > 0;
   }
 
-  /** Of these addresses, the normalised ones with a standing suppression. */
-  async suppressedAmong(db: Db, addresses: readonly string[]): Promise<Set<string>> {
+  /**
+   * Each address's hash under every key in the ring, with the normalised address it stands for:
+   * what a caller that reads `suppressions` in a statement of its own (the sign-up batch, in the
+   * same round trip as its other read) matches `address_hash` against, `lifted_at` null.
+   */
+  hashesOf(addresses: readonly string[]): Map<string, string> {
     const byHash = new Map<string, string>();
     for (const a of addresses) for (const h of this.all(a)) byHash.set(h, normaliseAddress(a));
+    return byHash;
+  }
+
+  /** Of these addresses, the normalised ones with a standing suppression. */
+  async suppressedAmong(db: Db, addresses: readonly string[]): Promise<Set<string>> {
+    const byHash = this.hashesOf(addresses);
     const found = new Set<string>();
     const hashes = [...byHash.keys()];
     for (let i = 0; i < hashes.length; i += 500) {

@@ -40,7 +40,9 @@ export function securityHeaders(opts: SecurityHeaderOptions): Record<string, str
         scriptSrc: ["'self'", ...opts.scriptHashes],
         // Only the stylesheet we inline, by hash; no 'unsafe-inline'.
         styleSrc: ["'self'", ...opts.styleHashes],
-        imgSrc: ["'self'"],
+        // data: for the wallets' own icons, which EIP-6963 delivers as data URIs for an <img>
+        // (the allowlist, decision 0045); an image from anywhere else is still refused.
+        imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         manifestSrc: ["'self'"],

@@ -3,7 +3,7 @@ import { defaultLocale, type Locale } from '../../../content/messages/locales.ts
 import type { SiteContent } from '../../shared/content-schema.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import { filePaths, pagePaths } from '../../shared/paths.ts';
-import type { Notice, PresaleProps, SitePageName, SitePageProps } from '../../shared/site-pages.ts';
+import type { Notice, PresaleProps, SitePageName, SitePageProps, WalletProps } from '../../shared/site-pages.ts';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
@@ -86,7 +86,16 @@ export function buildSiteFiles(opts: {
     presaleDate === null || presaleUrl === null
       ? {}
       : { presale: { opensAt: presaleDate, url: presaleUrl, renderedAt: now.getTime() } };
-  const homeProps = (now: Date): SitePageProps => ({ page: 'home', year: year(now), locale, ...presaleAt(now) });
+  // Every page's header shows the wallet; the home page also has the allowlist's block.
+  const { mode, chainId } = content.wallet;
+  const wallet: { wallet?: WalletProps } = mode === 'coming-soon' ? {} : { wallet: { mode, chainId } };
+  const homeProps = (now: Date): SitePageProps => ({
+    page: 'home',
+    year: year(now),
+    locale,
+    ...presaleAt(now),
+    ...wallet,
+  });
   const homeWords = (now: Date): string =>
     `${year(now)} ${presaleDate === null ? '' : build.countdownSentence(Date.parse(presaleDate), now.getTime())}`;
 
@@ -94,7 +103,7 @@ export function buildSiteFiles(opts: {
     timedPage(
       clock,
       (now) => String(year(now)),
-      (now) => render({ page: name, year: year(now), locale }, title, description, canonicalPath),
+      (now) => render({ page: name, year: year(now), locale, ...wallet }, title, description, canonicalPath),
       html,
     );
   const home = timedPage(
@@ -115,7 +124,7 @@ export function buildSiteFiles(opts: {
     renderHomeWithSignup: (signup) =>
       render({ ...homeProps(clock()), signup }, fullName, content.description, pagePaths.home),
     renderNotice: (notice) =>
-      render({ page: 'notice', year: year(clock()), locale, notice }, titled(notice.title), notice.message),
+      render({ page: 'notice', year: year(clock()), locale, notice, ...wallet }, titled(notice.title), notice.message),
     pages: {
       get home() {
         return home();

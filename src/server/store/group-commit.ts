@@ -160,8 +160,13 @@ export class GroupCommitter {
           const out: unknown[] = new Array(batch.length);
           const byKind = new Map<BatchKind<unknown, unknown>, number[]>();
           for (const [i, item] of batch.entries()) {
-            if (item.kind) byKind.set(item.kind, [...(byKind.get(item.kind) ?? []), i]);
-            else out[i] = await runOne(trx, item);
+            if (!item.kind) out[i] = await runOne(trx, item);
+            else {
+              // Appended in place: copying the list at each item made a batch of n cost n² / 2 copies.
+              const indexes = byKind.get(item.kind);
+              if (indexes) indexes.push(i);
+              else byKind.set(item.kind, [i]);
+            }
           }
           for (const [kind, indexes] of byKind) {
             const outputs = await kind.run(

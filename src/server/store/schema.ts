@@ -306,6 +306,39 @@ export interface WebhookNoncesTable {
   received_at: IsoTime;
 }
 
+/** The presale allowlist: one row per address that proved it by signing (migration 0018). */
+export interface AllowlistEntriesTable {
+  /** EIP-55. */
+  address: string;
+  joined_at: IsoTime;
+  country: string | null;
+}
+
+/** Single-use values of the Sign-In with Ethereum messages the server wrote (migration 0018). */
+export interface AllowlistNoncesTable {
+  nonce: string;
+  address: string;
+  purpose: string;
+  issued_at: IsoTime;
+  expires_at: IsoTime;
+  used_at: IsoTime | null;
+}
+
+/** A frozen allowlist snapshot: written once, never updated (migration 0018). */
+export interface AllowlistSnapshotsTable {
+  id: string;
+  /** 0x… Merkle root for the sale contract. */
+  root: string;
+  entries: number;
+  /** StandardMerkleTree's dump, as JSON. */
+  tree: string;
+  frozen_at: IsoTime;
+  requested_by: string;
+  approved_by: string | null;
+  /** Whether registration stayed open after it ('open') or was closed ('closed'). */
+  registration_after: 'open' | 'closed';
+}
+
 export interface Database {
   personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
@@ -332,4 +365,7 @@ export interface Database {
   suppressions: SuppressionsTable;
   bounce_events: BounceEventsTable;
   webhook_nonces: WebhookNoncesTable;
+  allowlist_entries: AllowlistEntriesTable;
+  allowlist_nonces: AllowlistNoncesTable;
+  allowlist_snapshots: AllowlistSnapshotsTable;
 }

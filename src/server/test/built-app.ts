@@ -79,6 +79,8 @@ export async function buildTestApp(
     /** The page from source by default; realSiteBuild() for tests of the built files. */
     build?: SiteBuild;
     sns?: AppDeps['sns'];
+    /** The content file as parsed (e.g. the wallet in allowlist mode); the shipped one by default. */
+    content?: AppDeps['content'];
   } = {},
 ): Promise<TestApp> {
   const store = opts.store ?? (await openTestStore('sqlite'));
@@ -100,6 +102,7 @@ export async function buildTestApp(
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
     ...(opts.onRoute ? { onRoute: opts.onRoute } : {}),
     ...(opts.sns ? { sns: opts.sns } : {}),
+    ...(opts.content ? { content: opts.content } : {}),
   });
   return {
     app,

@@ -53,6 +53,13 @@ export const auditActions = {
   'suppression.lifted': 'Suppression lifted',
   // The detail says how many entries the file held (none names an address).
   'suppressions.exported': 'Suppression list exported (CSV)',
+  // The presale allowlist (decision 0045): the subject is the wallet address or the snapshot's id.
+  'allowlist.entry-removed': 'Allowlist entry removed',
+  'allowlist.exported': 'Allowlist exported (CSV)',
+  'allowlist.freeze-requested': 'Allowlist freeze requested',
+  'allowlist.frozen': 'Allowlist snapshot frozen',
+  'allowlist.frozen-unapproved': 'Allowlist snapshot frozen without a second operator',
+  'allowlist.reopened': 'Allowlist registration reopened',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 export const auditActionNames = Object.keys(auditActions) as AuditAction[];

@@ -14,6 +14,7 @@ export const consoleViewList = [
   { key: 'broadcast', path: adminPaths.broadcast, label: 'Broadcast', role: 'viewer' },
   { key: 'sessions', path: adminPaths.sessions, label: 'Sessions', role: 'viewer' },
   { key: 'suppressions', path: adminPaths.suppressions, label: 'Suppressions', role: 'sender' },
+  { key: 'allowlist', path: adminPaths.allowlist, label: 'Allowlist', role: 'sender' },
   { key: 'audit', path: adminPaths.audit, label: 'Audit log', role: 'sender' },
 ] as const satisfies readonly {
   key: string;

@@ -3,6 +3,13 @@ import { messageReplySchema, type ApiErrorCode } from '../api-error.ts';
 import { adminApiPaths } from '../paths.ts';
 import { defineContract } from '../route-contract.ts';
 import { audienceQuerySchema, audienceReportSchema, liveVisitorsSchema } from './audience.ts';
+import {
+  allowlistOverviewSchema,
+  allowlistQuerySchema,
+  freezeBodySchema,
+  freezeReplySchema,
+  removeEntrySchema,
+} from './allowlist.ts';
 import { auditPageSchema, auditQuerySchema } from './audit-schema.ts';
 import {
   broadcastApprovalSchema,
@@ -363,3 +370,46 @@ export type BroadcastChangeContract =
   | typeof resumeBroadcastContract
   | typeof cancelBroadcastContract
   | typeof revokeBroadcastContract;
+
+// The presale allowlist (docs/decisions/0045-wallet-allowlist.md).
+export const allowlistContract = defineContract({
+  method: 'GET',
+  path: adminApiPaths.allowlist,
+  query: allowlistQuerySchema,
+  reply: allowlistOverviewSchema,
+  errors: [...read, 'invalid_fields'],
+});
+export const allowlistRemoveContract = defineContract({
+  method: 'POST',
+  path: adminApiPaths.allowlistRemove,
+  body: removeEntrySchema,
+  reply: messageReplySchema,
+  errors: [...write, 'not_found'],
+});
+export const allowlistFreezeContract = defineContract({
+  method: 'POST',
+  path: adminApiPaths.allowlistFreeze,
+  body: freezeBodySchema,
+  reply: freezeReplySchema,
+  errors: [...proven, 'conflict'],
+});
+export const allowlistFreezeApproveContract = defineContract({
+  method: 'POST',
+  path: adminApiPaths.allowlistFreezeApprove,
+  body: emptyBodySchema,
+  reply: freezeReplySchema,
+  errors: [...proven, 'conflict'],
+});
+export const allowlistCsvContract = defineContract({
+  method: 'POST',
+  path: adminApiPaths.allowlistCsv,
+  reply: { file: 'text/csv' },
+  errors: proven,
+});
+export const allowlistReopenContract = defineContract({
+  method: 'POST',
+  path: adminApiPaths.allowlistReopen,
+  body: emptyBodySchema,
+  reply: messageReplySchema,
+  errors: [...proven],
+});

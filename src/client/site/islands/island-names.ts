@@ -7,6 +7,8 @@ export interface IslandProps {
   wallet: Record<string, never>;
   /** The sign-up form: React, woken when the visitor nears or touches it. */
   signup: { initial?: SignupView };
+  /** The allowlist's connect: plain script (no React), woken by the first sign of intent. */
+  allowlist: { chainId: number };
   /** The presale countdown: a few lines of plain script, started at load (it ticks unasked). */
   countdown: { opensAt: string };
 }

@@ -1,11 +1,16 @@
+import { walletPageWords } from '../../../../content/messages/en/allowlist.ts';
 import { pagePaths } from '../../../shared/paths.ts';
+import type { WalletProps } from '../../../shared/site-pages.ts';
 import logoSvg from '../assets/logo.svg?raw';
 import { content } from '../content.ts';
 import { Island } from '../islands/island.tsx';
+import { allowlistAnchor } from './allowlist-block.tsx';
 import { InlineSvg } from './inline-svg.tsx';
 import { WalletButton } from './wallet-button.tsx';
 
-export function SiteHeader() {
+// While the wallet is 'coming-soon' the button flips (an island, as it always was). Once the
+// allowlist opens it is a plain link to the allowlist's block: no script before it is pressed.
+export function SiteHeader({ wallet }: { wallet?: WalletProps | undefined }) {
   return (
     <header className="site-header">
       <a className="brand" href={pagePaths.home}>
@@ -15,9 +20,15 @@ export function SiteHeader() {
           <span className="brand-ticker">{`(${content.ticker})`}</span>
         </span>
       </a>
-      <Island name="wallet" props={{}}>
-        <WalletButton />
-      </Island>
+      {wallet ? (
+        <a className="button button-primary wallet-join" href={`${pagePaths.home}#${allowlistAnchor}`}>
+          {wallet.mode === 'allowlist' ? walletPageWords.headerJoin : walletPageWords.headerClosed}
+        </a>
+      ) : (
+        <Island name="wallet" props={{}}>
+          <WalletButton />
+        </Island>
+      )}
     </header>
   );
 }

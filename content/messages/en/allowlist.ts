@@ -1,0 +1,84 @@
+// The allowlist's words, in English (the pattern of signup.ts: plain strings, or plain functions of
+// named parameters). Three exports, so each script carries only what it says: the page's block
+// (rendered on the server only), the island's words (in the allowlist island's chunk), and the
+// server's refusals and the statement it writes into the message to sign.
+// docs/decisions/0045-wallet-allowlist.md
+
+/** What the server renders on the page in allowlist or closed mode (never in a script). */
+export const walletPageWords = {
+  headerJoin: 'Join the Allowlist',
+  headerClosed: 'Allowlist Closed',
+  heading: 'Presale Allowlist',
+  intro:
+    'Prove you own a wallet by signing a short message, and your address goes on the list for the presale. It is free.',
+  closed: 'The allowlist is closed for now. Follow our channels to hear when the next round opens.',
+  connect: 'Connect Wallet',
+  never:
+    'This page only ever asks your wallet to sign a Sign-In with Ethereum message. It never asks for a transaction, a token approval or a permit, and it cannot move your funds.',
+  needs: 'Joining needs JavaScript and a wallet: a browser extension, or the browser inside your wallet app.',
+};
+
+/** The island's words: what the visitor reads while connecting, signing, joined or left. */
+export const walletMessages = {
+  connect: 'Connect Wallet',
+  looking: 'Looking for wallets in this browser…',
+  choose: 'Choose your wallet:',
+  noWallet:
+    'No wallet was found in this browser. Install a wallet extension, or open this page in the browser inside your wallet app:',
+  openIn: ({ wallet }: { wallet: string }): string => `Open in ${wallet}`,
+  connecting: ({ wallet }: { wallet: string }): string => `Asking ${wallet} for your address…`,
+  switching: ({ chainId }: { chainId: number }): string =>
+    `Asking your wallet to switch to the presale's network (chain ${chainId})…`,
+  wrongChain: ({ chainId }: { chainId: number }): string =>
+    `Your wallet is on another network. Please switch it to chain ${chainId} and press the button again.`,
+  checking: 'Checking the allowlist…',
+  join: 'Sign to Join the Allowlist',
+  leave: 'Sign to Leave the Allowlist',
+  signing: 'Please sign the message in your wallet. It is free and moves nothing.',
+  joined: ({ address, since }: { address: string; since: string }): string =>
+    `${address} is on the allowlist since ${since}.`,
+  notJoined: ({ address }: { address: string }): string => `${address} is not on the allowlist yet.`,
+  left: ({ address }: { address: string }): string => `${address} has left the allowlist.`,
+  declined: 'You declined in your wallet. Nothing was signed and nothing changed.',
+  walletError: 'Your wallet did not answer as expected. Please try again.',
+  accountChanged: ({ address }: { address: string }): string =>
+    `Your wallet now uses ${address}. Press the button to go on with that address.`,
+};
+
+/** The server's words: the statement inside the signed message, and every refusal. */
+export const walletRefusals = {
+  statement: {
+    join: 'Join the Diamond Hand presale allowlist. This costs nothing, sends no transaction and grants no permission to move your funds.',
+    leave:
+      'Leave the Diamond Hand presale allowlist. This costs nothing, sends no transaction and grants no permission to move your funds.',
+  },
+  notOpen: 'The allowlist is not open.',
+  closed: 'The allowlist is closed: no one can join it now.',
+  malformed: 'That is not a Sign-In with Ethereum message we can read. Please press the button again for a fresh one.',
+  wrongDomain: ({ domain }: { domain: string }): string =>
+    `That message is for another website. This site only accepts messages for ${domain}.`,
+  wrongUri: ({ uri }: { uri: string }): string => `That message names another address than ${uri}.`,
+  wrongChain: ({ chainId }: { chainId: number }): string =>
+    `That message is for another network. The presale's network is chain ${chainId}.`,
+  wrongStatement: 'That message does not say what this site asked you to sign. Please press the button again.',
+  unknownNonce: 'That message was not written by this site. Please press the button again for a fresh one.',
+  usedNonce: 'That message has already been used. Each one counts once: please press the button again.',
+  expired: 'That message has expired (each one is valid for 10 minutes). Please press the button again.',
+  otherAddress: 'That message was written for another address than the one it names.',
+  otherSigner: ({ address }: { address: string }): string =>
+    `The signature was not made by ${address}. Please sign with the wallet that holds this address.`,
+  unreadableSignature: 'That signature could not be read. Please sign again.',
+  contractWalletUnchecked: ({ address }: { address: string }): string =>
+    `If ${address} is a smart-contract wallet, this site cannot check its signature yet: that needs a connection to an Ethereum node (ETH_RPC_URL), which is not set up. Please use an ordinary wallet address.`,
+  contractWalletDown:
+    'We could not reach the Ethereum node to check a smart-contract wallet. Please try again in a minute.',
+  tooMany: ({ seconds }: { seconds: number }): string =>
+    `Too many tries from your network. Please try again in ${seconds} seconds.`,
+  tooFast: 'That was quicker than a person could be. Please wait a few seconds and press the button again.',
+  notOnList: ({ address }: { address: string }): string => `${address} is not on the allowlist's latest snapshot.`,
+  noSnapshot: 'No allowlist snapshot has been frozen yet.',
+};
+
+export type WalletMessages = typeof walletMessages;
+export type WalletRefusals = typeof walletRefusals;
+export type WalletPageWords = typeof walletPageWords;

@@ -1,0 +1,67 @@
+// The whole app (buildApp) in the test process, on the production build, with the content file's
+// wallet in a mode the test picks (the shipped file stays 'coming-soon'), on a throwaway SQLite
+// database. Production takes its content only from content/site-content.ts; the tests pass theirs
+// through buildApp's `content`, the seam the server tests use too.
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { siteContent } from '../content/site-content.ts';
+import { buildApp } from '../src/server/app.ts';
+import { loadEnv } from '../src/server/env.ts';
+import { createGeoLookup } from '../src/server/geo/geo-lookup.ts';
+import { loadSiteBuild } from '../src/server/site/site-build.ts';
+import { openStore, type Store } from '../src/server/store/database.ts';
+import { migrateToLatest } from '../src/server/store/migrate.ts';
+import { secretBoxFromEnv } from '../src/server/store/data-keys.ts';
+import { parseSiteContent, type WalletMode } from '../src/shared/content-schema.ts';
+
+export interface AllowlistServer {
+  origin: string;
+  store: Store;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startAllowlistServer(mode: WalletMode, chainId = 1): Promise<AllowlistServer> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-e2e-allowlist-'));
+  // The message names the site's public host, so the server must know its port before it listens.
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: origin,
+    DATABASE_URL: `sqlite:${path.join(dir, 'dh.sqlite')}`,
+    OUTBOX_DIR: path.join(dir, 'outbox'),
+    ERASURE_LEDGER: path.join(dir, 'erasure-ledger'),
+    // Playwright is quicker than any person; the time trap has its server tests.
+    SIGNUP_MIN_FILL_SECONDS: '0',
+    DATA_KEY: process.env.E2E_DATA_KEY,
+  });
+  const secrets = secretBoxFromEnv(env);
+  const store = await openStore(env.DATABASE_URL ?? '');
+  await migrateToLatest(store.db, { secrets });
+  const build = await loadSiteBuild(path.resolve(import.meta.dirname, '../dist'));
+  const geo = await createGeoLookup();
+  const content = parseSiteContent({ ...siteContent, wallet: { mode, chainId } });
+  const app = await buildApp({ env, build, store, geo, secrets, content });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    origin,
+    store,
+    async close() {
+      await app.close();
+      geo.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

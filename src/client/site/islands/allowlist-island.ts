@@ -1,0 +1,224 @@
+import { walletMessages as words } from '../../../../content/messages/en/allowlist.ts';
+import { allowlistApi, Refused } from '../wallet/allowlist-api.ts';
+import { mobileWallets } from '../wallet/mobile-wallets.ts';
+import {
+  discoverWallets,
+  injectedWallet,
+  isUserRejection,
+  type Eip1193Provider,
+  type FoundWallet,
+} from '../wallet/wallet-discovery.ts';
+import type { IslandProps } from './island-names.ts';
+
+// The allowlist's connect (docs/decisions/0045-wallet-allowlist.md): plain script, no React, no
+// wallet kit. It finds the wallets (EIP-6963, window.ethereum as fail-over), asks the chosen one
+// for an address (eth_requestAccounts) and for the presale's network (eth_chainId,
+// wallet_switchEthereumChain), and asks it for one thing more: personal_sign of the message the
+// server wrote. It never calls eth_sendTransaction, eth_sign or eth_signTypedData.
+
+/** How long a press waits for a wallet that has not announced itself yet before trying window.ethereum. */
+const ANNOUNCE_GRACE_MS = 400;
+
+const shortAddress = (address: string) => `${address.slice(0, 5)}…${address.slice(-4)}`;
+const sinceText = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** EIP-1193's personal_sign takes the text as UTF-8 bytes in hex. */
+const utf8Hex = (text: string) =>
+  `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+export function mount(container: HTMLElement, props: IslandProps['allowlist']): Promise<void> {
+  // The server's markup (sections/allowlist-block.tsx); a part missing fails the island, and the
+  // loader marks it so.
+  const part = <E extends HTMLElement>(name: string): E => {
+    const el = container.querySelector<E>(`[data-allowlist="${name}"]`);
+    if (!el) throw new Error(`allowlist markup: no ${name}`);
+    return el;
+  };
+  const connectButton = part<HTMLButtonElement>('connect');
+  const list = part<HTMLUListElement>('wallets');
+  const status = part('status');
+  const links = part('links');
+  const action = part<HTMLButtonElement>('action');
+  const chainHex = `0x${props.chainId.toString(16)}`;
+
+  let wallet: FoundWallet | null = null;
+  let address: string | null = null;
+  let since: string | null = null;
+  const followed = new WeakSet<Eip1193Provider>();
+
+  const say = (text: string) => {
+    status.textContent = text;
+  };
+  const show = (el: HTMLElement, visible: boolean) => {
+    el.hidden = !visible;
+  };
+  const busy = (on: boolean) => {
+    connectButton.disabled = on;
+    action.disabled = on;
+  };
+  const fail = (error: unknown) => {
+    if (isUserRejection(error)) say(words.declined);
+    else if (error instanceof Refused && error.message) say(error.message);
+    else say(words.walletError);
+  };
+
+  const found = discoverWallets(() => {
+    if (!list.hidden) renderList();
+  });
+
+  function renderList() {
+    list.replaceChildren(
+      ...[...found.values()].map((choice) => {
+        const item = document.createElement('li');
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'button allowlist-wallet';
+        if (choice.info.icon) {
+          // EIP-6963: the icon only ever goes into an <img> (an SVG there runs no script).
+          const icon = document.createElement('img');
+          icon.src = choice.info.icon;
+          icon.alt = '';
+          icon.width = icon.height = 24;
+          button.append(icon);
+        }
+        button.append(choice.info.name);
+        button.addEventListener('click', () => void connectTo(choice));
+        item.append(button);
+        return item;
+      }),
+    );
+  }
+
+  function showNoWallet() {
+    say(words.noWallet);
+    const page = new URL(location.href);
+    links.replaceChildren(
+      ...mobileWallets.map((w) => {
+        const a = document.createElement('a');
+        a.className = 'button button-social';
+        a.href = w.link(page);
+        a.rel = 'noopener';
+        a.textContent = words.openIn({ wallet: w.name });
+        return a;
+      }),
+    );
+    show(links, true);
+  }
+
+  /** Resolves when a wallet has announced, or after the grace period. */
+  const announced = () =>
+    new Promise<void>((resolve) => {
+      const done = () => resolve();
+      window.addEventListener('eip6963:announceProvider', done, { once: true });
+      setTimeout(done, ANNOUNCE_GRACE_MS);
+    });
+
+  async function connect() {
+    if (found.size === 0) {
+      say(words.looking);
+      await announced();
+    }
+    const choices = found.size > 0 ? [...found.values()] : [injectedWallet('Browser wallet')].filter((w) => w !== null);
+    const [only] = choices;
+    if (!only) return showNoWallet();
+    if (choices.length === 1) return connectTo(only);
+    say(words.choose);
+    renderList();
+    show(list, true);
+  }
+
+  async function onRightChain(provider: Eip1193Provider): Promise<boolean> {
+    if ((await provider.request({ method: 'eth_chainId' })) === chainHex) return true;
+    say(words.switching({ chainId: props.chainId }));
+    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: chainHex }] });
+    return (await provider.request({ method: 'eth_chainId' })) === chainHex;
+  }
+
+  function follow(provider: Eip1193Provider) {
+    if (followed.has(provider) || !provider.on) return;
+    followed.add(provider);
+    provider.on('accountsChanged', (accounts) => {
+      if (wallet?.provider !== provider) return;
+      const next = Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0] : null;
+      if (next === null) return reset();
+      address = next;
+      void refresh().catch(fail);
+    });
+    provider.on('chainChanged', (chainId) => {
+      if (wallet?.provider !== provider) return;
+      if (chainId === chainHex) void refresh().catch(fail);
+      else {
+        say(words.wrongChain({ chainId: props.chainId }));
+        show(action, false);
+      }
+    });
+  }
+
+  function reset() {
+    wallet = address = since = null;
+    show(action, false);
+    show(connectButton, true);
+    say('');
+  }
+
+  async function connectTo(choice: FoundWallet) {
+    busy(true);
+    show(list, false);
+    try {
+      say(words.connecting({ wallet: choice.info.name }));
+      const accounts = await choice.provider.request({ method: 'eth_requestAccounts' });
+      const first = Array.isArray(accounts) ? accounts[0] : undefined;
+      if (typeof first !== 'string') return say(words.walletError);
+      wallet = choice;
+      address = first;
+      if (!(await onRightChain(choice.provider))) return say(words.wrongChain({ chainId: props.chainId }));
+      // Followed from here on: the switch just asked for is not news.
+      follow(choice.provider);
+      show(connectButton, false);
+      await refresh();
+    } catch (error) {
+      fail(error);
+    } finally {
+      busy(false);
+    }
+  }
+
+  /** Reads the address's place on the list and offers the one thing to do next. */
+  async function refresh() {
+    if (!address) return;
+    say(words.checking);
+    const reply = await allowlistApi.status(address);
+    address = reply.address;
+    since = reply.since;
+    const short = shortAddress(reply.address);
+    say(since ? words.joined({ address: short, since: sinceText(since) }) : words.notJoined({ address: short }));
+    action.textContent = since ? words.leave : words.join;
+    show(action, true);
+  }
+
+  async function sign() {
+    if (!wallet || !address) return;
+    const { provider } = wallet;
+    const purpose = since ? 'leave' : 'join';
+    busy(true);
+    try {
+      if (!(await onRightChain(provider))) return say(words.wrongChain({ chainId: props.chainId }));
+      const { message } = await allowlistApi.challenge({ address, purpose });
+      say(words.signing);
+      const signature = await provider.request({ method: 'personal_sign', params: [utf8Hex(message), address] });
+      if (typeof signature !== 'string') return say(words.walletError);
+      const reply = await (purpose === 'join' ? allowlistApi.join : allowlistApi.leave)({ message, signature });
+      since = reply.since;
+      const short = shortAddress(reply.address);
+      say(since ? words.joined({ address: short, since: sinceText(since) }) : words.left({ address: short }));
+      action.textContent = since ? words.leave : words.join;
+    } catch (error) {
+      fail(error);
+    } finally {
+      busy(false);
+    }
+  }
+
+  connectButton.addEventListener('click', () => void connect().catch(fail));
+  action.addEventListener('click', () => void sign());
+  return Promise.resolve();
+}

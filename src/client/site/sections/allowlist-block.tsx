@@ -1,0 +1,39 @@
+import { walletPageWords } from '../../../../content/messages/en/allowlist.ts';
+import type { WalletProps } from '../../../shared/site-pages.ts';
+import { Island } from '../islands/island.tsx';
+
+/** The block's id: the header's "Join the Allowlist" links here. */
+export const allowlistAnchor = 'allowlist';
+
+// The allowlist's block on the home page (docs/decisions/0045-wallet-allowlist.md). Its words are
+// server-rendered HTML; only the panel under them is an island (plain script, loaded at the first
+// sign of intent), which fills the wallet list, the status and the action button it finds here.
+// With JavaScript off the page is complete and says what joining needs (true with it on, too,
+// so it is plain text rather than a <noscript>).
+export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
+  return (
+    <section className="allowlist" id={allowlistAnchor} aria-labelledby="allowlist-title">
+      <h2 id="allowlist-title">{walletPageWords.heading}</h2>
+      {wallet.mode === 'closed' ? (
+        <p>{walletPageWords.closed}</p>
+      ) : (
+        <>
+          <p>{walletPageWords.intro}</p>
+          <Island name="allowlist" props={{ chainId: wallet.chainId }}>
+            <div className="allowlist-panel">
+              <button type="button" className="button button-primary" data-allowlist="connect">
+                {walletPageWords.connect}
+              </button>
+              <ul className="allowlist-wallets" data-allowlist="wallets" hidden></ul>
+              <p className="form-status" role="status" data-allowlist="status"></p>
+              <div className="allowlist-links" data-allowlist="links" hidden></div>
+              <button type="button" className="button button-primary" data-allowlist="action" hidden></button>
+            </div>
+          </Island>
+          <p className="allowlist-never">{walletPageWords.never}</p>
+          <p className="allowlist-never">{walletPageWords.needs}</p>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Transaction } from 'kysely';
+import { Address, Siwe } from 'ox';
+import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
+import {
+  allowlistChallengeContract,
+  allowlistJoinContract,
+  allowlistLeaveContract,
+  allowlistProofContract,
+  allowlistStatusContract,
+  type AllowlistPurpose,
+  type AllowlistStatus,
+} from '../../shared/allowlist/allowlist-schema.ts';
+import { apiError, type ApiErrorCode } from '../../shared/api-error.ts';
+import type { WalletMode } from '../../shared/content-schema.ts';
+import { registerContract, type ContractHandler, type ContractRequest } from '../lib/register-contract.ts';
+import type { RouteContract } from '../../shared/route-contract.ts';
+import type { Database } from '../store/schema.ts';
+import { addEntry, entryStatus, issueNonce, removeEntry, useNonce, type NonceOutcome } from './allowlist-store.ts';
+import { ProofCache } from './proof-cache.ts';
+import { registrationOpen } from './snapshots.ts';
+import { checkSignature, type ContractSignatureCheck, type SignatureVerdict } from './signature-check.ts';
+import { MESSAGE_TTL_MS, readMessage, writeMessage, type SiweSite } from './siwe-message.ts';
+
+export interface AllowlistRouteOptions {
+  mode: WalletMode;
+  site: SiweSite;
+  ratePerMinute: number;
+  minFillMs: number;
+  /** Checks smart-contract wallets' signatures (ETH_RPC_URL); null: they are told it is not set up. */
+  contractCheck: ContractSignatureCheck | null;
+}
+
+/** A refusal in words, in the one error shape. */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const nonceWords: Record<Exclude<NonceOutcome, 'ok'>, string> = {
+  unknown: walletRefusals.unknownNonce,
+  used: walletRefusals.usedNonce,
+  expired: walletRefusals.expired,
+  'other-address': walletRefusals.otherAddress,
+  'other-purpose': walletRefusals.wrongStatement,
+};
+
+function signatureRefusal(verdict: Exclude<SignatureVerdict, 'valid'>, address: string): Refusal {
+  switch (verdict) {
+    case 'unreadable':
+      return new Refusal(400, 'bad_request', walletRefusals.unreadableSignature);
+    case 'needs-node':
+      return new Refusal(400, 'bad_request', walletRefusals.contractWalletUnchecked({ address }));
+    case 'node-down':
+      return new Refusal(503, 'unavailable', walletRefusals.contractWalletDown);
+    case 'other-signer':
+      return new Refusal(400, 'bad_request', walletRefusals.otherSigner({ address }));
+  }
+}
+
+/**
+ * The visitor's side of the allowlist: ask for a message, send it back signed to join or to
+ * leave, and read an address's status. Writes are same-origin with the CSRF token and the time
+ * trap, as the sign-up form's are, and limited per client network (shared through Redis).
+ */
+export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRouteOptions): void {
+  const { protection, clock } = app;
+  const rateLimit = {
+    max: opts.ratePerMinute,
+    timeWindow: 60_000,
+    errorResponseBuilder: (_req: unknown, ctx: { ttl: number }) => ({
+      statusCode: 429,
+      message: walletRefusals.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
+    }),
+  };
+  const writeOpts = {
+    config: { rateLimit },
+    preValidation: [protection.sameOrigin, protection.csrfToken],
+  };
+
+  const refuse = (reply: FastifyReply, refusal: Refusal) =>
+    reply.code(refusal.status).send(apiError(refusal.code, refusal.message));
+  /** A handler whose Refusals are answered in the one error shape; anything else is a 500 as usual. */
+  const refusing =
+    <C extends RouteContract>(
+      handler: (request: ContractRequest<C>) => ReturnType<ContractHandler<C>>,
+    ): ContractHandler<C> =>
+    async (request, reply) => {
+      try {
+        return await handler(request);
+      } catch (error) {
+        if (error instanceof Refusal) return refuse(reply, error);
+        throw error;
+      }
+    };
+
+  /**
+   * Whether this purpose is open now; a Refusal when not. Joining needs the content file's
+   * 'allowlist' mode and registration open (a frozen snapshot may have closed it); leaving is
+   * open whenever the allowlist is shown at all.
+   */
+  const assertOpen = async (purpose: AllowlistPurpose, db: Parameters<typeof registrationOpen>[0] = app.store.db) => {
+    if (opts.mode === 'coming-soon') throw new Refusal(404, 'not_found', walletRefusals.notOpen);
+    if (purpose === 'join' && (opts.mode === 'closed' || !(await registrationOpen(db))))
+      throw new Refusal(409, 'conflict', walletRefusals.closed);
+  };
+
+  /** Every check of a signed message, in order; the message's address once it has passed them all. */
+  async function verified(
+    request: ContractRequest<typeof allowlistJoinContract>,
+    purpose: AllowlistPurpose,
+    act: (trx: Transaction<Database>, address: string, now: Date) => Promise<string | null>,
+  ): Promise<AllowlistStatus> {
+    const now = clock();
+    const read = readMessage(opts.site, request.body.message, now);
+    if (!read.ok) throw new Refusal(400, 'bad_request', read.refusal);
+    const { message } = read;
+    if (message.purpose !== purpose) throw new Refusal(400, 'bad_request', walletRefusals.wrongStatement);
+    const verdict = await checkSignature({
+      text: request.body.message,
+      signature: request.body.signature,
+      address: message.address,
+      contractCheck: opts.contractCheck,
+    });
+    if (verdict !== 'valid') throw signatureRefusal(verdict, message.address);
+    // The nonce is used up in the same transaction as the change it allows: both or neither.
+    return app.store.db.transaction().execute(async (trx) => {
+      const outcome = await useNonce(trx, { nonce: message.nonce, address: message.address, purpose, now });
+      if (outcome === 'used') throw new Refusal(409, 'conflict', nonceWords.used);
+      if (outcome !== 'ok') throw new Refusal(400, 'bad_request', nonceWords[outcome]);
+      return { address: message.address, since: await act(trx, message.address, now) };
+    });
+  }
+
+  registerContract(
+    app,
+    allowlistChallengeContract,
+    writeOpts,
+    refusing(async (request) => {
+      await assertOpen(request.body.purpose);
+      const now = clock();
+      const age = protection.msSincePageLoad(request, now);
+      if (age === null || age < opts.minFillMs) throw new Refusal(400, 'bad_request', walletRefusals.tooFast);
+      const address = Address.checksum(request.body.address as Address.Address);
+      const nonce = Siwe.generateNonce();
+      const expiresAt = new Date(now.getTime() + MESSAGE_TTL_MS);
+      await issueNonce(app.store.db, { nonce, address, purpose: request.body.purpose, now, expiresAt });
+      return { message: writeMessage(opts.site, { address, purpose: request.body.purpose, nonce, now }) };
+    }),
+  );
+
+  registerContract(
+    app,
+    allowlistJoinContract,
+    writeOpts,
+    refusing(async (request) => {
+      await assertOpen('join');
+      // The country of the server's own lookup is kept; the address it came from never is.
+      const country = app.geo.lookupLocal(request.ip).country;
+      return await verified(request, 'join', async (trx, address, now) => {
+        // Asked again inside the transaction that adds the entry: a freeze that closed
+        // registration meanwhile is not joined past.
+        await assertOpen('join', trx);
+        return addEntry(trx, { address, now, country });
+      });
+    }),
+  );
+
+  registerContract(
+    app,
+    allowlistLeaveContract,
+    writeOpts,
+    refusing(async (request) => {
+      await assertOpen('leave');
+      return verified(request, 'leave', async (trx, address) => {
+        await removeEntry(trx, address);
+        return null;
+      });
+    }),
+  );
+
+  registerContract(
+    app,
+    allowlistStatusContract,
+    { config: { rateLimit: { ...rateLimit, max: opts.ratePerMinute * 10 } } },
+    async (request, reply) => {
+      if (opts.mode === 'coming-soon') return refuse(reply, new Refusal(404, 'not_found', walletRefusals.notOpen));
+      return entryStatus(app.store.db, Address.checksum(request.params.address as Address.Address));
+    },
+  );
+
+  // Proofs for the sale page: public, the same for everyone until the next snapshot, so
+  // cacheable by browsers and proxies for a minute.
+  const proofs = new ProofCache(app.store.db, () => clock().getTime());
+  registerContract(app, allowlistProofContract, {}, async (request, reply) => {
+    const answer = await proofs.proof(request.params.address);
+    if (answer === 'no-snapshot') return refuse(reply, new Refusal(404, 'not_found', walletRefusals.noSnapshot));
+    if (answer === null)
+      return refuse(
+        reply,
+        new Refusal(404, 'not_found', walletRefusals.notOnList({ address: request.params.address })),
+      );
+    reply.header('cache-control', 'public, max-age=60');
+    return answer;
+  });
+}
