@@ -112,8 +112,18 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
         .where('address', '=', alice.address)
         .execute();
       expect(rows).toHaveLength(1);
-      // Stored: the address, the time, the country of the server's own lookup; nothing more.
-      expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['address', 'country', 'joined_at']);
+      // Stored: the address, the time, the country of the server's own lookup, and the email link's
+      // columns (a subscriber's id, never an address; the link token's digest); nothing more.
+      expect(Object.keys(rows[0] ?? {}).sort()).toEqual([
+        'address',
+        'country',
+        'joined_at',
+        'link_asked_at',
+        'link_token_expires_at',
+        'link_token_hash',
+        'subscriber_id',
+      ]);
+      expect(rows[0]?.subscriber_id).toBeNull();
 
       const bye = await challenge(alice.address, 'leave');
       expect(bye.split('\n')[3]).toBe(walletRefusals.statement.leave);
