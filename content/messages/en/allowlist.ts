@@ -77,6 +77,10 @@ export const walletRefusals = {
   tooFast: 'That was quicker than a person could be. Please wait a few seconds and press the button again.',
   notOnList: ({ address }: { address: string }): string => `${address} is not on the allowlist's latest snapshot.`,
   noSnapshot: 'No allowlist snapshot has been frozen yet.',
+  linkUnproved:
+    'We cannot tell that this request comes from the wallet that joined: linking an email needs a fresh signature. Please sign to join again (your place on the list is kept), then add your email.',
+  linkAsked:
+    'Thank you. If this address can receive our emails, a confirmation link is on its way: the link counts once you press it.',
 };
 
 export type WalletMessages = typeof walletMessages;

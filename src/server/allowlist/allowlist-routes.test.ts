@@ -99,13 +99,13 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
       const joined = await send('join', message, alice.sign(message));
       expect(joined.statusCode, joined.body).toBe(200);
       const since = t.clock().toISOString();
-      expect(joined.json()).toEqual({ address: alice.address, since });
+      expect(joined.json()).toEqual({ address: alice.address, since, linkToken: expect.stringMatching(/^[\w-]{32}$/) });
       expect(await status(alice.address.toLowerCase())).toEqual({ address: alice.address, since });
 
       t.clock.advance(60_000);
       const again = await challenge(alice.address);
       const second = await send('join', again, alice.sign(again));
-      expect(second.json()).toEqual({ address: alice.address, since });
+      expect(second.json()).toEqual({ address: alice.address, since, linkToken: expect.any(String) });
       const rows = await store.db
         .selectFrom('allowlist_entries')
         .selectAll()
