@@ -16,6 +16,9 @@ export const walletPageWords = {
   never:
     'This page only ever asks your wallet to sign a Sign-In with Ethereum message. It never asks for a transaction, a token approval or a permit, and it cannot move your funds.',
   needs: 'Joining needs JavaScript and a wallet: a browser extension, or the browser inside your wallet app.',
+  emailOffer:
+    'Get told when the presale opens (optional): we send a confirmation link first, and your email counts once you press it.',
+  emailSubmit: 'Get told when the presale opens',
 };
 
 /** The island's words: what the visitor reads while connecting, signing, joined or left. */
