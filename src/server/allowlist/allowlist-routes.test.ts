@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
 import { walletPageWords, walletRefusals } from '../../../content/messages/en/allowlist.ts';
@@ -9,25 +8,13 @@ import { apiPaths } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { visitPage, type Visitor } from '../test/visitor.ts';
+import { postJsonAs, visitPage, type Visitor } from '../test/visitor.ts';
 import { testAccount, type TestAccount } from '../test/test-account.ts';
 
 const CHAIN = 1;
 const contentIn = (mode: WalletMode) => parseSiteContent({ ...siteContent, wallet: { mode, chainId: CHAIN } });
 
-function post(app: FastifyInstance, visitor: Visitor, url: string, body: unknown) {
-  return app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      'content-type': 'application/json',
-      'sec-fetch-site': 'same-origin',
-      cookie: visitor.cookie,
-      'x-xsrf-token': visitor.xsrf,
-    },
-    payload: JSON.stringify(body),
-  });
-}
+const post = postJsonAs;
 
 const errorOf = (res: { json: <T>() => T }) => res.json<ApiErrorBody>().error;
 

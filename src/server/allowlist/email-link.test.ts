@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import { siteContent } from '../../../content/site-content.ts';
@@ -13,7 +12,7 @@ import type { ParsedMail } from 'mailparser';
 import { linkIn, startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { testAccount, type TestAccount } from '../test/test-account.ts';
 import { dialectCases, openTestStore, testSecrets, type TestStore } from '../test/test-store.ts';
-import { postSignupJson, visitPage, type Visitor } from '../test/visitor.ts';
+import { postJsonAs, postSignupJson, visitPage, type Visitor } from '../test/visitor.ts';
 import { listEntries } from './queries.ts';
 
 // Issue 20's optional part: a joined wallet linked to an email, which counts only once that email
@@ -21,19 +20,7 @@ import { listEntries } from './queries.ts';
 
 const content = parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } });
 
-function post(app: FastifyInstance, visitor: Visitor, url: string, body: unknown) {
-  return app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      'content-type': 'application/json',
-      'sec-fetch-site': 'same-origin',
-      cookie: visitor.cookie,
-      'x-xsrf-token': visitor.xsrf,
-    },
-    payload: JSON.stringify(body),
-  });
-}
+const post = postJsonAs;
 
 const toOf = (mail: ParsedMail) => (mail.to && 'text' in mail.to ? mail.to.text : '');
 
@@ -64,17 +51,17 @@ for (const { dialect, skip, label } of dialectCases) {
       await store.destroy();
     });
 
-    /** Joins with a real signature; the join's reply (with its link token). */
-    async function join(account: TestAccount): Promise<AllowlistJoinReply> {
-      const asked = await post(t.app, visitor, apiPaths.allowlistChallenge, {
-        address: account.address,
-        purpose: 'join',
-      });
+    /** Asks for a message, signs it with a real key and sends it: the answer. */
+    async function signed(account: TestAccount, purpose: 'join' | 'leave') {
+      const asked = await post(t.app, visitor, apiPaths.allowlistChallenge, { address: account.address, purpose });
       const { message } = asked.json<{ message: string }>();
-      const res = await post(t.app, visitor, apiPaths.allowlistJoin, { message, signature: account.sign(message) });
+      const url = purpose === 'join' ? apiPaths.allowlistJoin : apiPaths.allowlistLeave;
+      const res = await post(t.app, visitor, url, { message, signature: account.sign(message) });
       expect(res.statusCode, res.body).toBe(200);
-      return res.json<AllowlistJoinReply>();
+      return res;
     }
+    /** Joins; the join's reply (with its link token). */
+    const join = async (account: TestAccount) => (await signed(account, 'join')).json<AllowlistJoinReply>();
     const link = (linkToken: string, email: string, name = 'Ada') =>
       post(t.app, visitor, apiPaths.allowlistLink, { linkToken, name, email });
     const linkState = async (address: string) =>
@@ -152,13 +139,7 @@ for (const { dialect, skip, label } of dialectCases) {
 
       // A token of a wallet that has since left the list proves nothing any more.
       const before = await join(alice);
-      const asked = await post(t.app, visitor, apiPaths.allowlistChallenge, {
-        address: alice.address,
-        purpose: 'leave',
-      });
-      const { message } = asked.json<{ message: string }>();
-      const left = await post(t.app, visitor, apiPaths.allowlistLeave, { message, signature: alice.sign(message) });
-      expect(left.statusCode, left.body).toBe(200);
+      await signed(alice, 'leave');
       const gone = await link(before.linkToken, 'mallory@example.com');
       expect(gone.statusCode).toBe(400);
       expect(gone.json<ApiErrorBody>().error.message).toBe(walletRefusals.linkUnproved);
@@ -218,13 +199,7 @@ for (const { dialect, skip, label } of dialectCases) {
 
       const again = await join(alice);
       await link(again.linkToken, 'ada@example.com');
-      const asked = await post(t.app, visitor, apiPaths.allowlistChallenge, {
-        address: alice.address,
-        purpose: 'leave',
-      });
-      const { message } = asked.json<{ message: string }>();
-      const left = await post(t.app, visitor, apiPaths.allowlistLeave, { message, signature: alice.sign(message) });
-      expect(left.statusCode, left.body).toBe(200);
+      await signed(alice, 'leave');
       expect(await store.db.selectFrom('allowlist_entries').selectAll().execute()).toEqual([]);
       // The person stays subscribed (pending): leaving the list is not unsubscribing.
       expect(await subscriberCount()).toBe(1);
