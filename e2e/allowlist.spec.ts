@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { testAccount } from '../src/server/test/test-account.ts';
-import { walletMessages, walletPageWords } from '../content/messages/en/allowlist.ts';
+import { walletMessages, walletPageWords, walletRefusals } from '../content/messages/en/allowlist.ts';
 import { startAllowlistServer, type AllowlistServer } from './allowlist-server.ts';
 import { injectWallets } from './injected-wallet.ts';
 import { waitForHydration, waitForIsland, watchConsole } from './support.ts';
@@ -91,6 +91,37 @@ test('two wallets announce; the visitor picks one, the chain is switched, the me
   await expect(status(page)).toHaveText(walletMessages.wrongChain({ chainId: 1 }));
   await expect(block(page).getByRole('button', { name: walletMessages.join })).toBeHidden();
   expect(await new AxeBuilder({ page }).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+  expect(log.errors).toEqual([]);
+});
+
+test('after joining, the visitor may ask to be told by email: the sign-up’s double opt-in, pending until confirmed', async ({
+  page,
+}) => {
+  const log = watchConsole(page);
+  server = await startAllowlistServer('allowlist', 1);
+  const wallets = await injectWallets(page, [{ uuid: 'cc33cc-gamma', name: 'Gamma Wallet', chainId: '0x1' }]);
+  const { address } = wallets.account;
+  await page.goto(`${server.origin}/`);
+  await waitForHydration(page);
+  await block(page).getByRole('button', { name: walletMessages.connect }).click();
+  const offer = block(page).getByText(walletPageWords.emailOffer);
+  await expect(block(page).getByRole('button', { name: walletMessages.join })).toBeVisible();
+  // Not offered before a join this page just signed.
+  await expect(offer).toBeHidden();
+  await block(page).getByRole('button', { name: walletMessages.join }).click();
+  await expect(status(page)).toContainText(`${short(address)} is on the allowlist since `);
+  await expect(offer).toBeVisible();
+  expect(await new AxeBuilder({ page }).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
+
+  await block(page).getByLabel('Name').fill('Ada');
+  await block(page).getByLabel('Email').fill('ada@example.com');
+  await block(page).getByRole('button', { name: walletPageWords.emailSubmit }).click();
+  await expect(status(page)).toHaveText(walletRefusals.linkAsked);
+  await expect(offer).toBeHidden();
+  const entry = await server.store.db.selectFrom('allowlist_entries').selectAll().executeTakeFirstOrThrow();
+  const person = await server.store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
+  expect(entry.subscriber_id).toBe(person.id);
+  expect(person).toMatchObject({ email: 'ada@example.com', status: 'pending' });
   expect(log.errors).toEqual([]);
 });
 

@@ -40,6 +40,8 @@ export const apiPaths = {
   allowlistChallenge: '/api/allowlist/challenge',
   allowlistJoin: '/api/allowlist/join',
   allowlistLeave: '/api/allowlist/leave',
+  /** Link the just-joined wallet to an email (the join's token; the sign-up's double opt-in). */
+  allowlistLink: '/api/allowlist/link',
   allowlistStatus: '/api/allowlist/status/:address',
   /** `{ root, proof }` from the latest frozen snapshot, for the sale page. */
   allowlistProof: '/api/allowlist/proof/:address',

@@ -16,6 +16,9 @@ export const walletPageWords = {
   never:
     'This page only ever asks your wallet to sign a Sign-In with Ethereum message. It never asks for a transaction, a token approval or a permit, and it cannot move your funds.',
   needs: 'Joining needs JavaScript and a wallet: a browser extension, or the browser inside your wallet app.',
+  emailOffer:
+    'Get told when the presale opens (optional): we send a confirmation link first, and your email counts once you press it.',
+  emailSubmit: 'Get told when the presale opens',
 };
 
 /** The island's words: what the visitor reads while connecting, signing, joined or left. */
@@ -77,6 +80,10 @@ export const walletRefusals = {
   tooFast: 'That was quicker than a person could be. Please wait a few seconds and press the button again.',
   notOnList: ({ address }: { address: string }): string => `${address} is not on the allowlist's latest snapshot.`,
   noSnapshot: 'No allowlist snapshot has been frozen yet.',
+  linkUnproved:
+    'We cannot tell that this request comes from the wallet that joined: linking an email needs a fresh signature. Please sign to join again (your place on the list is kept), then add your email.',
+  linkAsked:
+    'Thank you. If this address can receive our emails, a confirmation link is on its way: the link counts once you press it.',
 };
 
 export type WalletMessages = typeof walletMessages;

@@ -110,7 +110,10 @@ export const privacyMessages = {
           ul: [
             ['the wallet address (it is public on the blockchain anyway) and when it joined;'],
             [
-              'the country of the connection it joined from (not the address itself), to see where interest comes from.',
+              'the country of the connection it joined from (not the address itself), to see where interest comes from;',
+            ],
+            [
+              'if you choose, right after joining, to be told by email when the presale opens: a link from the wallet address to your sign-up (your email address itself is kept with your sign-up, as above). It counts only once you press the confirmation link; leaving the list, or having your sign-up erased, removes it. The team sees only whether an address has a confirmed email linked, not which one.',
             ],
           ],
         },

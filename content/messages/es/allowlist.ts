@@ -19,6 +19,9 @@ export const walletPageWords: WalletPageWords = {
     'Esta página solo le pide a tu billetera que firme un mensaje de Sign-In with Ethereum. Nunca pide una transacción, una aprobación de tokens ni un permit, y no puede mover tus fondos.',
   needs:
     'Para unirte necesitas JavaScript y una billetera: una extensión del navegador o el navegador integrado en la app de tu billetera.',
+  emailOffer:
+    'Recibe un aviso cuando abra la preventa (opcional): primero te enviamos un enlace de confirmación, y tu correo cuenta en cuanto lo pulses.',
+  emailSubmit: 'Avisarme cuando abra la preventa',
 };
 
 export const walletMessages: WalletMessages = {
@@ -71,4 +74,8 @@ export const walletRefusals: WalletRefusals = {
   tooFast: 'Eso fue más rápido de lo que puede ir una persona. Espera unos segundos y vuelve a pulsar el botón.',
   notOnList: ({ address }) => `${address} no está en la última instantánea de la lista de acceso.`,
   noSnapshot: 'Todavía no se ha congelado ninguna instantánea de la lista de acceso.',
+  linkUnproved:
+    'No podemos saber si esta solicitud viene de la billetera que se unió: vincular un correo necesita una firma nueva. Vuelve a firmar para unirte (conservas tu lugar en la lista) y después añade tu correo.',
+  linkAsked:
+    'Gracias. Si esta dirección puede recibir nuestros correos, ya va en camino un enlace de confirmación: el enlace cuenta en cuanto lo pulses.',
 };

@@ -103,7 +103,10 @@ export const privacyMessages: PrivacyMessages = {
           ul: [
             ['la dirección de la billetera (que de todos modos es pública en la blockchain) y cuándo se unió;'],
             [
-              'el país de la conexión desde la que se unió (no la dirección en sí), para ver de dónde viene el interés.',
+              'el país de la conexión desde la que se unió (no la dirección en sí), para ver de dónde viene el interés;',
+            ],
+            [
+              'si eliges, justo después de unirte, recibir un aviso por correo cuando abra la preventa: un vínculo entre la dirección de la billetera y tu suscripción (tu dirección de correo en sí se guarda con tu suscripción, como se explica arriba). Solo cuenta cuando pulsas el enlace de confirmación; salir de la lista, o pedir que se borre tu suscripción, lo elimina. El equipo solo ve si una dirección tiene un correo confirmado vinculado, no cuál.',
             ],
           ],
         },

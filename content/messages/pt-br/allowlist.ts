@@ -19,6 +19,9 @@ export const walletPageWords: WalletPageWords = {
     'Esta página só pede à sua carteira que assine uma mensagem Sign-In with Ethereum. Ela nunca pede uma transação, uma aprovação de tokens ou um permit, e não pode movimentar seus fundos.',
   needs:
     'Para entrar, você precisa de JavaScript e de uma carteira: uma extensão do navegador ou o navegador dentro do app da sua carteira.',
+  emailOffer:
+    'Seja avisado quando a pré-venda abrir (opcional): primeiro enviamos um link de confirmação, e seu e-mail só conta depois que você clicar nele.',
+  emailSubmit: 'Quero ser avisado quando a pré-venda abrir',
 };
 
 export const walletMessages: WalletMessages = {
@@ -72,4 +75,8 @@ export const walletRefusals: WalletRefusals = {
   tooFast: 'Isso foi mais rápido do que uma pessoa conseguiria. Aguarde alguns segundos e clique no botão de novo.',
   notOnList: ({ address }) => `${address} não está no snapshot mais recente da lista de acesso.`,
   noSnapshot: 'Nenhum snapshot da lista de acesso foi congelado ainda.',
+  linkUnproved:
+    'Não conseguimos saber se este pedido vem da carteira que entrou na lista: vincular um e-mail exige uma assinatura nova. Assine para entrar de novo (seu lugar na lista é mantido) e depois adicione seu e-mail.',
+  linkAsked:
+    'Obrigado. Se este endereço puder receber nossos e-mails, um link de confirmação está a caminho: ele só conta depois que você clicar nele.',
 };

@@ -102,7 +102,10 @@ export const privacyMessages: PrivacyMessages = {
         {
           ul: [
             ['o endereço da carteira (que, de todo modo, é público na blockchain) e quando ele entrou na lista;'],
-            ['o país da conexão de onde ele entrou (não o endereço em si), para ver de onde vem o interesse.'],
+            ['o país da conexão de onde ele entrou (não o endereço em si), para ver de onde vem o interesse;'],
+            [
+              'se você escolher, logo depois de entrar, ser avisado por e-mail quando a pré-venda abrir: um vínculo entre o endereço da carteira e sua inscrição (seu endereço de e-mail em si fica guardado com a sua inscrição, como descrito acima). Ele só conta depois que você clicar no link de confirmação; sair da lista, ou pedir que sua inscrição seja apagada, o remove. A equipe vê apenas se um endereço tem um e-mail confirmado vinculado, não qual.',
+            ],
           ],
         },
         {

@@ -17,6 +17,8 @@ export const walletPageWords: WalletPageWords = {
   never:
     '本页面只会请求您的钱包签署一条 Sign-In with Ethereum 消息。它从不请求交易、代币授权或 permit 签名，也无法动用您的资金。',
   needs: '加入白名单需要启用 JavaScript 并拥有一个钱包：浏览器扩展，或钱包 App 内置的浏览器。',
+  emailOffer: '预售开启时通知我（选填）：我们会先发送一封确认链接邮件，您点击链接后，您的邮箱才会生效。',
+  emailSubmit: '预售开启时通知我',
 };
 
 export const walletMessages: WalletMessages = {
@@ -64,4 +66,7 @@ export const walletRefusals: WalletRefusals = {
   tooFast: '操作速度快得不像真人。请等待几秒钟，然后再次点击按钮。',
   notOnList: ({ address }) => `${address} 不在最新的白名单快照中。`,
   noSnapshot: '尚未冻结任何白名单快照。',
+  linkUnproved:
+    '我们无法确认此请求来自已加入白名单的钱包：绑定邮箱需要一次新的签名。请重新签名加入（您在名单上的位置会保留），然后再添加您的邮箱。',
+  linkAsked: '谢谢。如果此地址可以接收我们的邮件，确认链接已在发送途中：您点击链接后才会生效。',
 };

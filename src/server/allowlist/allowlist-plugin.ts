@@ -26,7 +26,7 @@ export const allowlistFeature = fp(
     name: 'allowlist',
     fastify: '5.x',
     encapsulate: true,
-    dependencies: ['dh-store', 'dh-clock', 'dh-write-protection', 'dh-rate-limit', 'dh-geo'],
-    decorators: { fastify: ['store', 'clock', 'protection', 'geo'] },
+    dependencies: ['dh-store', 'dh-clock', 'dh-write-protection', 'dh-rate-limit', 'dh-geo', 'dh-mail'],
+    decorators: { fastify: ['store', 'committer', 'clock', 'protection', 'geo', 'outbox', 'suppressions'] },
   },
 );

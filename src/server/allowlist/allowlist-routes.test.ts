@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
 import { walletPageWords, walletRefusals } from '../../../content/messages/en/allowlist.ts';
@@ -9,25 +8,13 @@ import { apiPaths } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import { visitPage, type Visitor } from '../test/visitor.ts';
+import { postJsonAs, visitPage, type Visitor } from '../test/visitor.ts';
 import { testAccount, type TestAccount } from '../test/test-account.ts';
 
 const CHAIN = 1;
 const contentIn = (mode: WalletMode) => parseSiteContent({ ...siteContent, wallet: { mode, chainId: CHAIN } });
 
-function post(app: FastifyInstance, visitor: Visitor, url: string, body: unknown) {
-  return app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      'content-type': 'application/json',
-      'sec-fetch-site': 'same-origin',
-      cookie: visitor.cookie,
-      'x-xsrf-token': visitor.xsrf,
-    },
-    payload: JSON.stringify(body),
-  });
-}
+const post = postJsonAs;
 
 const errorOf = (res: { json: <T>() => T }) => res.json<ApiErrorBody>().error;
 
@@ -99,21 +86,31 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
       const joined = await send('join', message, alice.sign(message));
       expect(joined.statusCode, joined.body).toBe(200);
       const since = t.clock().toISOString();
-      expect(joined.json()).toEqual({ address: alice.address, since });
+      expect(joined.json()).toEqual({ address: alice.address, since, linkToken: expect.stringMatching(/^[\w-]{32}$/) });
       expect(await status(alice.address.toLowerCase())).toEqual({ address: alice.address, since });
 
       t.clock.advance(60_000);
       const again = await challenge(alice.address);
       const second = await send('join', again, alice.sign(again));
-      expect(second.json()).toEqual({ address: alice.address, since });
+      expect(second.json()).toEqual({ address: alice.address, since, linkToken: expect.any(String) });
       const rows = await store.db
         .selectFrom('allowlist_entries')
         .selectAll()
         .where('address', '=', alice.address)
         .execute();
       expect(rows).toHaveLength(1);
-      // Stored: the address, the time, the country of the server's own lookup; nothing more.
-      expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['address', 'country', 'joined_at']);
+      // Stored: the address, the time, the country of the server's own lookup, and the email link's
+      // columns (a subscriber's id, never an address; the link token's digest); nothing more.
+      expect(Object.keys(rows[0] ?? {}).sort()).toEqual([
+        'address',
+        'country',
+        'joined_at',
+        'link_asked_at',
+        'link_token_expires_at',
+        'link_token_hash',
+        'subscriber_id',
+      ]);
+      expect(rows[0]?.subscriber_id).toBeNull();
 
       const bye = await challenge(alice.address, 'leave');
       expect(bye.split('\n')[3]).toBe(walletRefusals.statement.leave);

@@ -6,17 +6,30 @@ import {
   allowlistChallengeContract,
   allowlistJoinContract,
   allowlistLeaveContract,
+  allowlistLinkContract,
   allowlistProofContract,
   allowlistStatusContract,
   type AllowlistPurpose,
-  type AllowlistStatus,
 } from '../../shared/allowlist/allowlist-schema.ts';
+import { pagePaths } from '../../shared/paths.ts';
+import { defaultLocale } from '../../../content/messages/locales.ts';
+import { signupBatchWith } from '../signups/queries.ts';
 import { apiError, type ApiErrorCode } from '../../shared/api-error.ts';
 import type { WalletMode } from '../../shared/content-schema.ts';
 import { registerContract, type ContractHandler, type ContractRequest } from '../lib/register-contract.ts';
 import type { RouteContract } from '../../shared/route-contract.ts';
 import type { Database } from '../store/schema.ts';
-import { addEntry, entryStatus, issueNonce, removeEntry, useNonce, type NonceOutcome } from './allowlist-store.ts';
+import {
+  addEntry,
+  entryStatus,
+  issueLinkToken,
+  issueNonce,
+  linkSubscriber,
+  removeEntry,
+  spendLinkToken,
+  useNonce,
+  type NonceOutcome,
+} from './allowlist-store.ts';
 import { ProofCache } from './proof-cache.ts';
 import { registrationOpen } from './snapshots.ts';
 import { checkSignature, type ContractSignatureCheck, type SignatureVerdict } from './signature-check.ts';
@@ -111,11 +124,11 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
   };
 
   /** Every check of a signed message, in order; the message's address once it has passed them all. */
-  async function verified(
+  async function verified<T extends object>(
     request: ContractRequest<typeof allowlistJoinContract>,
     purpose: AllowlistPurpose,
-    act: (trx: Transaction<Database>, address: string, now: Date) => Promise<string | null>,
-  ): Promise<AllowlistStatus> {
+    act: (trx: Transaction<Database>, address: string, now: Date) => Promise<T>,
+  ): Promise<{ address: string } & T> {
     const now = clock();
     const read = readMessage(opts.site, request.body.message, now);
     if (!read.ok) throw new Refusal(400, 'bad_request', read.refusal);
@@ -133,7 +146,7 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       const outcome = await useNonce(trx, { nonce: message.nonce, address: message.address, purpose, now });
       if (outcome === 'used') throw new Refusal(409, 'conflict', nonceWords.used);
       if (outcome !== 'ok') throw new Refusal(400, 'bad_request', nonceWords[outcome]);
-      return { address: message.address, since: await act(trx, message.address, now) };
+      return { address: message.address, ...(await act(trx, message.address, now)) };
     });
   }
 
@@ -166,7 +179,9 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
         // Asked again inside the transaction that adds the entry: a freeze that closed
         // registration meanwhile is not joined past.
         await assertOpen('join', trx);
-        return addEntry(trx, { address, now, country });
+        const since = await addEntry(trx, { address, now, country });
+        // The signature just checked, carried forward for one optional request: linking an email.
+        return { since, linkToken: await issueLinkToken(trx, address, now) };
       });
     }),
   );
@@ -179,8 +194,39 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       await assertOpen('leave');
       return verified(request, 'leave', async (trx, address) => {
         await removeEntry(trx, address);
-        return null;
+        return { since: null };
       });
+    }),
+  );
+
+  // Linking an email to the wallet that just joined (issue 20). The wallet's proof is the join's
+  // single-use token (decision 0045, Consequences); the email's is the sign-up's double opt-in:
+  // this is the sign-up itself (same checks, same batch, same cool-down, suppression respected),
+  // and the answer is the same whatever the address was, so it tells nothing about the list.
+  const signups = signupBatchWith(app.suppressions);
+  registerContract(
+    app,
+    allowlistLinkContract,
+    writeOpts,
+    refusing(async (request) => {
+      await assertOpen('leave');
+      const now = clock();
+      // Spent before the sign-up: a token is good for one request, whatever happens next.
+      const address = await spendLinkToken(app.store.db, request.body.linkToken, now);
+      if (address === null) throw new Refusal(400, 'bad_request', walletRefusals.linkUnproved);
+      const place = app.geo.lookupLocal(request.ip);
+      const result = await app.committer.runIn(signups, {
+        input: { name: request.body.name, email: request.body.email, comment: '' },
+        meta: {
+          now,
+          page: pagePaths.home,
+          locale: defaultLocale,
+          location: { country: place.country, region: place.region, city: place.city },
+        },
+      });
+      await linkSubscriber(app.store.db, address, result.subscriberId, now);
+      if (result.emailQueued) app.outbox.nudge();
+      return { message: walletRefusals.linkAsked };
     }),
   );
 

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { AllowlistPurpose, AllowlistStatus } from '../../shared/allowlist/allowlist-schema.ts';
 import type { Database } from '../store/schema.ts';
@@ -94,4 +95,53 @@ export async function entryStatus(db: Db, address: string): Promise<AllowlistSta
     .where('address', '=', address)
     .executeTakeFirst();
   return { address, since: row?.joined_at ?? null };
+}
+
+/**
+ * How long the link token a join reply carries stays good: long enough to type an address after
+ * signing, short enough that a token left in a closed tab is soon worth nothing.
+ */
+export const LINK_TOKEN_TTL_MS = 30 * 60 * 1000;
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A fresh single-use link token for an address just proved by a signed join (in that join's
+ * transaction). Only its digest is stored; a newer join replaces an older token.
+ */
+export async function issueLinkToken(trx: Transaction<Database>, address: string, now: Date): Promise<string> {
+  const token = randomBytes(24).toString('base64url');
+  await trx
+    .updateTable('allowlist_entries')
+    .set({
+      link_token_hash: digest(token),
+      link_token_expires_at: new Date(now.getTime() + LINK_TOKEN_TTL_MS).toISOString(),
+    })
+    .where('address', '=', address)
+    .execute();
+  return token;
+}
+
+/**
+ * Spends a link token, once: the address it was given for, or null when it is unknown, spent,
+ * expired, or its entry has left the list. Two racing requests: one UPDATE wins.
+ */
+export async function spendLinkToken(db: Db, token: string, now: Date): Promise<string | null> {
+  const row = await db
+    .updateTable('allowlist_entries')
+    .set({ link_token_hash: null, link_token_expires_at: null })
+    .where('link_token_hash', '=', digest(token))
+    .where('link_token_expires_at', '>', now.toISOString())
+    .returning('address')
+    .executeTakeFirst();
+  return row?.address ?? null;
+}
+
+/** Links an entry to the subscriber its holder signed up as (pending until they confirm). */
+export async function linkSubscriber(db: Db, address: string, subscriberId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('allowlist_entries')
+    .set({ subscriber_id: subscriberId, link_asked_at: now.toISOString() })
+    .where('address', '=', address)
+    .execute();
 }

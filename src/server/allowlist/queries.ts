@@ -1,7 +1,7 @@
 // The allowlist feature's public surface for the operators' console: its reads and actions on the
 // list and its snapshots. Other features import this module only (enforced by ESLint).
 import type { Kysely, Transaction } from 'kysely';
-import type { AllowlistEntriesTable, Database } from '../store/schema.ts';
+import type { Database, SubscriberStatus } from '../store/schema.ts';
 
 export {
   EmptyAllowlist,
@@ -16,12 +16,53 @@ export { removeEntry } from './allowlist-store.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * An entry as the console reads it. `email` says whether its holder linked an email: 'linked' only
+ * once that subscriber confirmed (the double opt-in), 'pending' for a link not (or no longer)
+ * confirmed, 'none' for no link or an erased subscriber. Never the address itself.
+ */
+export interface ConsoleEntry {
+  address: string;
+  joined_at: string;
+  country: string | null;
+  email: EmailLink;
+}
+export type EmailLink = 'linked' | 'pending' | 'none';
+
+const linkOf = (status: SubscriberStatus | null): EmailLink =>
+  status === null ? 'none' : status === 'confirmed' ? 'linked' : 'pending';
+
+// The subscriber's status is read through the link's foreign key; the allowlist never reads or
+// holds the subscriber's address.
+const withLink = (db: Db) =>
+  db
+    .selectFrom('allowlist_entries')
+    .leftJoin('subscribers', 'subscribers.id', 'allowlist_entries.subscriber_id')
+    .select([
+      'allowlist_entries.address',
+      'allowlist_entries.joined_at',
+      'allowlist_entries.country',
+      'subscribers.status',
+    ]);
+
+const toConsole = (r: {
+  address: string;
+  joined_at: string;
+  country: string | null;
+  status: SubscriberStatus | null;
+}) => ({
+  address: r.address,
+  joined_at: r.joined_at,
+  country: r.country,
+  email: linkOf(r.status),
+});
+
 /** Entries, newest first, a page at a time; `search` is a piece of an address (any case). */
 export async function listEntries(
   db: Db,
   opts: { search?: string | undefined; after?: { at: string; address: string } | null; limit: number },
-): Promise<AllowlistEntriesTable[]> {
-  let q = db.selectFrom('allowlist_entries').selectAll();
+): Promise<ConsoleEntry[]> {
+  let q = withLink(db);
   // Addresses are stored EIP-55 (mixed case); a search matches any case of its hex digits.
   if (opts.search) q = q.where((eb) => eb(eb.fn('lower', ['address']), 'like', `%${opts.search?.toLowerCase()}%`));
   const after = opts.after;
@@ -32,7 +73,8 @@ export async function listEntries(
         eb.and([eb('joined_at', '=', after.at), eb('address', '<', after.address)]),
       ]),
     );
-  return q.orderBy('joined_at', 'desc').orderBy('address', 'desc').limit(opts.limit).execute();
+  const rows = await q.orderBy('joined_at', 'desc').orderBy('address', 'desc').limit(opts.limit).execute();
+  return rows.map(toConsole);
 }
 
 /** How many are on the list now, and how many of them joined on each UTC day. */
@@ -51,12 +93,12 @@ export async function entryCounts(db: Db): Promise<{ total: number; byDay: { day
 }
 
 /** Every entry, oldest first, a batch at a time (the CSV export). */
-export async function* allEntries(db: Kysely<Database>, batch = 500): AsyncGenerator<AllowlistEntriesTable> {
+export async function* allEntries(db: Kysely<Database>, batch = 500): AsyncGenerator<ConsoleEntry> {
   let after: string | null = null;
   for (;;) {
-    let q = db.selectFrom('allowlist_entries').selectAll().orderBy('address').limit(batch);
-    if (after !== null) q = q.where('address', '>', after);
-    const rows = await q.execute();
+    let q = withLink(db).orderBy('allowlist_entries.address').limit(batch);
+    if (after !== null) q = q.where('allowlist_entries.address', '>', after);
+    const rows = (await q.execute()).map(toConsole);
     yield* rows;
     const last = rows.at(-1);
     if (!last || rows.length < batch) return;

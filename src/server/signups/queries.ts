@@ -16,6 +16,9 @@ export {
 export { subscriberDataExport, subscriberDetail } from './subscriber-records.ts';
 export { eraseSubscriber, resendConfirmation, resendMessage, type ResendResult } from './subscriber-actions.ts';
 export { CSV_COLUMNS, subscribersCsv } from './subscriber-csv.ts';
+// The sign-up itself, for a feature that signs a person up on their behalf (the allowlist's email
+// link): the same batch, checks, cool-down and suppression as the form's.
+export { signupBatchWith, type SignupResult } from './signup-store.ts';
 
 /**
  * Sign-ups on each UTC day from `from` to `to` (inclusive); days with none are absent. Read from

@@ -312,6 +312,13 @@ export interface AllowlistEntriesTable {
   address: string;
   joined_at: IsoTime;
   country: string | null;
+  /** The subscriber this wallet asked to be told at (migration 0020); null: none, or erased. */
+  subscriber_id: Generated<string | null>;
+  /** When the link was last asked for. */
+  link_asked_at: Generated<IsoTime | null>;
+  /** SHA-256 of the single-use link token the join reply carried; null once spent. */
+  link_token_hash: Generated<string | null>;
+  link_token_expires_at: Generated<IsoTime | null>;
 }
 
 /** Single-use values of the Sign-In with Ethereum messages the server wrote (migration 0018). */

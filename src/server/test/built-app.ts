@@ -92,6 +92,12 @@ export async function buildTestApp(
       DATA_KEY: process.env.DATA_KEY,
       // An erasure appends to the ledger file: a test's goes to a folder of its own, not data/.
       ERASURE_LEDGER: path.join(mkdtempSync(path.join(os.tmpdir(), 'dh-ledger-')), 'erasure-ledger'),
+      // The overload guard off unless a test is about it (health.test.ts sets both): test files
+      // share a worker (isolate: false), so the heap it measures is every earlier file's too, and
+      // on a busy machine the event loop of a worker can lag past a second; either turned a test's
+      // POST into a 503 "very busy" that had nothing to do with what it tested.
+      OVERLOAD_HEAP_MB: '0',
+      OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
       ...opts.env,
     }),
     build: opts.build ?? (await testSiteBuild()),

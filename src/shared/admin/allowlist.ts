@@ -8,6 +8,12 @@ export const allowlistEntrySchema = z.object({
   joinedAt: z.string(),
   /** From the server's own lookup at joining; never an IP address. */
   country: z.nullable(z.string()),
+  /**
+   * Whether its holder linked an email (issue 20): 'linked' once that subscriber confirmed,
+   * 'pending' before, 'none' without one. Never the address: opening the person is the
+   * Subscribers view's job.
+   */
+  email: z.enum(['linked', 'pending', 'none']),
 });
 export type AllowlistEntry = z.output<typeof allowlistEntrySchema>;
 

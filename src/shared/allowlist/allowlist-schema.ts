@@ -1,6 +1,8 @@
 import { z } from 'zod/mini';
 import type { ApiErrorCode } from '../api-error.ts';
+import { messageReplySchema } from '../api-error.ts';
 import { apiPaths } from '../paths.ts';
+import { signupSchema } from '../signup-schema.ts';
 import { defineContract } from '../route-contract.ts';
 
 // The presale allowlist's public routes (docs/decisions/0045-wallet-allowlist.md). The server
@@ -38,6 +40,25 @@ export const allowlistStatusSchema = z.object({
   since: z.nullable(z.string()),
 });
 
+/**
+ * A join's answer: the status, and a single-use token (30 minutes) that lets the one who just
+ * signed ask, once, to be told by email; it stands for that signature (decision 0045).
+ */
+export const allowlistJoinReplySchema = z.object({
+  ...allowlistStatusSchema.shape,
+  linkToken: z.string(),
+});
+
+/**
+ * Linking the joined wallet to an email: the sign-up's own name and email checks (the same
+ * validation and the same double opt-in), and the join's token as the wallet's proof.
+ */
+export const allowlistLinkBodySchema = z.strictObject({
+  linkToken: z.string().check(z.regex(/^[A-Za-z0-9_-]{20,100}$/, 'must be the token a join answered with')),
+  name: signupSchema.shape.name,
+  email: signupSchema.shape.email,
+});
+
 export const addressParamsSchema = z.object({ address: ethAddressSchema });
 
 export const allowlistProofSchema = z.object({
@@ -68,8 +89,16 @@ export const allowlistJoinContract = defineContract({
   method: 'POST',
   path: apiPaths.allowlistJoin,
   body: signedMessageSchema,
-  reply: allowlistStatusSchema,
+  reply: allowlistJoinReplySchema,
   errors: publicWrite,
+});
+
+export const allowlistLinkContract = defineContract({
+  method: 'POST',
+  path: apiPaths.allowlistLink,
+  body: allowlistLinkBodySchema,
+  reply: messageReplySchema,
+  errors: [...publicWrite, 'unavailable'],
 });
 
 export const allowlistLeaveContract = defineContract({
@@ -100,4 +129,6 @@ export type AllowlistStatus = z.output<typeof allowlistStatusSchema>;
 export type ChallengeReply = z.output<typeof challengeReplySchema>;
 export type ChallengeBody = z.input<typeof challengeBodySchema>;
 export type SignedMessage = z.input<typeof signedMessageSchema>;
+export type AllowlistJoinReply = z.output<typeof allowlistJoinReplySchema>;
+export type AllowlistLinkBody = z.input<typeof allowlistLinkBodySchema>;
 export type AllowlistProof = z.output<typeof allowlistProofSchema>;

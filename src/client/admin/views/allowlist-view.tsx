@@ -17,6 +17,12 @@ import { LoadMore } from '../load-more.tsx';
 import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { formatTime } from './format.ts';
 
+/**
+ * Whether the holder linked an email: counted only once confirmed (the double opt-in). The
+ * address itself is never shown here; the Subscribers view opens the person.
+ */
+const emailWords: Record<AllowlistEntry['email'], string> = { linked: 'Linked', pending: 'Pending', none: '—' };
+
 const fetchPage = (search: string, after: string | null) =>
   callContract(allowlistContract, { query: { search: search || undefined, cursor: after ?? undefined } });
 
@@ -189,6 +195,7 @@ export function AllowlistView() {
                 <th scope="col">Address</th>
                 <th scope="col">Joined</th>
                 <th scope="col">Country</th>
+                <th scope="col">Email</th>
                 <th scope="col">
                   <span className="cs-visually-hidden">Action</span>
                 </th>
@@ -202,6 +209,7 @@ export function AllowlistView() {
                   </td>
                   <td data-label="Joined">{formatTime(e.joinedAt)}</td>
                   <td data-label="Country">{e.country ?? '—'}</td>
+                  <td data-label="Email">{emailWords[e.email]}</td>
                   <td>
                     <button type="button" className="cs-secondary" disabled={busy} onClick={() => void remove(e)}>
                       Remove<span className="cs-visually-hidden">{` ${e.address}`}</span>

@@ -38,11 +38,14 @@ export function mount(container: HTMLElement, props: IslandProps['allowlist']): 
   const status = part('status');
   const links = part('links');
   const action = part<HTMLButtonElement>('action');
+  const emailForm = part<HTMLFormElement>('email');
   const chainHex = `0x${props.chainId.toString(16)}`;
 
   let wallet: FoundWallet | null = null;
   let address: string | null = null;
   let since: string | null = null;
+  /** The last join's single-use token: the wallet's proof for linking an email (decision 0045). */
+  let linkToken: string | null = null;
   const followed = new WeakSet<Eip1193Provider>();
 
   const say = (text: string) => {
@@ -154,8 +157,9 @@ export function mount(container: HTMLElement, props: IslandProps['allowlist']): 
   }
 
   function reset() {
-    wallet = address = since = null;
+    wallet = address = since = linkToken = null;
     show(action, false);
+    show(emailForm, false);
     show(connectButton, true);
     say('');
   }
@@ -185,6 +189,9 @@ export function mount(container: HTMLElement, props: IslandProps['allowlist']): 
   /** Reads the address's place on the list and offers the one thing to do next. */
   async function refresh() {
     if (!address) return;
+    // Another account, or the list read again: the token was for the join just made, if any.
+    linkToken = null;
+    show(emailForm, false);
     say(words.checking);
     const reply = await allowlistApi.status(address);
     address = reply.address;
@@ -206,8 +213,13 @@ export function mount(container: HTMLElement, props: IslandProps['allowlist']): 
       say(words.signing);
       const signature = await provider.request({ method: 'personal_sign', params: [utf8Hex(message), address] });
       if (typeof signature !== 'string') return say(words.walletError);
-      const reply = await (purpose === 'join' ? allowlistApi.join : allowlistApi.leave)({ message, signature });
+      const reply =
+        purpose === 'join'
+          ? await allowlistApi.join({ message, signature })
+          : { ...(await allowlistApi.leave({ message, signature })), linkToken: null };
       since = reply.since;
+      linkToken = reply.linkToken;
+      show(emailForm, linkToken !== null);
       const short = shortAddress(reply.address);
       say(since ? words.joined({ address: short, since: sinceText(since) }) : words.left({ address: short }));
       action.textContent = since ? words.leave : words.join;
@@ -218,7 +230,34 @@ export function mount(container: HTMLElement, props: IslandProps['allowlist']): 
     }
   }
 
+  /** The optional email: the sign-up's double opt-in, proved by the join's token. */
+  async function linkEmail(event: SubmitEvent) {
+    event.preventDefault();
+    if (!linkToken) return;
+    const fields = new FormData(emailForm);
+    // Hidden while it is sent, so a second press cannot spend the token twice.
+    show(emailForm, false);
+    busy(true);
+    try {
+      const reply = await allowlistApi.link({
+        linkToken,
+        name: String(fields.get('name') ?? ''),
+        email: String(fields.get('email') ?? ''),
+      });
+      // Spent, whatever the answer said: a new join gives a new one.
+      linkToken = null;
+      say(reply.message);
+    } catch (error) {
+      // Refused before it was spent (the address as typed, say): the form is back to correct it.
+      show(emailForm, true);
+      fail(error);
+    } finally {
+      busy(false);
+    }
+  }
+
   connectButton.addEventListener('click', () => void connect().catch(fail));
+  emailForm.addEventListener('submit', (event) => void linkEmail(event));
   action.addEventListener('click', () => void sign());
   return Promise.resolve();
 }

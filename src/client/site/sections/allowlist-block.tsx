@@ -1,4 +1,7 @@
 import { walletPageWords } from '../../../../content/messages/en/allowlist.ts';
+import { signupMessages } from '../../../../content/messages/en/signup.ts';
+import { pagePaths } from '../../../shared/paths.ts';
+import { signupLimits } from '../../../shared/signup-schema.ts';
 import type { WalletProps } from '../../../shared/site-pages.ts';
 import { Island } from '../islands/island.tsx';
 
@@ -28,6 +31,40 @@ export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
               <p className="form-status" role="status" data-allowlist="status"></p>
               <div className="allowlist-links" data-allowlist="links" hidden></div>
               <button type="button" className="button button-primary" data-allowlist="action" hidden></button>
+              {/* Offered once a join has just been signed (the join's token is the wallet's proof;
+                  decision 0045): the sign-up's own fields and consent, so its double opt-in. */}
+              <form className="signup-form allowlist-email" data-allowlist="email" hidden>
+                <p>{walletPageWords.emailOffer}</p>
+                <div className="field">
+                  <label htmlFor="allowlist-name">{signupMessages.labels.name}</label>
+                  <input
+                    id="allowlist-name"
+                    name="name"
+                    type="text"
+                    autoComplete="name"
+                    required
+                    maxLength={signupLimits.name}
+                  />
+                </div>
+                <div className="field">
+                  <label htmlFor="allowlist-email">{signupMessages.labels.email}</label>
+                  <input
+                    id="allowlist-email"
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    inputMode="email"
+                    required
+                    maxLength={signupLimits.email}
+                  />
+                </div>
+                <p className="consent">
+                  {signupMessages.consent} <a href={pagePaths.privacy}>{signupMessages.privacyLink}</a>
+                </p>
+                <button className="button" type="submit">
+                  {walletPageWords.emailSubmit}
+                </button>
+              </form>
             </div>
           </Island>
           <p className="allowlist-never">{walletPageWords.never}</p>

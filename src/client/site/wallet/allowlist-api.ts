@@ -1,9 +1,12 @@
 import type {
+  AllowlistJoinReply,
+  AllowlistLinkBody,
   AllowlistStatus,
   ChallengeBody,
   ChallengeReply,
   SignedMessage,
 } from '../../../shared/allowlist/allowlist-schema.ts';
+import type { MessageReply } from '../../../shared/api-error.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { fillPath } from '../../../shared/route-contract.ts';
 import { xsrf } from '../../../shared/xsrf.ts';
@@ -38,6 +41,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 export const allowlistApi = {
   status: (address: string) => call<AllowlistStatus>('GET', fillPath(apiPaths.allowlistStatus, { address })),
   challenge: (body: ChallengeBody) => call<ChallengeReply>('POST', apiPaths.allowlistChallenge, body),
-  join: (body: SignedMessage) => call<AllowlistStatus>('POST', apiPaths.allowlistJoin, body),
+  join: (body: SignedMessage) => call<AllowlistJoinReply>('POST', apiPaths.allowlistJoin, body),
   leave: (body: SignedMessage) => call<AllowlistStatus>('POST', apiPaths.allowlistLeave, body),
+  link: (body: AllowlistLinkBody) => call<MessageReply>('POST', apiPaths.allowlistLink, body),
 };

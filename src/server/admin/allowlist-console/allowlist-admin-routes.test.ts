@@ -10,6 +10,7 @@ import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { testAccount } from '../../test/test-account.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { visitPage } from '../../test/visitor.ts';
+import { signupBatchWith } from '../../signups/queries.ts';
 import { ConsoleClient, makeOperator } from '../test-kit.ts';
 
 const content = parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } });
@@ -31,6 +32,33 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
       .insertInto('allowlist_entries')
       .values(accounts.map((a, i) => ({ address: a.address, joined_at: at.replace('21T', `2${i}T`), country: 'DE' })))
       .execute();
+    // The middle wallet linked an email its holder confirmed; the newest one linked one still
+    // pending; the oldest none (issue 20).
+    const signUp = (email: string) =>
+      store.db
+        .transaction()
+        .execute((trx) =>
+          signupBatchWith().run(trx, [
+            { input: { name: 'Ada', email, comment: '' }, meta: { now: t.clock(), page: '/' } },
+          ]),
+        );
+    const [confirmed] = await signUp('linked@example.com');
+    const [pending] = await signUp('pending@example.com');
+    if (!confirmed || !pending) throw new Error('no sign-up');
+    await store.db
+      .updateTable('subscribers')
+      .set({ status: 'confirmed' })
+      .where('id', '=', confirmed.subscriberId)
+      .execute();
+    for (const [account, id] of [
+      [accounts[1], confirmed.subscriberId],
+      [accounts[2], pending.subscriberId],
+    ] as const)
+      await store.db
+        .updateTable('allowlist_entries')
+        .set({ subscriber_id: id, link_asked_at: at })
+        .where('address', '=', account?.address ?? '')
+        .execute();
     alice = new ConsoleClient(t.app);
     bob = new ConsoleClient(t.app);
     viewer = new ConsoleClient(t.app);
@@ -63,6 +91,9 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
         { day: '2026-11-22', joined: 1 },
       ]);
       expect(all.entries.map((e) => e.address)).toEqual([...accounts].reverse().map((a) => a.address));
+      // Linked only once confirmed; the address is never in the answer.
+      expect(all.entries.map((e) => e.email)).toEqual(['pending', 'linked', 'none']);
+      expect(JSON.stringify(all)).not.toContain('@example.com');
       const piece = accounts[1]?.address.slice(10, 20).toUpperCase() ?? '';
       expect((await overview(`?search=${piece}`)).entries.map((e) => e.address)).toEqual([accounts[1]?.address]);
       expect((await viewer.get(adminApiPaths.allowlist)).statusCode).toBe(403);
@@ -124,7 +155,7 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
   );
 
   it.skipIf(skip)(
-    'removes an entry (audited, once); the CSV needs fresh proof and holds address, time and country',
+    'removes an entry (audited, once); the CSV needs fresh proof and holds address, time, country and whether an email is linked',
     async () => {
       const gone = accounts[0]?.address ?? '';
       const removed = await alice.post(adminApiPaths.allowlistRemove, { address: gone.toLowerCase() });
@@ -142,10 +173,19 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
       const csv = await fresh.post(adminApiPaths.allowlistCsv, {});
       expect(csv.statusCode, csv.body).toBe(200);
       const lines = csv.body.trim().split(/\r?\n/);
-      expect(lines[0]).toBe('"Address","Joined (UTC)","Country"');
+      expect(lines[0]).toBe('"Address","Joined (UTC)","Country","Email linked"');
       expect(lines).toHaveLength(3);
       expect(csv.body).not.toContain(gone);
       expect(csv.body).toContain(',"DE"');
+      // Yes for the confirmed link, no for the pending one; never the email address.
+      const linked = (account: (typeof accounts)[number] | undefined) =>
+        lines
+          .find((l) => l.startsWith(`"${account?.address ?? '-'}"`))
+          ?.split(',')
+          .at(-1);
+      expect(linked(accounts[1])).toBe('"yes"');
+      expect(linked(accounts[2])).toBe('"no"');
+      expect(csv.body).not.toContain('@example.com');
     },
   );
 });

@@ -81,7 +81,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     const last = shown.at(-1);
     const counts = await entryCounts(db());
     return {
-      entries: shown.map((r) => ({ address: r.address, joinedAt: r.joined_at, country: r.country })),
+      entries: shown.map((r) => ({ address: r.address, joinedAt: r.joined_at, country: r.country, email: r.email })),
       nextCursor: rows.length > PAGE && last ? encodeCursor(last) : null,
       total: counts.total,
       byDay: counts.byDay,
@@ -185,8 +185,9 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     },
   );
 
-  // The whole list as CSV (address, joined, country), oldest address order, streamed. A POST,
-  // because the export is audited (decision 0016).
+  // The whole list as CSV (address, joined, country, whether a confirmed email is linked: yes/no,
+  // never the address), oldest address order, streamed. A POST, because the export is audited
+  // (decision 0016).
   registerContract(
     api,
     allowlistCsvContract,
@@ -196,10 +197,10 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
       const { total } = await entryCounts(db());
       await audit(request, { action: 'allowlist.exported', detail: `CSV; ${total} rows` });
       const csv = csvStream(
-        ['Address', 'Joined (UTC)', 'Country'],
+        ['Address', 'Joined (UTC)', 'Country', 'Email linked'],
         (async function* () {
           for await (const r of allEntries(db()))
-            yield [r.address, r.joined_at, r.country ?? ''].map(neutraliseFormula);
+            yield [r.address, r.joined_at, r.country ?? '', r.email === 'linked' ? 'yes' : 'no'].map(neutraliseFormula);
         })(),
       );
       csv.once('error', (error) =>
