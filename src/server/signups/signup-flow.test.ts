@@ -54,6 +54,27 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(again.html).toContain(`<html lang="${defaultLocale}">`);
     });
 
+    it('writes the confirmation in Spanish to a subscriber whose stored locale is es', async () => {
+      const visitor = await visitPage(t.app);
+      t.clock.advance(4000);
+      await postSignupJson(t.app, visitor, { name: 'Inés', email: 'ines@example.com' });
+      // Pages have no Spanish URL yet, so the row says what a Spanish page will store; the email
+      // is composed at send time, from the row.
+      await store.db.updateTable('subscribers').set({ locale: 'es' }).execute();
+      await t.app.jobs.runOnce('outbox');
+      const [mail] = await sink.waitFor(1);
+      if (!mail) throw new Error('no email');
+      const spanish = messagesFor('es').confirmationEmail;
+      expect(mail.subject).toBe('Confirma tu suscripción a Diamond Hand (DH)');
+      expect(mail.text).toContain(spanish.hello);
+      expect(mail.text).toContain(spanish.validity);
+      expect(mail.html).toContain('<html lang="es">');
+      expect(mail.html).toContain(spanish.button);
+      expect(mail.html).not.toContain(messagesFor(defaultLocale).confirmationEmail.button);
+      // The links are the same links, whatever the language.
+      expect(linkIn(mail, 'confirm')).toMatch(/^https:\/\/dh\.example\/confirm\?token=[\w-]{43}$/);
+    });
+
     it('gives rows stored before subscribers had a locale the default one', async () => {
       // A row written without the column, as every row was before migration 0018.
       const at = new Date(0).toISOString();

@@ -1,0 +1,26 @@
+// The pages' fixed words in Arabic: a draft, not yet reviewed by a native speaker (./meta.ts).
+// Typed by the English file.
+import type { PageChromeMessages } from '../en/page-chrome.ts';
+
+export const pageChromeMessages: PageChromeMessages = {
+  privacyLink: 'إشعار الخصوصية',
+  copyright: ({ year, site }) => `© ${year} ${site}`,
+  opensInNewTab: '(يُفتح في علامة تبويب جديدة)',
+  heroLine: ({ site, network }) => `${site} · عملة ميم على شبكة ${network}`,
+  comingSoon: 'قريبًا',
+  contractAddress: 'عنوان العقد الرسمي:',
+  faqTitle: 'الأسئلة الشائعة',
+  faqContractAddress: ({ address }) => [
+    'عنوان العقد الرسمي هو ',
+    { code: address },
+    '. تحقّق منه هنا قبل أن ترسل أي شيء.',
+  ],
+  homeLink: 'الانتقال إلى الصفحة الرئيسية',
+  notFound: {
+    title: 'الصفحة غير موجودة',
+    message: 'لا يوجد شيء على هذا العنوان. الأيدي الماسية تصمد؛ أما هذا الرابط فلم يصمد.',
+    description: 'لا يوجد شيء على هذا العنوان.',
+  },
+  titled: ({ title, site }) => `${title} · ${site}`,
+  privacyDescription: ({ site }) => `ما الذي يجمعه موقع ${site}، ولماذا، وكيف تطلب محوه.`,
+};

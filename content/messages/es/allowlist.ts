@@ -1,0 +1,81 @@
+// The allowlist's words in Spanish: a draft, not yet reviewed by a native speaker (./meta.ts).
+// Typed by the English file.
+import {
+  walletRefusals as english,
+  type WalletMessages,
+  type WalletPageWords,
+  type WalletRefusals,
+} from '../en/allowlist.ts';
+
+export const walletPageWords: WalletPageWords = {
+  headerJoin: 'Unirse a la lista de acceso',
+  headerClosed: 'Lista de acceso cerrada',
+  heading: 'Lista de acceso a la preventa',
+  intro:
+    'Demuestra que eres dueño de una billetera firmando un mensaje corto, y tu dirección entrará en la lista de la preventa. Es gratis.',
+  closed: 'La lista de acceso está cerrada por ahora. Sigue nuestros canales para saber cuándo abre la próxima ronda.',
+  connect: 'Conectar billetera',
+  never:
+    'Esta página solo le pide a tu billetera que firme un mensaje de Sign-In with Ethereum. Nunca pide una transacción, una aprobación de tokens ni un permit, y no puede mover tus fondos.',
+  needs:
+    'Para unirte necesitas JavaScript y una billetera: una extensión del navegador o el navegador integrado en la app de tu billetera.',
+  emailOffer:
+    'Recibe un aviso cuando abra la preventa (opcional): primero te enviamos un enlace de confirmación, y tu correo cuenta en cuanto lo pulses.',
+  emailSubmit: 'Avisarme cuando abra la preventa',
+};
+
+export const walletMessages: WalletMessages = {
+  connect: 'Conectar billetera',
+  looking: 'Buscando billeteras en este navegador…',
+  choose: 'Elige tu billetera:',
+  noWallet:
+    'No se encontró ninguna billetera en este navegador. Instala una extensión de billetera o abre esta página en el navegador integrado en la app de tu billetera:',
+  openIn: ({ wallet }) => `Abrir en ${wallet}`,
+  connecting: ({ wallet }) => `Pidiendo tu dirección a ${wallet}…`,
+  switching: ({ chainId }) => `Pidiendo a tu billetera que cambie a la red de la preventa (cadena ${chainId})…`,
+  wrongChain: ({ chainId }) =>
+    `Tu billetera está en otra red. Cámbiala a la cadena ${chainId} y vuelve a pulsar el botón.`,
+  checking: 'Comprobando la lista de acceso…',
+  join: 'Firmar para unirme a la lista de acceso',
+  leave: 'Firmar para salir de la lista de acceso',
+  signing: 'Firma el mensaje en tu billetera. Es gratis y no mueve nada.',
+  joined: ({ address, since }) => `${address} está en la lista de acceso desde ${since}.`,
+  notJoined: ({ address }) => `${address} aún no está en la lista de acceso.`,
+  left: ({ address }) => `${address} salió de la lista de acceso.`,
+  declined: 'Lo rechazaste en tu billetera. No se firmó nada y nada cambió.',
+  walletError: 'Tu billetera no respondió como esperábamos. Vuelve a intentarlo.',
+  accountChanged: ({ address }) =>
+    `Tu billetera ahora usa ${address}. Pulsa el botón para continuar con esa dirección.`,
+};
+
+export const walletRefusals: WalletRefusals = {
+  // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
+  // message against English's words.
+  statement: english.statement,
+  notOpen: 'La lista de acceso no está abierta.',
+  closed: 'La lista de acceso está cerrada: ahora nadie puede unirse.',
+  malformed:
+    'Ese no es un mensaje de Sign-In with Ethereum que podamos leer. Vuelve a pulsar el botón para obtener uno nuevo.',
+  wrongDomain: ({ domain }) => `Ese mensaje es para otro sitio web. Este sitio solo acepta mensajes para ${domain}.`,
+  wrongUri: ({ uri }) => `Ese mensaje indica una dirección distinta de ${uri}.`,
+  wrongChain: ({ chainId }) => `Ese mensaje es para otra red. La red de la preventa es la cadena ${chainId}.`,
+  wrongStatement: 'Ese mensaje no dice lo que este sitio te pidió firmar. Vuelve a pulsar el botón.',
+  unknownNonce: 'Ese mensaje no lo escribió este sitio. Vuelve a pulsar el botón para obtener uno nuevo.',
+  usedNonce: 'Ese mensaje ya se usó. Cada uno vale una sola vez: vuelve a pulsar el botón.',
+  expired: 'Ese mensaje caducó (cada uno es válido durante 10 minutos). Vuelve a pulsar el botón.',
+  otherAddress: 'Ese mensaje se escribió para una dirección distinta de la que indica.',
+  otherSigner: ({ address }) => `La firma no la hizo ${address}. Firma con la billetera que tiene esta dirección.`,
+  unreadableSignature: 'No se pudo leer esa firma. Vuelve a firmar.',
+  contractWalletUnchecked: ({ address }) =>
+    `Si ${address} es una billetera de contrato inteligente, este sitio aún no puede comprobar su firma: para eso necesita una conexión a un nodo de Ethereum (ETH_RPC_URL), que no está configurada. Usa una dirección de billetera normal.`,
+  contractWalletDown:
+    'No pudimos conectar con el nodo de Ethereum para comprobar una billetera de contrato inteligente. Vuelve a intentarlo en un minuto.',
+  tooMany: ({ seconds }) => `Demasiados intentos desde tu red. Vuelve a intentarlo en ${seconds} segundos.`,
+  tooFast: 'Eso fue más rápido de lo que puede ir una persona. Espera unos segundos y vuelve a pulsar el botón.',
+  notOnList: ({ address }) => `${address} no está en la última instantánea de la lista de acceso.`,
+  noSnapshot: 'Todavía no se ha congelado ninguna instantánea de la lista de acceso.',
+  linkUnproved:
+    'No podemos saber si esta solicitud viene de la billetera que se unió: vincular un correo necesita una firma nueva. Vuelve a firmar para unirte (conservas tu lugar en la lista) y después añade tu correo.',
+  linkAsked:
+    'Gracias. Si esta dirección puede recibir nuestros correos, ya va en camino un enlace de confirmación: el enlace cuenta en cuanto lo pulses.',
+};

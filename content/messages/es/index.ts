@@ -1,0 +1,28 @@
+// This locale's surfaces as one object, for catalog.ts (the server's). The browser imports a
+// surface's file, never this one (decision 0043).
+import type { Messages } from '../catalog.ts';
+import { confirmationEmailMessages } from './confirmation-email.ts';
+import * as connection from './connection.ts';
+import { countdownLabels, countdownMessages } from './countdown.ts';
+import { httpErrorMessages } from './http-errors.ts';
+import { linkPageMessages } from './link-pages.ts';
+import { pageChromeMessages } from './page-chrome.ts';
+import { privacyMessages } from './privacy.ts';
+import { signupAnswers, signupMessages } from './signup.ts';
+import * as wallet from './wallet.ts';
+import * as allowlist from './allowlist.ts';
+
+export const messages: Messages = {
+  countdown: countdownMessages,
+  countdownLabels,
+  signup: signupMessages,
+  signupAnswers,
+  wallet,
+  connection,
+  allowlist,
+  pageChrome: pageChromeMessages,
+  privacy: privacyMessages,
+  linkPages: linkPageMessages,
+  confirmationEmail: confirmationEmailMessages,
+  httpErrors: httpErrorMessages,
+};

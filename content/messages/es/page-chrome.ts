@@ -1,0 +1,26 @@
+// The pages' fixed words in Spanish: a draft, not yet reviewed by a native speaker (./meta.ts).
+// Typed by the English file.
+import type { PageChromeMessages } from '../en/page-chrome.ts';
+
+export const pageChromeMessages: PageChromeMessages = {
+  privacyLink: 'Aviso de privacidad',
+  copyright: ({ year, site }) => `© ${year} ${site}`,
+  opensInNewTab: '(se abre en una pestaña nueva)',
+  heroLine: ({ site, network }) => `${site} · una memecoin en ${network}`,
+  comingSoon: 'Próximamente',
+  contractAddress: 'Dirección oficial del contrato:',
+  faqTitle: 'PREGUNTAS FRECUENTES',
+  faqContractAddress: ({ address }) => [
+    'La dirección oficial del contrato es ',
+    { code: address },
+    '. Compruébala aquí antes de enviar nada.',
+  ],
+  homeLink: 'Ir a la página de inicio',
+  notFound: {
+    title: 'Página no encontrada',
+    message: 'No hay nada en esta dirección. Las manos de diamante aguantan; este enlace, no.',
+    description: 'No hay nada en esta dirección.',
+  },
+  titled: ({ title, site }) => `${title} · ${site}`,
+  privacyDescription: ({ site }) => `Qué recopila el sitio web de ${site}, por qué y cómo pedir que se borre.`,
+};

@@ -1,0 +1,27 @@
+// The pages' fixed words in Brazilian Portuguese: a draft, not yet reviewed by a native speaker
+// (./meta.ts). Typed by the English file.
+import type { PageChromeMessages } from '../en/page-chrome.ts';
+
+export const pageChromeMessages: PageChromeMessages = {
+  privacyLink: 'Aviso de privacidade',
+  copyright: ({ year, site }) => `© ${year} ${site}`,
+  opensInNewTab: '(abre em uma nova aba)',
+  // "na rede": the network's name comes from the content file, and "rede" gives it a gender.
+  heroLine: ({ site, network }) => `${site} · uma memecoin na rede ${network}`,
+  comingSoon: 'Em breve',
+  contractAddress: 'Endereço oficial do contrato:',
+  faqTitle: 'PERGUNTAS FREQUENTES',
+  faqContractAddress: ({ address }) => [
+    'O endereço oficial do contrato é ',
+    { code: address },
+    '. Confira aqui antes de enviar qualquer coisa.',
+  ],
+  homeLink: 'Ir para a página inicial',
+  notFound: {
+    title: 'Página não encontrada',
+    message: 'Não há nada neste endereço. Mãos de diamante seguram firme; este link, não.',
+    description: 'Não há nada neste endereço.',
+  },
+  titled: ({ title, site }) => `${title} · ${site}`,
+  privacyDescription: ({ site }) => `O que o site ${site} coleta, por quê e como pedir que seja apagado.`,
+};

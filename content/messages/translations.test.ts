@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { signupLimits } from '../../src/shared/signup-schema.ts';
+import { countdownMessages as arabicCountdown } from './ar/countdown.ts';
+import { catalog } from './catalog.ts';
+import { countdownMessages as spanishCountdown } from './es/countdown.ts';
+import { defaultLocale, locales } from './locales.ts';
+
+// What the compiler cannot see in a translation: a sentence left empty, a placeholder dropped, a
+// string left in English. Run on every locale's words with sample parameters; the checks are crude
+// on purpose (a native speaker's review is the real one, ./review.ts), but each catches a mistake
+// a translator makes.
+
+/** Parameters every message function is called with; the form's errors take the form's limits. */
+const sample = {
+  site: 'Diamond Hand (DH)',
+  name: 'Diamond Hand',
+  network: 'Ethereum',
+  year: 2031,
+  address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  title: 'Zyzzyva',
+  seconds: 37,
+  days: 12,
+  hours: 13,
+  minutes: 14,
+  wallet: 'Zorrowallet',
+  chainId: 11155111,
+  since: '2031-05-06',
+  domain: 'dh.example',
+  uri: 'https://dh.example/',
+};
+const paramsAt = (path: string): object => (path.startsWith('signup.fieldErrors.') ? signupLimits : sample);
+
+/** Strings that stay as they are in every language, and why. */
+const sameAsEnglish: Record<string, string> = {
+  'maxmind.com': 'a domain name',
+  'DB-IP.com': 'a domain name',
+  Cookies: 'the word in Spanish and Portuguese as well',
+};
+/** Messages kept as English's: every word a parameter ("© 2031 Diamond Hand (DH)"), or ASCII by law. */
+const keptAsEnglish: Record<string, string> = {
+  'pageChrome.copyright': 'only parameters',
+  'pageChrome.titled': 'only parameters',
+  'allowlist.walletRefusals.statement.join': 'EIP-4361: a statement is ASCII; the server checks English',
+  'allowlist.walletRefusals.statement.leave': 'EIP-4361: a statement is ASCII; the server checks English',
+};
+/** Names kept in English in every locale (the brand, products, settings' own names). */
+const keptNames = new Set(
+  'diamond hand hodl ethereum telegram twitter maxmind geolite2 global privacy control track javascript json https name example com'.split(
+    ' ',
+  ),
+);
+
+interface Leaf {
+  /** Where it is: `linkPages.storeDown.message`, `privacy.sections[2].blocks[0].p[1]`. */
+  path: string;
+  text: string;
+  /** A `{ code }` part of rich text: an address or a cookie's name, never translated. */
+  code: boolean;
+  /** The message function it came out of, if any. */
+  from?: string;
+}
+
+/** Every string in a locale's words, calling each function with the sample parameters. */
+function leaves(value: unknown, path: string, from?: string): Leaf[] {
+  if (typeof value === 'string') return [{ path, text: value, code: false, ...(from ? { from } : {}) }];
+  if (typeof value === 'function') return leaves((value as (p: object) => unknown)(paramsAt(path)), path, path);
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, `${path}[${i}]`, from));
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (typeof record.code === 'string' && Object.keys(record).length === 1)
+      return [{ path, text: record.code, code: true, ...(from ? { from } : {}) }];
+    if (typeof record.link === 'string') return leaves(record.link, `${path}.link`, from);
+    return Object.keys(record).flatMap((k) => leaves(record[k], path ? `${path}.${k}` : k, from));
+  }
+  return [];
+}
+
+const english = leaves(catalog[defaultLocale], '');
+const others = locales.filter((l) => l !== defaultLocale);
+
+/** "1,000", "1.000", "1 000" and "1000" alike, so a number counts however a locale groups it. */
+const ungrouped = (text: string) => text.replace(/(\d)[,.\u00a0\u202f\u066c ](?=\d)/g, '$1');
+const byFunction = (all: Leaf[]) => {
+  const texts = new Map<string, string>();
+  for (const leaf of all) if (leaf.from) texts.set(leaf.from, `${texts.get(leaf.from) ?? ''}\n${ungrouped(leaf.text)}`);
+  return texts;
+};
+
+/** Lower-case words of three letters or more in English's sentences, less the names kept. */
+const englishWords = new Set(
+  english
+    .filter((l) => !l.code)
+    .flatMap((l) => l.text.toLowerCase().match(/[a-z]{3,}/g) ?? [])
+    .filter((w) => !keptNames.has(w)),
+);
+/** Runs of three or more English words in a row: an English phrase left in a translation. */
+function englishRuns(text: string): string[] {
+  const runs: string[] = [];
+  let run: string[] = [];
+  for (const token of [...text.split(/[\s,.;:!?()«»“”"—–·、，。：；（）！？]+/), '']) {
+    if (/^[A-Za-z]{3,}$/.test(token) && englishWords.has(token.toLowerCase())) run.push(token);
+    else {
+      if (run.length >= 3) runs.push(run.join(' '));
+      run = [];
+    }
+  }
+  return runs;
+}
+
+describe.each(others)('the %s translation', (locale) => {
+  const words = leaves(catalog[locale], '');
+
+  it('has every section, list item and sentence English has, once its functions are called', () => {
+    // A rich text's parts may be more or fewer (a language moves its link), so the last index goes.
+    const shape = (all: Leaf[]) => [...new Set(all.map((l) => l.path.replace(/\[\d+\](\.link)?$/, '')))].sort();
+    expect(shape(words)).toEqual(shape(english));
+  });
+
+  it('has no empty sentence', () => {
+    expect(words.filter((l) => l.text.trim() === '').map((l) => l.path)).toEqual([]);
+  });
+
+  it('puts in every parameter English puts in', () => {
+    const englishTexts = byFunction(english);
+    const translated = byFunction(words);
+    const dropped = [...englishTexts].flatMap(([path, text]) =>
+      Object.values(paramsAt(path))
+        .map((v) => ungrouped(String(v)))
+        .filter((v) => text.includes(v) && !(translated.get(path) ?? '').includes(v))
+        .map((v) => `${path}: ${v}`),
+    );
+    expect(dropped).toEqual([]);
+  });
+
+  it('leaves nothing as it is in English but names that stay', () => {
+    const englishAt = new Map(english.map((l) => [l.path, l.text]));
+    const untranslated = words
+      .filter((l) => !l.code && englishAt.get(l.path) === l.text)
+      .filter((l) => !(l.text in sameAsEnglish) && !(l.path in keptAsEnglish) && !((l.from ?? '') in keptAsEnglish))
+      .map((l) => `${l.path}: ${l.text}`);
+    expect(untranslated).toEqual([]);
+  });
+
+  it('has no English phrase left inside a sentence', () => {
+    const left = words
+      .filter((l) => !l.code && !(l.path in keptAsEnglish))
+      .flatMap((l) => englishRuns(l.text).map((run) => `${l.path}: ${run}`));
+    expect(left).toEqual([]);
+  });
+});
+
+describe('the crude checks themselves', () => {
+  it('see a dropped placeholder, an untranslated sentence and an English phrase', () => {
+    const dropped = leaves({ linkPages: { storeDown: () => 'Vuelve más tarde.' } }, '');
+    expect(byFunction(dropped).get('linkPages.storeDown')).not.toContain('37');
+    expect(englishRuns('Revisa tu conexión. Please try again in a minute.')).toEqual(['Please try again']);
+    expect(englishRuns('Conectar billetera con Diamond Hand en Ethereum')).toEqual([]);
+  });
+});
+
+describe('plurals', () => {
+  it('Spanish says one day and many days', () => {
+    expect(spanishCountdown.opensIn({ days: 1, hours: 0, minutes: 1 })).toBe('La preventa abre en 1 día y 1 minuto');
+    expect(spanishCountdown.opensIn({ days: 2, hours: 3, minutes: 4 })).toBe(
+      'La preventa abre en 2 días, 3 horas y 4 minutos',
+    );
+  });
+
+  it('Arabic gives one, two, few, many and other their own forms', () => {
+    expect(arabicCountdown.opensIn({ days: 2, hours: 1, minutes: 0 })).toBe('يبدأ البيع المسبق بعد يومين وساعة واحدة');
+    expect(arabicCountdown.opensIn({ days: 3, hours: 11, minutes: 2 })).toBe(
+      'يبدأ البيع المسبق بعد 3 أيام و11 ساعةً ودقيقتين',
+    );
+    expect(arabicCountdown.opensIn({ days: 100, hours: 0, minutes: 0 })).toBe('يبدأ البيع المسبق بعد 100 يوم');
+    expect(catalog.ar.signup.fieldErrors['comment.tooLong'](signupLimits)).toBe(
+      'لا يمكن أن يزيد تعليقك على 1,000 حرف.',
+    );
+  });
+});

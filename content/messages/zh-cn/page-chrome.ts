@@ -1,0 +1,22 @@
+// The pages' fixed words in Simplified Chinese: a draft, not yet reviewed by a native speaker
+// (./meta.ts). Typed by the English file.
+import type { PageChromeMessages } from '../en/page-chrome.ts';
+
+export const pageChromeMessages: PageChromeMessages = {
+  privacyLink: '隐私声明',
+  copyright: ({ year, site }) => `© ${year} ${site}`,
+  opensInNewTab: '（在新标签页中打开）',
+  heroLine: ({ site, network }) => `${site} · ${network} 上的 Meme 币`,
+  comingSoon: '即将推出',
+  contractAddress: '官方合约地址：',
+  faqTitle: '常见问题',
+  faqContractAddress: ({ address }) => ['官方合约地址为 ', { code: address }, '。发送任何资产前，请先在这里核对。'],
+  homeLink: '前往首页',
+  notFound: {
+    title: '页面未找到',
+    message: '此地址没有任何内容。钻石手从不放手，这个链接却没撑住。',
+    description: '此地址没有任何内容。',
+  },
+  titled: ({ title, site }) => `${title} · ${site}`,
+  privacyDescription: ({ site }) => `${site} 网站收集哪些信息、为何收集，以及如何要求删除。`,
+};
