@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { catalog, type Messages } from './catalog.ts';
+import { catalog } from './catalog.ts';
+import type { Messages } from './messages.ts';
 import { locales } from './locales.ts';
 
 // Every locale speaks every surface with the same keys and parameters as English. The compiler

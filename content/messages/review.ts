@@ -5,21 +5,9 @@ import { meta as ar } from './ar/meta.ts';
 import { meta as en } from './en/meta.ts';
 import { meta as es } from './es/meta.ts';
 import { locales, type Locale } from './locales.ts';
+import type { TranslationReview } from './translation-review.ts';
 import { meta as ptBr } from './pt-br/meta.ts';
 import { meta as zhCn } from './zh-cn/meta.ts';
-
-/** Who wrote a locale's words and whether a native speaker has reviewed them. */
-export type TranslationReview =
-  | {
-      reviewed: true;
-      /** Who signed it off, e.g. "Ana Souza (native speaker), 2026-12-02". */
-      reviewedBy: string;
-      translatedBy: string;
-    }
-  | {
-      reviewed: false;
-      translatedBy: string;
-    };
 
 export const translationReviews: Record<Locale, TranslationReview> = {
   en: en,

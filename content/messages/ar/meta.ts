@@ -1,6 +1,6 @@
 // The Arabic words are a draft written by the team, not yet read by a native speaker. Set
 // `reviewed: true` and name the reviewer once one has signed them off (issue 19).
-import type { TranslationReview } from '../review.ts';
+import type { TranslationReview } from '../translation-review.ts';
 
 export const meta: TranslationReview = {
   reviewed: false,

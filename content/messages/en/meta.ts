@@ -1,5 +1,5 @@
 // English is the source text: the other locales translate it, so there is nothing to review it against.
-import type { TranslationReview } from '../review.ts';
+import type { TranslationReview } from '../translation-review.ts';
 
 export const meta: TranslationReview = {
   reviewed: true,

@@ -1,6 +1,6 @@
 // This locale's surfaces as one object, for catalog.ts (the server's). The browser imports a
 // surface's file, never this one (decision 0043).
-import type { Messages } from '../catalog.ts';
+import type { Messages } from '../messages.ts';
 import { confirmationEmailMessages } from './confirmation-email.ts';
 import * as connection from './connection.ts';
 import { countdownLabels, countdownMessages } from './countdown.ts';

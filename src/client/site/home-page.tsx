@@ -1,4 +1,4 @@
-import type { Messages } from '../../../content/messages/catalog.ts';
+import type { Messages } from '../../../content/messages/messages.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import type { PresaleProps, WalletProps } from '../../shared/site-pages.ts';
 import { AllowlistBlock } from './sections/allowlist-block.tsx';

@@ -1,4 +1,5 @@
-import { messagesFor, type Messages } from '../../../content/messages/catalog.ts';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import type { Messages } from '../../../content/messages/messages.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { HomePage } from './home-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';

@@ -1,5 +1,5 @@
 import type { PresaleProps } from '../../../shared/site-pages.ts';
-import type { Messages } from '../../../../content/messages/catalog.ts';
+import type { Messages } from '../../../../content/messages/messages.ts';
 import { content } from '../content.ts';
 import { PresaleCountdown } from './presale-countdown.tsx';
 import { SocialLinks } from './social-links.tsx';

@@ -1,4 +1,4 @@
-import type { Messages } from '../../../../content/messages/catalog.ts';
+import type { Messages } from '../../../../content/messages/messages.ts';
 import type { PresaleProps } from '../../../shared/site-pages.ts';
 import { countdownAt, countdownSentence, countdownUnits, pad2 } from '../countdown.ts';
 import { Island } from '../islands/island.tsx';
