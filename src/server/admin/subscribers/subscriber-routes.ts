@@ -27,6 +27,7 @@ import {
   subscribersCsvContract,
 } from '../../../shared/admin/contracts.ts';
 import { registerContract } from '../../lib/register-contract.ts';
+import { fileStamp } from '../../lib/csv.ts';
 
 const goneMessage = 'There is no such subscriber (they may have been erased).';
 
@@ -39,9 +40,6 @@ const erasedMessage = (files: number): string =>
   ].join(' ');
 
 const notFound = (reply: FastifyReply) => reply.code(404).send(apiError('not_found', goneMessage));
-
-/** Today's date and a short time, for download file names (no personal data in them). */
-const stamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
 
 /**
  * The Subscribers screen's endpoints, over the sign-up feature's console queries (decision 0014).
@@ -131,7 +129,7 @@ export function registerSubscriberRoutes(
         subject: id,
         detail: `JSON; ${readsNote(reads, allowance)}`,
       });
-      reply.header('content-disposition', `attachment; filename="subscriber-${stamp(now)}.json"`);
+      reply.header('content-disposition', `attachment; filename="subscriber-${fileStamp(now)}.json"`);
       return data;
     },
   );
@@ -212,7 +210,7 @@ export function registerSubscriberRoutes(
       });
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="subscribers-${stamp(now)}.csv"`)
+        .header('content-disposition', `attachment; filename="subscribers-${fileStamp(now)}.csv"`)
         .send(csv);
     },
   );

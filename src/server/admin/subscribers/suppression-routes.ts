@@ -7,7 +7,7 @@ import {
 } from '../../../shared/admin/contracts.ts';
 import type { SuppressionEntry, SuppressionList, SuppressionListQuery } from '../../../shared/admin/suppressions.ts';
 import { apiError } from '../../../shared/api-error.ts';
-import { csvStream, neutraliseFormula } from '../../lib/csv.ts';
+import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import type { Database, SuppressionsTable } from '../../store/schema.ts';
@@ -85,8 +85,6 @@ const CSV_HEADERS = ['Id', 'Reason', 'Source', 'Detail', 'Suppressed (UTC)', 'Li
 const csvCells = (r: SuppressionsTable): string[] =>
   [r.id, r.reason, r.source, r.detail ?? '', r.created_at, r.lifted_at ?? ''].map(neutraliseFormula);
 
-const stamp = (now: Date): string => now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
-
 /**
  * The suppression list (docs/decisions/0035): senders read it and export it (fresh proof,
  * audited); an owner lifts an entry, with fresh proof, audited — the address may then be mailed
@@ -149,7 +147,7 @@ export function registerSuppressionRoutes(api: FastifyInstance): void {
       );
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="suppressions-${stamp(now)}.csv"`)
+        .header('content-disposition', `attachment; filename="suppressions-${fileStamp(now)}.csv"`)
         .send(csv);
     },
   );
