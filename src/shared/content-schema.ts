@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultLocale, locales, type Locale } from '../../content/messages/locales.ts';
 import { checksumProblem } from './eth-address.ts';
 
 // The one description of what a team may put in content/site-content.ts. It runs at build time
@@ -27,6 +28,29 @@ export const socialLinkSchema = z.object({
   label: text(40),
   url: httpsUrl,
 });
+
+/**
+ * The content file's own words in another locale: everything a visitor reads that the team wrote
+ * (the name, ticker, links and switches are the same in every language). The FAQ is the same
+ * questions in the same order; which answer shows the contract address is the English file's.
+ */
+export const contentWordsSchema = z
+  .object({
+    description: text(160),
+    heroTagline: text(160),
+    bannerHeadline: text(120),
+    stayUpdated: z.object({ heading: text(60), intro: text(200) }).strict(),
+    closingLine: text(120),
+    riskNotice: text(300),
+    faq: z.array(z.object({ question: text(200), answer: text(1000) }).strict()),
+  })
+  .strict();
+export type ContentWords = z.infer<typeof contentWordsSchema>;
+
+/** The locales whose content words are a translation (the default's are the content file itself). */
+export type TranslatedLocale = Exclude<Locale, 'en'>;
+const isTranslated = (l: Locale): l is TranslatedLocale => l !== defaultLocale;
+const translatedLocales = locales.filter(isTranslated);
 
 export const siteContentSchema = z
   .object({
@@ -103,8 +127,31 @@ export const siteContentSchema = z
       color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'),
       background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'),
     }),
+    // Every other locale's words (content/translations/<locale>.ts): a page never mixes languages,
+    // so a locale without all of them does not build.
+    translations: z
+      .object({
+        es: contentWordsSchema,
+        'pt-br': contentWordsSchema,
+        'zh-cn': contentWordsSchema,
+        ar: contentWordsSchema,
+      } satisfies Record<TranslatedLocale, typeof contentWordsSchema>)
+      .strict(),
   })
   .strict()
+  .check((ctx) => {
+    for (const locale of translatedLocales) {
+      const faq = ctx.value.translations[locale].faq;
+      if (faq.length !== ctx.value.faq.length) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['translations', locale, 'faq'],
+          message: `must have the same ${ctx.value.faq.length} questions as the English FAQ, in the same order (it has ${faq.length})`,
+          input: faq,
+        });
+      }
+    }
+  })
   .check((ctx) => {
     if (ctx.value.presaleDate !== null && ctx.value.presaleUrl === null) {
       ctx.issues.push({
@@ -117,6 +164,25 @@ export const siteContentSchema = z
   });
 
 export type SiteContent = z.infer<typeof siteContentSchema>;
+
+/**
+ * The content as a page in `locale` reads it: the content file with that locale's words in place
+ * of the English ones. Everything else (links, switches, the contract address) is the same.
+ */
+export function contentIn(content: SiteContent, locale: Locale): SiteContent {
+  if (!isTranslated(locale)) return content;
+  const words = content.translations[locale];
+  return {
+    ...content,
+    description: words.description,
+    heroTagline: words.heroTagline,
+    banner: { ...content.banner, headline: words.bannerHeadline },
+    stayUpdated: words.stayUpdated,
+    closingLine: words.closingLine,
+    riskNotice: words.riskNotice,
+    faq: content.faq.map((item, i) => ({ ...item, ...words.faq[i] })),
+  };
+}
 export type FaqItem = z.infer<typeof faqItemSchema>;
 
 /** Validates raw content; throws an Error whose message names every bad field by its path. */

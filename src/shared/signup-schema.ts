@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { signupMessages, type SignupAnswers, type SignupMessages } from '../../content/messages/en/signup.ts';
 import { messageReplySchema } from './api-error.ts';
+import { locales } from '../../content/messages/locales.ts';
 import { pagePaths } from './paths.ts';
 import { defineContract } from './route-contract.ts';
 
@@ -104,15 +105,24 @@ export const signupSchema = z.strictObject({
   ),
   // The honeypot: hidden from people, so anything in it was typed by a bot. Never stored.
   website: z.optional(z.string()),
+  // The language of the page the form is on (a hidden field): the answer, the confirmation email
+  // and every later email are written in it. Missing means the default (English).
+  locale: z.optional(z.enum(locales, { error: 'form.shape' satisfies SignupFormCode })),
 });
 
 export type SignupInput = z.output<typeof signupSchema>;
 
-/** The honeypot's name: a field of the schema that people never see (never stored, never shown). */
-const honeypot = 'website';
+/**
+ * The schema's fields that people never type: the honeypot (never stored, never shown) and the
+ * page's locale (a hidden field the form carries).
+ */
+const hidden = ['website', 'locale'] as const;
+type Hidden = (typeof hidden)[number];
 /** The form's fields, in order, read from the schema: a field added there is one here. */
-export type SignupField = Exclude<keyof typeof signupSchema.shape, typeof honeypot>;
-export const signupFields = Object.keys(signupSchema.shape).filter((k): k is SignupField => k !== honeypot);
+export type SignupField = Exclude<keyof typeof signupSchema.shape, Hidden>;
+export const signupFields = Object.keys(signupSchema.shape).filter(
+  (k): k is SignupField => !(hidden as readonly string[]).includes(k),
+);
 const isSignupField = (key: unknown): key is SignupField =>
   typeof key === 'string' && (signupFields as string[]).includes(key);
 /** Why each field was refused (first problem wins), and `form` for the message as a whole: codes. */

@@ -15,6 +15,10 @@ export const pageChromeMessages: PageChromeMessages = {
     { code: address },
     '. تحقّق منه هنا قبل أن ترسل أي شيء.',
   ],
+  languages: 'اللغات',
+  offer: 'اعرض هذه الصفحة بالعربية',
+  offerDismiss: 'إغلاق',
+  draftTranslation: 'هذه الترجمة مسودة لم يراجعها بعدُ متحدث أصلي باللغة. عند الشك، يُعتمد الإشعار باللغة الإنجليزية:',
   homeLink: 'الانتقال إلى الصفحة الرئيسية',
   notFound: {
     title: 'الصفحة غير موجودة',

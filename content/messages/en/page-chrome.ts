@@ -23,6 +23,15 @@ export const pageChromeMessages = {
     { code: address },
     '. Check it here before you send anything.',
   ],
+  /** The language switcher's name, for screen readers. */
+  languages: 'Languages',
+  /** Offered at the top of another language's home page to a browser that prefers this language. */
+  offer: 'Read this page in English',
+  /** The offer's close button, for screen readers (it shows ×), in the page's own language. */
+  offerDismiss: 'Dismiss',
+  /** Atop a translated privacy notice while its translation is a draft (content/messages/review.ts). */
+  draftTranslation:
+    'This translation is a draft, not yet reviewed by a native speaker. If in doubt, the notice in English is the one that applies:',
   homeLink: 'Go to the home page',
   notFound: {
     title: 'Page not found',

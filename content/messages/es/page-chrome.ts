@@ -15,6 +15,11 @@ export const pageChromeMessages: PageChromeMessages = {
     { code: address },
     '. Compruébala aquí antes de enviar nada.',
   ],
+  languages: 'Idiomas',
+  offer: 'Ver esta página en español',
+  offerDismiss: 'Cerrar',
+  draftTranslation:
+    'Esta traducción es un borrador que aún no ha revisado un hablante nativo. En caso de duda, vale el aviso en inglés:',
   homeLink: 'Ir a la página de inicio',
   notFound: {
     title: 'Página no encontrada',

@@ -16,6 +16,11 @@ export const pageChromeMessages: PageChromeMessages = {
     { code: address },
     '. Confira aqui antes de enviar qualquer coisa.',
   ],
+  languages: 'Idiomas',
+  offer: 'Ver esta página em português',
+  offerDismiss: 'Fechar',
+  draftTranslation:
+    'Esta tradução é um rascunho ainda não revisado por um falante nativo. Em caso de dúvida, vale o aviso em inglês:',
   homeLink: 'Ir para a página inicial',
   notFound: {
     title: 'Página não encontrada',

@@ -11,6 +11,10 @@ export const pageChromeMessages: PageChromeMessages = {
   contractAddress: '官方合约地址：',
   faqTitle: '常见问题',
   faqContractAddress: ({ address }) => ['官方合约地址为 ', { code: address }, '。发送任何资产前，请先在这里核对。'],
+  languages: '语言',
+  offer: '以简体中文浏览本页',
+  offerDismiss: '关闭',
+  draftTranslation: '本译文为草稿，尚未经母语人士审校。如有疑问，以英文版声明为准：',
   homeLink: '前往首页',
   notFound: {
     title: '页面未找到',

@@ -2,7 +2,8 @@ import { apiErrorSchema } from '../../shared/api-error.ts';
 import { fillPath, type FileContract } from '../../shared/route-contract.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import type { CallInput } from '../lib/call-contract.ts';
-import { offlineMessage, type ApiResult } from '../lib/http.ts';
+import * as connectionWords from '../../../content/messages/en/connection.ts';
+import type { ApiResult } from '../lib/http.ts';
 import { ensureXsrfCookie, readCookie } from '../lib/xsrf-cookie.ts';
 
 // Downloads the console makes: a POST (the server audits an export, and nothing acts on a GET)
@@ -46,7 +47,7 @@ export async function postForFile<C extends FileContract>(
     // Rejects when the server cuts the stream short (a failure mid-export): never a short file.
     blob = await res.blob();
   } catch {
-    return { ok: false, status: 0, error: { code: 'unavailable', message: offlineMessage }, retryAfter: null };
+    return { ok: false, status: 0, error: { code: 'unavailable', message: connectionWords.offline }, retryAfter: null };
   }
   const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
   return { ok: true, status: res.status, data: { blob, filename } };

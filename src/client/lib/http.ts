@@ -2,7 +2,8 @@ import type { z } from 'zod/mini';
 import { apiErrorSchema, type ApiError } from '../../shared/api-error.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import { ensureXsrfCookie, readCookie } from './xsrf-cookie.ts';
-import * as connectionWords from '../../../content/messages/en/connection.ts';
+import { answerLanguage } from './answer-language.ts';
+import { connectionWords } from './connection-words.ts';
 
 // The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
 // leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
@@ -31,10 +32,6 @@ export type ApiResult<T> =
       retryAfter: number | null;
     };
 
-export const offlineMessage = connectionWords.offline;
-const unreadableMessage = connectionWords.unreadable;
-
-/** Sends JSON and parses the reply: `replySchema` for a 2xx, the shared error shape otherwise. */
 export async function apiSend<S extends z.ZodMiniType>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
@@ -48,6 +45,7 @@ export async function apiSend<S extends z.ZodMiniType>(
     headers: {
       'content-type': 'application/json',
       accept: 'application/json',
+      ...answerLanguage(),
       [xsrf.header]: await xsrfToken(force),
     },
     body: JSON.stringify(body),
@@ -72,7 +70,7 @@ export async function apiGet<S extends z.ZodMiniType>(
   return request(url, replySchema, async () => ({
     method: 'GET',
     credentials: 'same-origin',
-    headers: { accept: 'application/json', ...extraHeaders },
+    headers: { accept: 'application/json', ...answerLanguage(), ...extraHeaders },
   }));
 }
 
@@ -96,20 +94,30 @@ async function request<S extends z.ZodMiniType>(
     if (res.status === 403 && apiErrorSchema.safeParse(json).data?.error.code === 'csrf')
       ({ res, json } = await send(true));
   } catch {
-    return { ok: false, status: 0, error: { code: 'unavailable', message: offlineMessage }, retryAfter: null };
+    return {
+      ok: false,
+      status: 0,
+      error: { code: 'unavailable', message: connectionWords().offline },
+      retryAfter: null,
+    };
   }
   const retry = Number(res.headers.get('retry-after'));
   const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : null;
   if (res.ok) {
     const reply = replySchema.safeParse(json);
     if (reply.success) return { ok: true, status: res.status, data: reply.data };
-    return { ok: false, status: res.status, error: { code: 'internal', message: unreadableMessage }, retryAfter };
+    return {
+      ok: false,
+      status: res.status,
+      error: { code: 'internal', message: connectionWords().unreadable },
+      retryAfter,
+    };
   }
   const error = apiErrorSchema.safeParse(json);
   return {
     ok: false,
     status: res.status,
-    error: error.success ? error.data.error : { code: 'internal', message: unreadableMessage },
+    error: error.success ? error.data.error : { code: 'internal', message: connectionWords().unreadable },
     retryAfter,
   };
 }

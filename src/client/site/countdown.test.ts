@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { countdownAt, countdownSentence, presaleOpenText } from './countdown.ts';
+import { countdownMessages as english } from '../../../content/messages/en/countdown.ts';
+import { countdownMessages as arabic } from '../../../content/messages/ar/countdown.ts';
+import { clockDigits, countdownAt, countdownSentence as sentenceIn } from './countdown.ts';
+
+const countdownSentence = (opensAtMs: number, nowMs: number) => sentenceIn(english, opensAtMs, nowMs);
+const presaleOpenText = english.open;
 
 const opensAt = Date.parse('2026-12-01T18:00:00Z');
 const before = (ms: number) => opensAt - ms;
@@ -52,5 +57,15 @@ describe('countdownSentence', () => {
   it('says the presale is open at the moment and after it', () => {
     expect(countdownSentence(opensAt, opensAt)).toBe(presaleOpenText);
     expect(countdownSentence(opensAt, opensAt + 5 * D)).toBe(presaleOpenText);
+  });
+});
+
+describe('the countdown in another locale', () => {
+  it("says the page's own words, and writes the clock in the language's digits", () => {
+    expect(sentenceIn(arabic, opensAt, before(2 * D))).toBe('يبدأ البيع المسبق بعد يومين');
+    expect(sentenceIn(arabic, opensAt, opensAt)).toBe(arabic.open);
+    expect(clockDigits('en', 7)).toBe('07');
+    expect(clockDigits('en', 123)).toBe('123');
+    expect(clockDigits('ar', 7)).toBe(new Intl.NumberFormat('ar', { minimumIntegerDigits: 2 }).format(7));
   });
 });

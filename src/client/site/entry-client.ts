@@ -15,6 +15,8 @@ interface IslandModule<N extends IslandName> {
 
 type Islands = { [N in IslandName]: { wake: IslandWake; load: () => Promise<IslandModule<N>> } };
 
+// An island that has words fetches its own locale's file itself (islands/island-words.ts), so
+// this loader, which every visitor runs, carries no table of languages.
 const islands: Islands = {
   countdown: { wake: 'load', load: () => import('./islands/countdown-island.ts') },
   signup: { wake: 'visible', load: () => import('./islands/signup-island.tsx') },

@@ -1,5 +1,8 @@
 import { renderToString } from 'react-dom/server';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import type { Locale } from '../../../content/messages/locales.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
+import { countdownSentence as sentenceIn } from './countdown.ts';
 import { SitePage } from './site-page.tsx';
 
 // Built by Vite as an SSR bundle (dist/ssr) that the server loads; this is how the server
@@ -10,4 +13,5 @@ export function renderSitePage(props: SitePageProps): string {
 
 // The countdown's words, so the server can tell when the home page would read differently and
 // render it again (src/server/site/site-files.ts) with exactly what the page itself says.
-export { countdownSentence } from './countdown.ts';
+export const countdownSentence = (locale: Locale, opensAtMs: number, nowMs: number): string =>
+  sentenceIn(messagesFor(locale).countdown, opensAtMs, nowMs);

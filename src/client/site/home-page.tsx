@@ -1,4 +1,3 @@
-import type { Messages } from '../../../content/messages/messages.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import type { PresaleProps, WalletProps } from '../../shared/site-pages.ts';
 import { AllowlistBlock } from './sections/allowlist-block.tsx';
@@ -12,21 +11,19 @@ export function HomePage({
   signup,
   presale,
   wallet,
-  words,
 }: {
   signup?: SignupView | undefined;
   presale?: PresaleProps | undefined;
   wallet?: WalletProps | undefined;
-  words: Messages;
 }) {
   return (
     <>
-      <Hero words={words.pageChrome} />
-      <PresaleBanner presale={presale} words={words} />
+      <Hero />
+      <PresaleBanner presale={presale} />
       {wallet ? <AllowlistBlock wallet={wallet} /> : null}
-      <Faq words={words.pageChrome} />
-      <StayUpdated initial={signup} words={words.signup} />
-      <Closing words={words.pageChrome} />
+      <Faq />
+      <StayUpdated initial={signup} />
+      <Closing />
     </>
   );
 }

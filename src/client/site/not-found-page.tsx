@@ -1,7 +1,7 @@
-import type { PageChromeMessages } from '../../../content/messages/en/page-chrome.ts';
+import { usePage } from './page-context.tsx';
 import { NoticePage } from './notice-page.tsx';
 
-export function NotFoundPage({ words }: { words: PageChromeMessages }) {
-  const { title, message } = words.notFound;
-  return <NoticePage notice={{ title, message }} words={words} />;
+export function NotFoundPage() {
+  const { title, message } = usePage().words.pageChrome.notFound;
+  return <NoticePage notice={{ title, message }} />;
 }

@@ -1,11 +1,12 @@
-import type { PageChromeMessages } from '../../../content/messages/en/page-chrome.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import type { Notice } from '../../shared/site-pages.ts';
-import { content } from './content.ts';
+import { usePage } from './page-context.tsx';
 
 // The page an email link opens. Opening it changes nothing (mail scanners open every link); when
 // there is something to do, the one button posts a plain form, so it works without JavaScript.
-export function NoticePage({ notice, words }: { notice: Notice | undefined; words: PageChromeMessages }) {
+export function NoticePage({ notice }: { notice: Notice | undefined }) {
+  const { content, words: all, href } = usePage();
+  const words = all.pageChrome;
   const action = notice?.action;
   return (
     <section className="prose notice" aria-labelledby="notice-title">
@@ -25,9 +26,9 @@ export function NoticePage({ notice, words }: { notice: Notice | undefined; word
       ) : null}
       <p>
         {action ? (
-          <a href={pagePaths.home}>{words.homeLink}</a>
+          <a href={href(pagePaths.home)}>{words.homeLink}</a>
         ) : (
-          <a className="button button-primary" href={pagePaths.home}>
+          <a className="button button-primary" href={href(pagePaths.home)}>
             {words.homeLink}
           </a>
         )}

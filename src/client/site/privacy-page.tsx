@@ -1,14 +1,27 @@
-import type { PrivacyMessages } from '../../../content/messages/en/privacy.ts';
 import { pagePaths } from '../../shared/paths.ts';
-import { content, siteName } from './content.ts';
+import { messagesFor } from '../../../content/messages/catalog.ts';
+import { translationReviews } from '../../../content/messages/review.ts';
+import { siteName } from './content.ts';
+import { usePage } from './page-context.tsx';
 import { Rich } from './rich-text.tsx';
 
 // The notice's words are the message file's (content/messages/<locale>/privacy.ts); this lays
 // them out: a heading per section, its paragraphs and lists.
-export function PrivacyPage({ words }: { words: PrivacyMessages }) {
+export function PrivacyPage() {
+  const { content, words: all, href, locale } = usePage();
+  const words = all.privacy;
+  const draft = !translationReviews[locale].reviewed;
   return (
     <article className="prose" aria-labelledby="privacy-title">
       <h1 id="privacy-title">{words.title}</h1>
+      {draft ? (
+        <p className="draft-notice">
+          {all.pageChrome.draftTranslation}{' '}
+          <a href={pagePaths.privacy} hrefLang="en" lang="en">
+            {messagesFor('en').privacy.title}
+          </a>
+        </p>
+      ) : null}
       <p>{words.intro({ site: siteName })}</p>
       {words.sections({ name: content.name }).map((section) => [
         <h2 key={section.heading}>{section.heading}</h2>,
@@ -29,7 +42,7 @@ export function PrivacyPage({ words }: { words: PrivacyMessages }) {
         ),
       ])}
       <p>
-        <a href={pagePaths.home}>{words.backLink}</a>
+        <a href={href(pagePaths.home)}>{words.backLink}</a>
       </p>
     </article>
   );

@@ -1,51 +1,49 @@
-import { messagesFor } from '../../../content/messages/catalog.ts';
-import type { Messages } from '../../../content/messages/messages.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { HomePage } from './home-page.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { NoticePage } from './notice-page.tsx';
+import { PageContextProvider, pageContextFor } from './page-context.tsx';
 import { PrivacyPage } from './privacy-page.tsx';
 import { Clouds } from './sections/clouds.tsx';
 import { SiteFooter } from './sections/site-footer.tsx';
+import { LanguageOffer } from './sections/language-offer.tsx';
 import { SiteHeader } from './sections/site-header.tsx';
+import { pagePaths } from '../../shared/paths.ts';
 
-function PageBody({
-  page,
-  signup,
-  notice,
-  presale,
-  wallet,
-  words,
-}: Omit<SitePageProps, 'year' | 'locale'> & { words: Messages }) {
+function PageBody({ page, signup, notice, presale, wallet }: Omit<SitePageProps, 'year' | 'locale'>) {
   switch (page) {
     case 'home':
-      return <HomePage signup={signup} presale={presale} wallet={wallet} words={words} />;
+      return <HomePage signup={signup} presale={presale} wallet={wallet} />;
     case 'notice':
-      return <NoticePage notice={notice} words={words.pageChrome} />;
+      return <NoticePage notice={notice} />;
     case 'privacy':
-      return <PrivacyPage words={words.privacy} />;
+      return <PrivacyPage />;
     case 'not-found':
-      return <NotFoundPage words={words.pageChrome} />;
+      return <NotFoundPage />;
   }
 }
 
+/** Where the language links of a page lead: the same page in each language (the home page for the rest). */
+const pathOf = (page: SitePageProps['page']): string => (page === 'privacy' ? pagePaths.privacy : pagePaths.home);
+
 /**
- * The whole visible page, rendered by the server only. The browser never hydrates it as a whole:
- * the few parts that respond to a person are islands (see islands/island.tsx) that wake on
- * their own.
+ * The whole visible page, rendered by the server only, in the page's locale (its words and the
+ * content file's translation, through the page context). The browser never hydrates it as a
+ * whole: the few parts that respond to a person are islands (see islands/island.tsx) that wake
+ * on their own.
  */
 export function SitePage({ page, year, locale, signup, notice, presale, wallet }: SitePageProps) {
-  const words = messagesFor(locale);
   return (
-    <>
+    <PageContextProvider value={pageContextFor(locale)}>
       <Clouds />
       <div className="page">
         <SiteHeader wallet={wallet} />
         <main id="main">
-          <PageBody page={page} signup={signup} notice={notice} presale={presale} wallet={wallet} words={words} />
+          <PageBody page={page} signup={signup} notice={notice} presale={presale} wallet={wallet} />
         </main>
-        <SiteFooter year={year} words={words.pageChrome} />
+        <SiteFooter year={year} path={pathOf(page)} />
       </div>
-    </>
+      {page === 'home' ? <LanguageOffer /> : null}
+    </PageContextProvider>
   );
 }

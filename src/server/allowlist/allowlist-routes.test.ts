@@ -250,7 +250,9 @@ describe('the allowlist per wallet mode', () => {
     const open = await pageIn('allowlist');
     expect(open).not.toContain('data-island="wallet"');
     expect(open).toContain(`href="/#allowlist">${walletPageWords.headerJoin}</a>`);
-    expect(open).toContain('data-island="allowlist" data-props="{&quot;chainId&quot;:1}"');
+    expect(open).toContain(
+      'data-island="allowlist" data-props="{&quot;chainId&quot;:1,&quot;locale&quot;:&quot;en&quot;}"',
+    );
     expect(open).toContain(walletPageWords.needs);
     expect(open).toContain(walletPageWords.never);
     const closed = await pageIn('closed');

@@ -11,8 +11,8 @@ import {
   allowlistStatusContract,
   type AllowlistPurpose,
 } from '../../shared/allowlist/allowlist-schema.ts';
+import { answerLocale } from '../plugins/request-locale.ts';
 import { pagePaths } from '../../shared/paths.ts';
-import { defaultLocale } from '../../../content/messages/locales.ts';
 import { signupBatchWith } from '../signups/queries.ts';
 import { apiError, type ApiErrorCode } from '../../shared/api-error.ts';
 import type { WalletMode } from '../../shared/content-schema.ts';
@@ -220,7 +220,8 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
         meta: {
           now,
           page: pagePaths.home,
-          locale: defaultLocale,
+          // The page's language, which its script sends (src/client/lib/answer-language.ts).
+          locale: answerLocale(request, true),
           location: { country: place.country, region: place.region, city: place.city },
         },
       });

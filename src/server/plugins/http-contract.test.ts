@@ -8,6 +8,8 @@ function fakeRequest(visitorGone = false) {
   const log = (level: string) =>
     vi.fn((fields: unknown, message?: string) => logged.push({ level, fields, message: message ?? String(fields) }));
   const request = {
+    url: '/',
+    headers: {},
     log: { error: log('error'), info: log('info') },
     raw: { aborted: visitorGone, socket: { destroyed: visitorGone } },
   };

@@ -12,7 +12,8 @@ import type {
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { defaultLocale } from '../../../content/messages/locales.ts';
+import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
+import { answerLocale } from './request-locale.ts';
 import { apiError, codeForStatus, type ApiErrorBody } from '../../shared/api-error.ts';
 import { API_PREFIX } from '../../shared/paths.ts';
 import { logSafeError } from '../lib/log-safe.ts';
@@ -31,13 +32,14 @@ interface ErrorLike {
   code?: string;
 }
 
-// The words of the one error shape, by status (content/messages/<locale>/http-errors.ts). An
-// error is answered before anything says who is asking, so in the site's default locale.
+// The words of the one error shape, by status (content/messages/<locale>/http-errors.ts): in the
+// language the request asks for (request-locale.ts), else the site's default.
 const words = messagesFor(defaultLocale).httpErrors;
-const wordsByStatus: Readonly<Record<number, string>> = words;
 
 /** The words for an error Fastify or a plugin raised, by status. Never the framework's own text. */
-export function errorWords(error: ErrorLike, status: number): string {
+export function errorWords(error: ErrorLike, status: number, locale: Locale = defaultLocale): string {
+  const words = messagesFor(locale).httpErrors;
+  const wordsByStatus: Readonly<Record<number, string>> = words;
   if (isCsrfError(error)) return words.csrf;
   // Our own refusals (ForbiddenError) are written for people; anything else is not shown.
   if (status === 403 && error.name === 'ForbiddenError' && error.message) return error.message;
@@ -91,16 +93,22 @@ export function errorBody(error: FastifyError, request: FastifyRequest): ErrorAn
     request.log.error({ err: logSafeError(error) }, 'store unavailable');
     return { status: 503, body: apiError('unavailable', storeUnavailableWords), retryAfterS: STORE_RETRY_AFTER_S };
   }
+  const locale = answerLocale(request, true);
   const fields = fieldErrors(error);
-  if (fields) return { status: 400, body: apiError('invalid_fields', words.invalidFields, fields) };
+  if (fields) {
+    return { status: 400, body: apiError('invalid_fields', messagesFor(locale).httpErrors.invalidFields, fields) };
+  }
   if (isClientAbort(error, request)) {
     request.log.info('request aborted by the client');
-    return { status: 400, body: apiError('bad_request', errorWords(error, 400)) };
+    return { status: 400, body: apiError('bad_request', errorWords(error, 400, locale)) };
   }
   const status = statusOf(error);
   // Only what is safe to keep: a database error's detail can quote the row it refused.
   if (status >= 500) request.log.error({ err: logSafeError(error) }, 'request failed');
-  return { status, body: apiError(isCsrfError(error) ? 'csrf' : codeForStatus(status), errorWords(error, status)) };
+  return {
+    status,
+    body: apiError(isCsrfError(error) ? 'csrf' : codeForStatus(status), errorWords(error, status, locale)),
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { defaultLocale, isLocale } from '../../../content/messages/locales.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
+import { localePath } from '../../shared/locale-paths.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import type { Composer } from '../mail/outbox.ts';
 import type { Keys } from '../plugins/core.ts';
@@ -34,13 +35,15 @@ export function confirmationComposer(opts: {
       .set({ token_hash: hash, token_expires_at: new Date(now.getTime() + CONFIRM_LINK_VALID_MS).toISOString() })
       .where('id', '=', row.id)
       .execute();
+    // The language they signed up in; a locale this build no longer has falls back to the default.
+    const locale = isLocale(sub.locale) ? sub.locale : defaultLocale;
     return confirmationEmail({
       content: opts.content,
-      // The language they signed up in; a locale this build no longer has falls back to the default.
-      locale: isLocale(sub.locale) ? sub.locale : defaultLocale,
+      locale,
       to: sub.email,
-      confirmUrl: `${opts.publicUrl}${pagePaths.confirm}?token=${token}`,
-      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id),
+      // The links open the pages in that language too.
+      confirmUrl: `${opts.publicUrl}${localePath(locale, pagePaths.confirm)}?token=${token}`,
+      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id, locale),
     });
   };
 }

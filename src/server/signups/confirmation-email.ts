@@ -1,6 +1,6 @@
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import type { Locale } from '../../../content/messages/locales.ts';
-import type { SiteContent } from '../../shared/content-schema.ts';
+import { localeInfo, type Locale } from '../../../content/messages/locales.ts';
+import { contentIn, type SiteContent } from '../../shared/content-schema.ts';
 import { listUnsubscribeHeaders, type MailMessage } from '../mail/outbox.ts';
 import { escapeHtml } from '../lib/escape-html.ts';
 
@@ -17,7 +17,10 @@ export function confirmationEmail(opts: {
   confirmUrl: string;
   unsubscribeUrl: string;
 }): MailMessage {
-  const { content, locale, to, confirmUrl, unsubscribeUrl } = opts;
+  const { locale, to, confirmUrl, unsubscribeUrl } = opts;
+  // The content file's words (the risk notice) in the same language as the email's own.
+  const content = contentIn(opts.content, locale);
+  const { tag, dir } = localeInfo[locale];
   const words = messagesFor(locale).confirmationEmail;
   const site = `${content.name} (${content.ticker})`;
   const subject = words.subject({ site });
@@ -36,9 +39,9 @@ export function confirmationEmail(opts: {
     `${stop}: ${unsubscribeUrl}`,
   ].join('\n');
   const e = escapeHtml;
-  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
+  const html = `<!doctype html><html lang="${tag}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
     subject,
-  )}</title></head><body style="margin:0;padding:24px;background:#c9ecff;font-family:Arial,Helvetica,sans-serif;color:#0b1d4d">
+  )}</title></head><body dir="${dir}" style="margin:0;padding:24px;background:#c9ecff;font-family:Arial,Helvetica,sans-serif;color:#0b1d4d">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:3px solid #0b1d4d;border-radius:16px">
 <tr><td style="padding:28px">

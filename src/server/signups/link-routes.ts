@@ -2,8 +2,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { defaultLocale } from '../../../content/messages/locales.ts';
+import { locales, type Locale } from '../../../content/messages/locales.ts';
 import { apiError, apiErrorSchema, messageReplySchema } from '../../shared/api-error.ts';
+import { localePath } from '../../shared/locale-paths.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import { confirmFormSchema, confirmQuerySchema, unsubscribeQuerySchema } from '../../shared/signup-schema.ts';
 import type { Notice } from '../../shared/site-pages.ts';
@@ -28,25 +29,34 @@ const noticePage = z.string();
 // for the POST, so these POSTs need no same-origin check or CSRF token: a forged request would
 // have to carry the secret from the person's own email already (docs/decisions/0011).
 
-// The words are the link pages' messages (content/messages/<locale>/link-pages.ts), by code. A
-// link's page speaks the site's default locale until a subscriber has one of their own (issue 19).
-const words = messagesFor(defaultLocale).linkPages;
+// The words are the link pages' messages (content/messages/<locale>/link-pages.ts). Each page is
+// at every locale's address (`/es/confirm`), and our emails link to the subscriber's own, so a
+// person reads the page, its button and what pressing it did in the language they signed up in.
 
-const confirmResultNotice: Record<ConfirmResult, [number, Notice]> = {
+const confirmResultNotice = (words: LinkPageWords): Record<ConfirmResult, [number, Notice]> => ({
   confirmed: [200, words.confirmed],
   'already-confirmed': [200, words.alreadyConfirmed],
   expired: [410, words.expired],
   invalid: [404, words.usedLink],
-};
+});
+
+type LinkPageWords = ReturnType<typeof messagesFor>['linkPages'];
 
 /** The form's press is a browser navigation (it asks for HTML); a mail provider's one-click is not. */
 const wantsPage = (request: FastifyRequest): boolean => /text\/html/i.test(request.headers.accept ?? '');
 
 /** The links in our emails: confirm a sign-up, and unsubscribe (from its page or one-click). */
 export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
+  for (const locale of locales) await registerIn(app, locale);
+}
+
+async function registerIn(app: FastifyInstance, locale: Locale): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const words = messagesFor(locale).linkPages;
+  const pages = app.pages.in(locale);
+  const here = (path: string) => localePath(locale, path);
   const notice = (reply: FastifyReply, status: number, page: Notice) =>
-    reply.code(status).type(html).header('cache-control', 'no-store').send(app.pages.renderNotice(page));
+    reply.code(status).type(html).header('cache-control', 'no-store').send(pages.renderNotice(page));
   // A link whose query cannot even be read (say, a parameter given twice) is a broken link. The
   // database out of reach is not the link's fault: the person is asked to come back (and it is logged).
   const brokenLink = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -60,7 +70,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
   };
 
   api.get(
-    pagePaths.confirm,
+    here(pagePaths.confirm),
     {
       schema: { querystring: confirmQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } },
       errorHandler: brokenLink,
@@ -73,7 +83,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
           return notice(reply, 200, {
             title,
             message,
-            action: { label: button, href: pagePaths.confirm, fields: { token } },
+            action: { label: button, href: here(pagePaths.confirm), fields: { token } },
           });
         }
         case 'already-confirmed':
@@ -87,14 +97,14 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.post(
-    pagePaths.confirm,
+    here(pagePaths.confirm),
     {
       schema: { body: confirmFormSchema, response: { '2xx': noticePage, '4xx': noticePage } },
       errorHandler: brokenLink,
     },
     async (request, reply) => {
       const [status, page] =
-        confirmResultNotice[await confirmSubscriber(app.store.db, request.body.token ?? '', app.clock())];
+        confirmResultNotice(words)[await confirmSubscriber(app.store.db, request.body.token ?? '', app.clock())];
       return notice(reply, status, page);
     },
   );
@@ -107,7 +117,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
   };
 
   api.get(
-    pagePaths.unsubscribe,
+    here(pagePaths.unsubscribe),
     {
       schema: { querystring: unsubscribeQuerySchema, response: { '2xx': noticePage, '4xx': noticePage } },
       errorHandler: brokenLink,
@@ -125,7 +135,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
       return notice(reply, 200, {
         title,
         message,
-        action: { label: button, href: `${pagePaths.unsubscribe}?${query.toString()}` },
+        action: { label: button, href: `${here(pagePaths.unsubscribe)}?${query.toString()}` },
       });
     },
   );
@@ -142,7 +152,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
       (_req, _body, done) => done(null, {}),
     );
     scope.withTypeProvider<ZodTypeProvider>().post(
-      pagePaths.unsubscribe,
+      here(pagePaths.unsubscribe),
       {
         schema: {
           querystring: unsubscribeQuerySchema,

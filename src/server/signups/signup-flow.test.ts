@@ -45,22 +45,32 @@ for (const { dialect, skip, label } of dialectCases) {
       const first = await signUpAndReceive('ada@example.com');
       const row = await store.db.selectFrom('subscribers').select('locale').executeTakeFirstOrThrow();
       expect(row.locale).toBe('en');
-      expect(first.html).toContain('<html lang="en">');
+      expect(first.html).toContain('<html lang="en" dir="ltr">');
       // A locale this build does not speak (say, one withdrawn) still gets the email, in the default.
       await store.db.updateTable('subscribers').set({ locale: 'xx' }).execute();
       t.clock.advance(16 * 60_000);
       const again = await signUpAndReceive('ada@example.com');
       expect(again.subject).toBe(messagesFor(defaultLocale).confirmationEmail.subject({ site: 'Diamond Hand (DH)' }));
-      expect(again.html).toContain(`<html lang="${defaultLocale}">`);
+      expect(again.html).toContain(`<html lang="${defaultLocale}" dir="ltr">`);
     });
 
-    it('writes the confirmation in Spanish to a subscriber whose stored locale is es', async () => {
+    it("stores the Spanish page's locale and writes the confirmation in Spanish, its links to Spanish pages", async () => {
       const visitor = await visitPage(t.app);
       t.clock.advance(4000);
-      await postSignupJson(t.app, visitor, { name: 'Inés', email: 'ines@example.com' });
-      // Pages have no Spanish URL yet, so the row says what a Spanish page will store; the email
-      // is composed at send time, from the row.
-      await store.db.updateTable('subscribers').set({ locale: 'es' }).execute();
+      const res = await postSignupJson(t.app, visitor, { name: 'Inés', email: 'ines@example.com', locale: 'es' });
+      expect(res.json<{ message: string }>().message).toBe(messagesFor('es').signupAnswers.success);
+      const row = await store.db
+        .selectFrom('subscribers')
+        .select(['locale', 'consent_version'])
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ locale: 'es', consent_version: '2026-11-26.es' });
+      // What they agreed to is on record in the words they read.
+      const wording = await store.db
+        .selectFrom('consent_wordings')
+        .select('text')
+        .where('version', '=', row.consent_version)
+        .executeTakeFirstOrThrow();
+      expect(wording.text).toBe(messagesFor('es').signup.consent);
       await t.app.jobs.runOnce('outbox');
       const [mail] = await sink.waitFor(1);
       if (!mail) throw new Error('no email');
@@ -68,11 +78,31 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(mail.subject).toBe('Confirma tu suscripción a Diamond Hand (DH)');
       expect(mail.text).toContain(spanish.hello);
       expect(mail.text).toContain(spanish.validity);
-      expect(mail.html).toContain('<html lang="es">');
+      expect(mail.html).toContain('<html lang="es" dir="ltr">');
       expect(mail.html).toContain(spanish.button);
       expect(mail.html).not.toContain(messagesFor(defaultLocale).confirmationEmail.button);
-      // The links are the same links, whatever the language.
-      expect(linkIn(mail, 'confirm')).toMatch(/^https:\/\/dh\.example\/confirm\?token=[\w-]{43}$/);
+      // The links open the pages in Spanish.
+      expect(linkIn(mail, 'confirm')).toMatch(/^https:\/\/dh\.example\/es\/confirm\?token=[\w-]{43}$/);
+    });
+
+    it('writes an Arabic email right to left', async () => {
+      const visitor = await visitPage(t.app);
+      t.clock.advance(4000);
+      await postSignupJson(t.app, visitor, { name: 'Layla', email: 'layla@example.com', locale: 'ar' });
+      await t.app.jobs.runOnce('outbox');
+      const [mail] = await sink.waitFor(1);
+      if (!mail) throw new Error('no email');
+      expect(mail.html).toContain('<html lang="ar" dir="rtl">');
+      expect(mail.text).toContain(messagesFor('ar').confirmationEmail.hello);
+    });
+
+    it('refuses a locale it does not speak, in words, and stores nothing', async () => {
+      const visitor = await visitPage(t.app);
+      t.clock.advance(4000);
+      const res = await postSignupJson(t.app, visitor, { name: 'X', email: 'x@example.com', locale: 'fr' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ error: { message: string } }>().error.message).toMatch(/Please/);
+      expect(await store.db.selectFrom('subscribers').select('id').execute()).toEqual([]);
     });
 
     it('gives rows stored before subscribers had a locale the default one', async () => {

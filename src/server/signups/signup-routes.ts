@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { defaultLocale } from '../../../content/messages/locales.ts';
+import { isLocale, type Locale } from '../../../content/messages/locales.ts';
 import { apiError, apiErrorSchema } from '../../shared/api-error.ts';
 import { csrfContract } from '../../shared/csrf-contract.ts';
 import { pagePaths } from '../../shared/paths.ts';
@@ -18,6 +18,7 @@ import { FORM_MEDIA_TYPE, mediaTypeOf } from '../lib/media-type.ts';
 import { registerContract } from '../lib/register-contract.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';
 import { errorBody } from '../plugins/http-contract.ts';
+import { answerLocale } from '../plugins/request-locale.ts';
 import { STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
 import { countAbuseJob, signupBatchWith } from './signup-store.ts';
 
@@ -52,17 +53,30 @@ function formPage(request: FastifyRequest, publicUrl: string): string {
   }
 }
 
-// The form's answers (content/messages/<locale>/signup.ts), in the page's locale: one for now.
-const { signupAnswers, signup: signupWords } = messagesFor(defaultLocale);
+/**
+ * The language of this request's answer: the one the form says it was filled in (its hidden
+ * `locale`, read from the raw body so that a refused message is answered in it too); failing
+ * that, the one a program asks for in Accept-Language; else the default.
+ */
+function localeOf(request: FastifyRequest): Locale {
+  const said: unknown = (request.body as { locale?: unknown } | null | undefined)?.locale;
+  return isLocale(said) ? said : answerLocale(request, wantsJson(request));
+}
 
-// Where the form's own words say more than the general ones (http-contract.ts).
-const formWords: Record<number, string> = {
-  400: signupAnswers.unreadable,
-  413: signupAnswers.tooLarge,
-  415: signupAnswers.wrongType,
-  500: signupAnswers.notSaved,
-  503: signupAnswers.storeDown({ seconds: STORE_RETRY_AFTER_S }),
-};
+// The form's answers (content/messages/<locale>/signup.ts), in each locale.
+const answersIn = (locale: Locale) => messagesFor(locale).signupAnswers;
+
+/** Where the form's own words say more than the general ones (http-contract.ts). */
+function formWords(locale: Locale): Record<number, string> {
+  const signupAnswers = answersIn(locale);
+  return {
+    400: signupAnswers.unreadable,
+    413: signupAnswers.tooLarge,
+    415: signupAnswers.wrongType,
+    500: signupAnswers.notSaved,
+    503: signupAnswers.storeDown({ seconds: STORE_RETRY_AFTER_S }),
+  };
+}
 
 // The no-JavaScript answer is the home page itself (a string sent as HTML, never serialised).
 const signupPage = z.string();
@@ -90,7 +104,11 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       status < 300
         ? { status: 'success', message }
         : { status: 'error', message, values: asValues(request.body), ...(errors ? { errors } : {}) };
-    return reply.code(status).type(html).header('cache-control', 'no-store').send(app.pages.renderHomeWithSignup(view));
+    return reply
+      .code(status)
+      .type(html)
+      .header('cache-control', 'no-store')
+      .send(app.pages.in(localeOf(request)).renderHomeWithSignup(view));
   }
 
   // Errors raised before the handler (validation, body too big, wrong type, rate limit, CSRF)
@@ -105,6 +123,9 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
           keys: Array.isArray(v.params.keys) ? (v.params.keys as string[]) : [],
         })),
       );
+      const locale = localeOf(request);
+      const signupWords = messagesFor(locale).signup;
+      const signupAnswers = answersIn(locale);
       // A fault in the message as a whole has no field to sit beside: it follows the notice.
       const message = errors.form
         ? `${signupWords.invalid} ${signupAnswers.formErrors[errors.form]}`
@@ -113,7 +134,10 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
     }
     const { status, body, retryAfterS } = errorBody(error, request);
     if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
-    return answer(request, reply, status, { code: body.error.code, message: formWords[status] ?? body.error.message });
+    return answer(request, reply, status, {
+      code: body.error.code,
+      message: formWords(localeOf(request))[status] ?? body.error.message,
+    });
   }
 
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -131,9 +155,9 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         rateLimit: {
           max: opts.ratePerMinute,
           timeWindow: 60_000,
-          errorResponseBuilder: (_req, ctx) => ({
+          errorResponseBuilder: (req, ctx) => ({
             statusCode: 429,
-            message: signupAnswers.tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
+            message: answersIn(localeOf(req)).tooMany({ seconds: Math.max(1, Math.ceil(ctx.ttl / 1000)) }),
           }),
         },
       },
@@ -154,6 +178,8 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
     async (request, reply) => {
       const input = request.body;
       const now = clock();
+      const locale = input.locale ?? localeOf(request);
+      const signupAnswers = answersIn(locale);
       // Bots: same answer as a person gets, nothing stored, the catch counted.
       if (input.website) {
         await committer.run(countAbuseJob('honeypot', now));
@@ -183,9 +209,8 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         meta: {
           now,
           page: formPage(request, opts.publicUrl),
-          // The page's locale: every page is in the default one until pages have a URL per
-          // language (issue 19), when it comes from that page.
-          locale: defaultLocale,
+          // The language they signed up in: their emails and link pages are written in it.
+          locale,
           location: { country: place.country, region: place.region, city: place.city },
         },
       });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Insertable, type Kysely, PostgresAdapter, sql, type Transaction, type Updateable } from 'kysely';
 import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
-import { consentWording, type SignupInput } from '../../shared/signup-schema.ts';
+import type { SignupInput } from '../../shared/signup-schema.ts';
+import { allConsentWordings, consentWordingIn } from './consent-wordings.ts';
 import type { BatchKind, Job } from '../store/group-commit.ts';
 import type { Database, SubscribersTable, SubscriberStatus } from '../store/schema.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
@@ -36,18 +37,20 @@ const iso = (d: Date) => d.toISOString();
 export async function recordConsentWording(db: Kysely<Database>, now: Date): Promise<void> {
   await db
     .insertInto('consent_wordings')
-    .values({ version: consentWording.version, text: consentWording.text, created_at: iso(now) })
+    .values(allConsentWordings().map((w) => ({ version: w.version, text: w.text, created_at: iso(now) })))
     .onConflict((oc) => oc.column('version').doNothing())
     .execute();
 }
 
 /**
- * What a sign-up stores of what was typed: every field of the schema but the honeypot. A field
+ * What a sign-up stores of what was typed: every field of the schema but the honeypot and the locale. A field
  * added to the schema lands here by itself, and the compiler asks for its column (schema.ts).
  */
-export function typedFields(input: SignupInput): Omit<SignupInput, 'website'> {
+export function typedFields(input: SignupInput): Omit<SignupInput, 'website' | 'locale'> {
   const fields = { ...input };
   delete fields.website;
+  // Stored as the subscriber's locale from the sign-up's meta, which the route takes from here.
+  delete fields.locale;
   return fields;
 }
 
@@ -157,7 +160,7 @@ export const signupBatchWith = (
           confirmed_at: null,
           unsubscribed_at: null,
           last_confirmation_at: now,
-          consent_version: consentWording.version,
+          consent_version: consentWordingIn(meta.locale ?? defaultLocale).version,
           consent_at: now,
           consent_page: meta.page,
           country: meta.location?.country ?? null,
@@ -204,7 +207,7 @@ export const signupBatchWith = (
         status,
         updated_at: now,
         // Asking again is consenting again, to the wording shown now.
-        consent_version: consentWording.version,
+        consent_version: consentWordingIn(meta.locale ?? defaultLocale).version,
         consent_at: now,
         consent_page: meta.page,
         locale: meta.locale ?? defaultLocale,

@@ -1,4 +1,6 @@
+import { localeInfo, locales } from '../../../content/messages/locales.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
+import { alternates, localePath } from '../../shared/locale-paths.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { filePaths } from '../../shared/paths.ts';
 import { escapeHtml } from '../lib/escape-html.ts';
@@ -9,7 +11,10 @@ export interface DocumentInput {
   content: SiteContent;
   publicUrl: string;
   props: SitePageProps;
-  /** Path of this page on the public site, for the canonical link; omit for pages not to index. */
+  /**
+   * Path of this page on the public site (as pagePaths writes it; the locale's segment is added
+   * here), for the canonical link and the links to its translations; omit for pages not to index.
+   */
   canonicalPath?: string;
   title: string;
   description: string;
@@ -36,19 +41,32 @@ export function renderDocument(input: DocumentInput): string {
   const body = build.renderSitePage(props);
   const fullName = `${content.name} (${content.ticker})`;
   const image = `${publicUrl}${filePaths.shareImage}`;
-  const canonical = canonicalPath === undefined ? null : `${publicUrl}${canonicalPath}`;
+  const { locale } = props;
+  const { tag, dir } = localeInfo[locale];
+  const canonical = canonicalPath === undefined ? null : `${publicUrl}${localePath(locale, canonicalPath)}`;
   const e = escapeHtml;
+  // Open Graph writes a locale with an underscore (pt_BR).
+  const ogLocale = (t: string) => t.replace('-', '_');
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${e(title)}</title>`,
     `<meta name="description" content="${e(description)}">`,
     canonical ? `<link rel="canonical" href="${e(canonical)}">` : '<meta name="robots" content="noindex">',
+    ...(canonicalPath === undefined
+      ? []
+      : alternates(publicUrl, canonicalPath).map(
+          (a) => `<link rel="alternate" hreflang="${a.hreflang}" href="${e(a.href)}">`,
+        )),
     `<meta name="theme-color" content="${e(content.theme.background)}">`,
     `<link rel="icon" href="${filePaths.favicon}" type="image/svg+xml">`,
     `<link rel="apple-touch-icon" href="${filePaths.appleTouchIcon}">`,
     `<link rel="manifest" href="${filePaths.manifest}">`,
     '<meta property="og:type" content="website">',
+    `<meta property="og:locale" content="${ogLocale(tag)}">`,
+    ...locales
+      .filter((l) => l !== locale)
+      .map((l) => `<meta property="og:locale:alternate" content="${ogLocale(localeInfo[l].tag)}">`),
     `<meta property="og:site_name" content="${e(fullName)}">`,
     `<meta property="og:title" content="${e(title)}">`,
     `<meta property="og:description" content="${e(description)}">`,
@@ -69,7 +87,7 @@ export function renderDocument(input: DocumentInput): string {
     .join('');
   // Nothing hydrates the page as a whole, so it carries no page props: each island carries its
   // own in a data attribute (src/client/site/islands/island.tsx), so the CSP needs no hash.
-  return `<!doctype html><html lang="${props.locale}"><head>${head}</head><body><div id="root">${body}</div><script>${
+  return `<!doctype html><html lang="${tag}" dir="${dir}"><head>${head}</head><body><div id="root">${body}</div><script>${
     build.loaderScript
   }</script></body></html>`;
 }

@@ -4,6 +4,7 @@ import type { SiteContent } from '../../shared/content-schema.ts';
 import { apiError } from '../../shared/api-error.ts';
 import { isApiPath } from '../../shared/paths.ts';
 import { errorWords } from '../plugins/http-contract.ts';
+import { pageLocale } from '../plugins/request-locale.ts';
 import { sendMemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
 import { buildSiteFiles, type SiteFiles } from './site-files.ts';
@@ -20,7 +21,9 @@ const wantsHtml = (request: FastifyRequest): boolean =>
 
 /** 404: the page in the site's look for a browser, the one error shape for anything else. */
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply, files: SiteFiles): FastifyReply {
-  if (wantsHtml(request)) return sendMemoryFile(request, reply, files.pages['not-found'], { status: 404 });
+  // In the language of the address it was asked at (`/es/…` is Spanish).
+  if (wantsHtml(request))
+    return sendMemoryFile(request, reply, files.in(pageLocale(request)).pages['not-found'], { status: 404 });
   return reply.code(404).send(apiError('not_found', errorWords({}, 404)));
 }
 
@@ -36,7 +39,10 @@ export function sendUnreadableAddressPage(
   status: number,
 ): FastifyReply | undefined {
   return wantsHtml(request) && !isApiPath(request.url)
-    ? sendMemoryFile(request, reply, files.pages['not-found'], { status, cacheControl: 'no-store' })
+    ? sendMemoryFile(request, reply, files.in(pageLocale(request)).pages['not-found'], {
+        status,
+        cacheControl: 'no-store',
+      })
     : undefined;
 }
 

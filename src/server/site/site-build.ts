@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Locale } from '../../../content/messages/locales.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 
 /** What the server needs from `npm run build`: the SSR renderer and the client's entry files. */
@@ -9,8 +10,8 @@ export interface SiteBuild {
   distDir: string;
   clientDir: string;
   renderSitePage: (props: SitePageProps) => string;
-  /** What the presale banner says at `nowMs` (to the minute): the home page changes with it. */
-  countdownSentence: (opensAtMs: number, nowMs: number) => string;
+  /** What the presale banner says at `nowMs` (to the minute) in `locale`: the home page changes with it. */
+  countdownSentence: (locale: Locale, opensAtMs: number, nowMs: number) => string;
   css: string;
   /** The one inline script: loads the islands' loader and the beacon once the first paint is on screen. */
   loaderScript: string;
@@ -28,7 +29,7 @@ interface ManifestChunk {
 
 export interface SsrModule {
   renderSitePage: (props: SitePageProps) => string;
-  countdownSentence: (opensAtMs: number, nowMs: number) => string;
+  countdownSentence: (locale: Locale, opensAtMs: number, nowMs: number) => string;
 }
 
 /** A SiteBuild from its parts: the built files' (loadSiteBuild) or the sources' (the tests'). */
@@ -75,12 +76,31 @@ export const loaderFor = (scripts: string[]): string =>
   // the page is still being parsed, stops the browser from jumping back down on a reload. (It is
   // not done later, when a visitor may already have scrolled.)
   'if("scrollRestoration"in history)history.scrollRestoration="manual";' +
+  languageOfferScript +
   // go() runs once on either path: the observer disconnects before calling it.
   '(function(u){var P=window.PerformanceObserver;' +
   'function go(){u.forEach(function(s){var e=document.createElement("script");e.type="module";e.src=s;document.head.appendChild(e)})}' +
   'if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)' +
   'new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
   `else requestAnimationFrame(function(){setTimeout(go)})})(${JSON.stringify(scripts)})`;
+
+/**
+ * Shows the home page's offer of another language (sections/language-offer.tsx) when the browser
+ * prefers one of ours before the page's own: the first of navigator.languages that is ours
+ * decides, by its primary language (es-MX is Spanish; zh is Simplified Chinese unless it says
+ * Traditional or names Taiwan, Hong Kong or Macao). Dismissed, it stays away for the tab's
+ * session. By hand: a library would be more bytes than this, in the one script every visitor runs.
+ * Fixed at the bottom of the screen, so showing it moves nothing (no layout shift).
+ */
+export const languageOfferScript =
+  '(function(){var o=document.querySelector("[data-language-offer]");if(!o)return;' +
+  'try{if(sessionStorage.getItem("dh-language-offer"))return}catch(e){}' +
+  'function m(t,l){t=t.toLowerCase();l=l.toLowerCase();var p=l.split("-")[0];' +
+  'return t===l||(t.split("-")[0]===p&&(p!=="zh"||!/-(tw|hk|mo|hant)\\b/.test(t)))}' +
+  'var a=o.querySelectorAll("a"),L=navigator.languages||[navigator.language],i,j;' +
+  'for(i=0;i<L.length;i++){if(m(L[i],document.documentElement.lang))return;' +
+  'for(j=0;j<a.length;j++)if(m(L[i],a[j].lang)){a[j].hidden=false;o.hidden=false;' +
+  'o.querySelector("button").onclick=function(){o.hidden=true;try{sessionStorage.setItem("dh-language-offer","1")}catch(e){}};return}}})();';
 
 export const cspHash = (text: string): string =>
   `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

@@ -1,6 +1,7 @@
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
-import type { SiteContent } from '../../shared/content-schema.ts';
+import { defaultLocale, locales, type Locale } from '../../../content/messages/locales.ts';
+import { contentIn, type SiteContent } from '../../shared/content-schema.ts';
+import { alternates, localePath } from '../../shared/locale-paths.ts';
 import type { SignupView } from '../../shared/signup-schema.ts';
 import { filePaths, pagePaths } from '../../shared/paths.ts';
 import type { Notice, PresaleProps, SitePageName, SitePageProps, WalletProps } from '../../shared/site-pages.ts';
@@ -10,16 +11,14 @@ import type { SiteBuild } from './site-build.ts';
 
 type StaticPage = Exclude<SitePageName, 'notice'>;
 
-export interface SiteFiles {
+/** One locale's documents. */
+export interface LocaleFiles {
   /**
    * The pages every visitor gets. Each read gives the page as it reads now: a page whose words
    * depend on the time (the presale countdown, the footer's year) is rendered again when, and
    * only when, those words change; otherwise it is the same bytes, compression and ETag.
    */
   readonly pages: Readonly<Record<StaticPage, MemoryFile>>;
-  robots: MemoryFile;
-  sitemap: MemoryFile;
-  manifest: MemoryFile;
   /** The home page showing a sign-up result (no-JavaScript answer): rendered per request. */
   renderHomeWithSignup(signup: SignupView): string;
   /**
@@ -27,6 +26,14 @@ export interface SiteFiles {
    * pressing it did. Rendered per request.
    */
   renderNotice(notice: Notice): string;
+}
+
+/** Every locale's documents (the default locale's also at the top), and the site-wide files. */
+export interface SiteFiles extends LocaleFiles {
+  in(locale: Locale): LocaleFiles;
+  robots: MemoryFile;
+  sitemap: MemoryFile;
+  manifest: MemoryFile;
 }
 
 const indexedPaths = [pagePaths.home, pagePaths.privacy];
@@ -62,14 +69,73 @@ export function buildSiteFiles(opts: {
   publicUrl: string;
   /** The app's clock: what "now" is for the countdown and the footer's year. */
   clock: () => Date;
-  /** What the pages are written in (one set of pages per locale once there are several). */
-  locale?: Locale;
 }): SiteFiles {
-  const { build, content, publicUrl, clock, locale = defaultLocale } = opts;
+  const { content, publicUrl } = opts;
+  const byLocale = Object.fromEntries(locales.map((l) => [l, localeFiles({ ...opts, locale: l })])) as Record<
+    Locale,
+    LocaleFiles
+  >;
+  const fullName = `${content.name} (${content.ticker})`;
+  const home = byLocale[defaultLocale];
+  return {
+    pages: home.pages,
+    renderHomeWithSignup: home.renderHomeWithSignup,
+    renderNotice: home.renderNotice,
+    in: (locale) => byLocale[locale],
+    robots: memoryFile(
+      `User-agent: *\nAllow: /\nDisallow: ${pagePaths.admin}\n\nSitemap: ${publicUrl}${filePaths.sitemap}\n`,
+      'text/plain; charset=utf-8',
+    ),
+    sitemap: memoryFile(sitemapXml(publicUrl), 'application/xml; charset=utf-8'),
+    manifest: memoryFile(
+      JSON.stringify({
+        name: fullName,
+        short_name: content.ticker,
+        description: content.description,
+        start_url: pagePaths.home,
+        display: 'standalone',
+        background_color: content.theme.background,
+        theme_color: content.theme.background,
+        icons: [
+          { src: filePaths.icon192, sizes: '192x192', type: 'image/png' },
+          { src: filePaths.icon512, sizes: '512x512', type: 'image/png' },
+          { src: filePaths.favicon, sizes: 'any', type: 'image/svg+xml' },
+        ],
+      }),
+      'application/manifest+json; charset=utf-8',
+    ),
+  };
+}
+
+/**
+ * Each indexed page in every language, each naming all its translations and the default one
+ * (x-default: English at the root), as Google's sitemap form of hreflang asks.
+ * https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap
+ */
+function sitemapXml(publicUrl: string): string {
+  const urls = indexedPaths.flatMap((path) => {
+    const links = alternates(publicUrl, path)
+      .map((a) => `    <xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${a.href}"/>`)
+      .join('\n');
+    return locales.map((l) => `  <url>\n    <loc>${publicUrl}${localePath(l, path)}</loc>\n${links}\n  </url>`);
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+function localeFiles(opts: {
+  build: SiteBuild;
+  content: SiteContent;
+  publicUrl: string;
+  clock: () => Date;
+  locale: Locale;
+}): LocaleFiles {
+  const { build, publicUrl, clock, locale } = opts;
+  const content = contentIn(opts.content, locale);
   const fullName = `${content.name} (${content.ticker})`;
   const words = messagesFor(locale).pageChrome;
   const titled = (title: string) => words.titled({ title, site: fullName });
   const html = 'text/html; charset=utf-8';
+  // `canonicalPath` is the page's path in English; the document links this locale's own.
   const render = (props: SitePageProps, title: string, description: string, canonicalPath?: string) =>
     renderDocument({
       build,
@@ -97,7 +163,7 @@ export function buildSiteFiles(opts: {
     ...wallet,
   });
   const homeWords = (now: Date): string =>
-    `${year(now)} ${presaleDate === null ? '' : build.countdownSentence(Date.parse(presaleDate), now.getTime())}`;
+    `${year(now)} ${presaleDate === null ? '' : build.countdownSentence(locale, Date.parse(presaleDate), now.getTime())}`;
 
   const page = (name: Exclude<StaticPage, 'home'>, title: string, description: string, canonicalPath?: string) =>
     timedPage(
@@ -136,32 +202,5 @@ export function buildSiteFiles(opts: {
         return notFound();
       },
     },
-    robots: memoryFile(
-      `User-agent: *\nAllow: /\nDisallow: ${pagePaths.admin}\n\nSitemap: ${publicUrl}${filePaths.sitemap}\n`,
-      'text/plain; charset=utf-8',
-    ),
-    sitemap: memoryFile(
-      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${indexedPaths
-        .map((p) => `  <url><loc>${publicUrl}${p}</loc></url>`)
-        .join('\n')}\n</urlset>\n`,
-      'application/xml; charset=utf-8',
-    ),
-    manifest: memoryFile(
-      JSON.stringify({
-        name: fullName,
-        short_name: content.ticker,
-        description: content.description,
-        start_url: pagePaths.home,
-        display: 'standalone',
-        background_color: content.theme.background,
-        theme_color: content.theme.background,
-        icons: [
-          { src: filePaths.icon192, sizes: '192x192', type: 'image/png' },
-          { src: filePaths.icon512, sizes: '512x512', type: 'image/png' },
-          { src: filePaths.favicon, sizes: 'any', type: 'image/svg+xml' },
-        ],
-      }),
-      'application/manifest+json; charset=utf-8',
-    ),
   };
 }

@@ -196,3 +196,75 @@ describe('pages over time', () => {
     }
   });
 });
+
+describe('a page per locale', () => {
+  const tags = { en: 'en', es: 'es', 'pt-br': 'pt-BR', 'zh-cn': 'zh-CN', ar: 'ar' } as const;
+
+  it('serves each locale at its own address, in its language and direction, naming every translation', async () => {
+    for (const [locale, prefix, tag, dir] of [
+      ['en', '', 'en', 'ltr'],
+      ['es', '/es', 'es', 'ltr'],
+      ['pt-br', '/pt-br', 'pt-BR', 'ltr'],
+      ['zh-cn', '/zh-cn', 'zh-CN', 'ltr'],
+      ['ar', '/ar', 'ar', 'rtl'],
+    ] as const) {
+      for (const path of ['/', '/privacy']) {
+        const url = prefix + path;
+        const res = await app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        const html = res.body;
+        expect(html, url).toContain(`<html lang="${tag}" dir="${dir}">`);
+        expect(html, url).toContain(`<link rel="canonical" href="https://dh.example${url}">`);
+        expect(html, url).toContain(`<meta property="og:url" content="https://dh.example${url}">`);
+        expect(html, url).toContain(`<meta property="og:locale" content="${tag.replace('-', '_')}">`);
+        for (const [other, otherTag] of Object.entries(tags)) {
+          const otherUrl = `https://dh.example${other === 'en' ? '' : `/${other}`}${path}`;
+          expect(html, url).toContain(`<link rel="alternate" hreflang="${otherTag}" href="${otherUrl}">`);
+        }
+        expect(html, url).toContain(`<link rel="alternate" hreflang="x-default" href="https://dh.example${path}">`);
+        if (locale !== 'en') expect(html, url).not.toContain('Embrace the Chaos');
+      }
+    }
+  });
+
+  it('moves the slashless home of a locale to its one address, and answers a missing page in its language', async () => {
+    const moved = await app.inject({ url: '/es' });
+    expect(moved.statusCode).toBe(308);
+    expect(moved.headers.location).toBe('/es/');
+    const missing = await app.inject({ url: '/zh-cn/nope', headers: { accept: 'text/html' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('<html lang="zh-CN" dir="ltr">');
+    // Not a locale: an English 404, not a guess.
+    const english = await app.inject({ url: '/esp/', headers: { accept: 'text/html' } });
+    expect(english.statusCode).toBe(404);
+    expect(english.body).toContain('<html lang="en" dir="ltr">');
+  });
+
+  it('lists every locale of every indexed page in the sitemap, each with its alternates', async () => {
+    const xml = (await app.inject({ url: '/sitemap.xml' })).body;
+    for (const loc of ['/', '/es/', '/pt-br/', '/zh-cn/', '/ar/', '/privacy', '/es/privacy', '/ar/privacy']) {
+      expect(xml).toContain(`<loc>https://dh.example${loc}</loc>`);
+    }
+    expect(xml.match(/<url>/g)).toHaveLength(10);
+    expect(xml.match(/hreflang="x-default"/g)).toHaveLength(10);
+  });
+
+  it('answers an API error in the language a program asks for, and in English otherwise', async () => {
+    const ask = (language?: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/signup',
+        headers: {
+          'content-type': 'text/plain',
+          accept: 'application/json',
+          ...(language ? { 'accept-language': language } : {}),
+        },
+        payload: 'x',
+      });
+    const spanish = (await ask('es-MX,es;q=0.9')).json<{ error: { message: string } }>().error.message;
+    const english = (await ask()).json<{ error: { message: string } }>().error.message;
+    const french = (await ask('fr')).json<{ error: { message: string } }>().error.message;
+    expect(spanish).not.toBe(english);
+    expect(french).toBe(english);
+  });
+});

@@ -1,6 +1,8 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { locales } from '../../../content/messages/locales.ts';
+import { localePath } from '../../shared/locale-paths.ts';
 import { filePaths, pagePaths } from '../../shared/paths.ts';
 import { sendMemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
@@ -13,8 +15,17 @@ export const siteFeature = fp(
     const files = app.pages;
     // Pages set no cookies and are the same bytes for everyone, so a CDN can cache them and a spike
     // costs the server almost nothing; the sign-up form gets its cookies from /api/csrf.
-    app.get(pagePaths.home, (request, reply) => sendMemoryFile(request, reply, files.pages.home));
-    app.get(pagePaths.privacy, (request, reply) => sendMemoryFile(request, reply, files.pages.privacy));
+    for (const locale of locales) {
+      const pages = files.in(locale);
+      const home = localePath(locale, pagePaths.home);
+      app.get(home, (request, reply) => sendMemoryFile(request, reply, pages.pages.home));
+      app.get(localePath(locale, pagePaths.privacy), (request, reply) =>
+        sendMemoryFile(request, reply, pages.pages.privacy),
+      );
+      // `/es` is the Spanish home page without its slash: one address per page, so it moves there
+      // for good (a 308 keeps a HEAD a HEAD; nothing posts here).
+      if (home !== pagePaths.home) app.get(home.slice(0, -1), (_request, reply) => reply.redirect(home, 308));
+    }
     app.get(filePaths.robots, (request, reply) => sendMemoryFile(request, reply, files.robots));
     app.get(filePaths.sitemap, (request, reply) => sendMemoryFile(request, reply, files.sitemap));
     app.get(filePaths.manifest, (request, reply) => sendMemoryFile(request, reply, files.manifest));

@@ -1,4 +1,4 @@
-import { walletMessages as words } from '../../../../content/messages/en/allowlist.ts';
+import { localeInfo } from '../../../../content/messages/locales.ts';
 import { allowlistApi, Refused } from '../wallet/allowlist-api.ts';
 import { mobileWallets } from '../wallet/mobile-wallets.ts';
 import {
@@ -9,6 +9,7 @@ import {
   type FoundWallet,
 } from '../wallet/wallet-discovery.ts';
 import type { IslandProps } from './island-names.ts';
+import { islandWords } from './island-words.ts';
 
 // The allowlist's connect (docs/decisions/0045-wallet-allowlist.md): plain script, no React, no
 // wallet kit. It finds the wallets (EIP-6963, window.ethereum as fail-over), asks the chosen one
@@ -20,12 +21,15 @@ import type { IslandProps } from './island-names.ts';
 const ANNOUNCE_GRACE_MS = 400;
 
 const shortAddress = (address: string) => `${address.slice(0, 5)}…${address.slice(-4)}`;
-const sinceText = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 /** EIP-1193's personal_sign takes the text as UTF-8 bytes in hex. */
 const utf8Hex = (text: string) =>
   `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 
-export function mount(container: HTMLElement, props: IslandProps['allowlist']): Promise<void> {
+export async function mount(container: HTMLElement, props: IslandProps['allowlist']): Promise<void> {
+  const words = await islandWords.allowlist(props.locale);
+  // The page's language, not the browser's: the sentence around the date is in it.
+  const sinceText = (iso: string) =>
+    new Date(iso).toLocaleString(localeInfo[props.locale].tag, { dateStyle: 'medium', timeStyle: 'short' });
   // The server's markup (sections/allowlist-block.tsx); a part missing fails the island, and the
   // loader marks it so.
   const part = <E extends HTMLElement>(name: string): E => {
@@ -259,5 +263,4 @@ export function mount(container: HTMLElement, props: IslandProps['allowlist']): 
   connectButton.addEventListener('click', () => void connect().catch(fail));
   emailForm.addEventListener('submit', (event) => void linkEmail(event));
   action.addEventListener('click', () => void sign());
-  return Promise.resolve();
 }

@@ -1,5 +1,7 @@
-import { countdownAt, countdownSentence, countdownUnits, pad2 } from '../countdown.ts';
+import { localeInfo } from '../../../../content/messages/locales.ts';
+import { clockDigits, countdownAt, countdownSentence, countdownUnits } from '../countdown.ts';
 import type { IslandProps } from './island-names.ts';
+import { islandWords } from './island-words.ts';
 
 // The presale countdown ticking in the browser. It responds to no one, so it is not React: a few
 // lines that take over the text the server rendered (countdown.ts says the same words on both
@@ -7,7 +9,9 @@ import type { IslandProps } from './island-names.ts';
 
 const reducedMotion = (): boolean => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-export function mount(container: HTMLElement, props: IslandProps['countdown']): Promise<void> {
+export async function mount(container: HTMLElement, props: IslandProps['countdown']): Promise<void> {
+  const words = await islandWords.countdown(props.locale);
+  const tag = localeInfo[props.locale].tag;
   const opensAt = Date.parse(props.opensAt);
   const find = (name: string) => container.querySelector<HTMLElement>(`[data-countdown="${name}"]`);
   const sentence = find('sentence');
@@ -29,8 +33,8 @@ export function mount(container: HTMLElement, props: IslandProps['countdown']): 
     const step = reducedMotion() ? 60_000 : 1000;
     const ms = opensAt - now;
     const left = countdownAt(opensAt, opensAt - Math.ceil(ms / step) * step);
-    setText(sentence, countdownSentence(opensAt, now));
-    for (const [unit, el] of cells) setText(el, pad2(left?.[unit] ?? 0));
+    setText(sentence, countdownSentence(words, opensAt, now));
+    for (const [unit, el] of cells) setText(el, clockDigits(tag, left?.[unit] ?? 0));
     if (left === null) {
       if (clock) clock.hidden = true;
       if (open) open.hidden = false;
@@ -40,5 +44,4 @@ export function mount(container: HTMLElement, props: IslandProps['countdown']): 
     setTimeout(tick, ms % step || step);
   };
   tick();
-  return Promise.resolve();
 }

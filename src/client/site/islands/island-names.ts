@@ -1,16 +1,19 @@
+import type { Messages } from '../../../../content/messages/messages.ts';
+import type { Locale } from '../../../../content/messages/locales.ts';
 import type { SignupView } from '../../../shared/signup-schema.ts';
 
 // The page's islands: the only parts that run in the browser. Everything else on the page is
 // server-rendered HTML that never ships as JavaScript (docs/decisions/0010-page-islands.md).
 export interface IslandProps {
   /** Connect Wallet: React, woken by the first sign of intent (hover, focus, touch, click). */
-  wallet: Record<string, never>;
+  // Its four short sentences ride in the props rather than in a chunk per locale: no request more.
+  wallet: { words: Messages['wallet'] };
   /** The sign-up form: React, woken when the visitor nears or touches it. */
-  signup: { initial?: SignupView };
+  signup: { initial?: SignupView; locale: Locale };
   /** The allowlist's connect: plain script (no React), woken by the first sign of intent. */
-  allowlist: { chainId: number };
+  allowlist: { chainId: number; locale: Locale };
   /** The presale countdown: a few lines of plain script, started at load (it ticks unasked). */
-  countdown: { opensAt: string };
+  countdown: { opensAt: string; locale: Locale };
 }
 
 export type IslandName = keyof IslandProps;

@@ -1,7 +1,14 @@
-import { signupMessages } from '../../../../content/messages/en/signup.ts';
+import { setConnectionWords } from '../../lib/connection-words.ts';
 import { SignupForm } from '../sections/signup-form.tsx';
 import { hydrateIsland } from './hydrate.tsx';
 import type { IslandProps } from './island-names.ts';
+import { islandWords } from './island-words.ts';
 
-export const mount = (container: HTMLElement, props: IslandProps['signup']): Promise<void> =>
-  hydrateIsland(container, <SignupForm initial={props.initial} words={signupMessages} />);
+export async function mount(container: HTMLElement, props: IslandProps['signup']): Promise<void> {
+  const [words, connection] = await Promise.all([
+    islandWords.signup(props.locale),
+    islandWords.connection(props.locale),
+  ]);
+  setConnectionWords(connection);
+  return hydrateIsland(container, <SignupForm initial={props.initial} words={words} locale={props.locale} />);
+}

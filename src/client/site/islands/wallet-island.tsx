@@ -1,5 +1,6 @@
 import { WalletButton } from '../sections/wallet-button.tsx';
 import { hydrateIsland } from './hydrate.tsx';
+import type { IslandProps } from './island-names.ts';
 
-// The wallet button takes no props (IslandProps['wallet'] is empty).
-export const mount = (container: HTMLElement): Promise<void> => hydrateIsland(container, <WalletButton />);
+export const mount = (container: HTMLElement, props: IslandProps['wallet']): Promise<void> =>
+  hydrateIsland(container, <WalletButton words={props.words} />);

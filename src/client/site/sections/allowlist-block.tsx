@@ -1,9 +1,8 @@
-import { walletPageWords } from '../../../../content/messages/en/allowlist.ts';
-import { signupMessages } from '../../../../content/messages/en/signup.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { signupLimits } from '../../../shared/signup-schema.ts';
 import type { WalletProps } from '../../../shared/site-pages.ts';
 import { Island } from '../islands/island.tsx';
+import { usePage } from '../page-context.tsx';
 
 /** The block's id: the header's "Join the Allowlist" links here. */
 export const allowlistAnchor = 'allowlist';
@@ -14,6 +13,9 @@ export const allowlistAnchor = 'allowlist';
 // With JavaScript off the page is complete and says what joining needs (true with it on, too,
 // so it is plain text rather than a <noscript>).
 export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
+  const { words, locale, href } = usePage();
+  const { walletPageWords } = words.allowlist;
+  const signupMessages = words.signup;
   return (
     <section className="allowlist" id={allowlistAnchor} aria-labelledby="allowlist-title">
       <h2 id="allowlist-title">{walletPageWords.heading}</h2>
@@ -22,7 +24,7 @@ export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
       ) : (
         <>
           <p>{walletPageWords.intro}</p>
-          <Island name="allowlist" props={{ chainId: wallet.chainId }}>
+          <Island name="allowlist" props={{ chainId: wallet.chainId, locale }}>
             <div className="allowlist-panel">
               <button type="button" className="button button-primary" data-allowlist="connect">
                 {walletPageWords.connect}
@@ -59,7 +61,7 @@ export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
                   />
                 </div>
                 <p className="consent">
-                  {signupMessages.consent} <a href={pagePaths.privacy}>{signupMessages.privacyLink}</a>
+                  {signupMessages.consent} <a href={href(pagePaths.privacy)}>{signupMessages.privacyLink}</a>
                 </p>
                 <button className="button" type="submit">
                   {walletPageWords.emailSubmit}

@@ -1,12 +1,12 @@
-import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
-import { content } from '../content.ts';
+import { usePage } from '../page-context.tsx';
 import { SocialLinks } from './social-links.tsx';
 
-export function Closing({ words }: { words: PageChromeMessages }) {
+export function Closing() {
+  const { content } = usePage();
   return (
     <section className="closing" aria-labelledby="closing-title">
       <h2 id="closing-title">{content.closingLine}</h2>
-      <SocialLinks words={words} />
+      <SocialLinks />
     </section>
   );
 }

@@ -1,6 +1,5 @@
 import mascotSvg from '../assets/mascot.svg?raw';
-import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
-import { content } from '../content.ts';
+import { usePage } from '../page-context.tsx';
 import { Rich } from '../rich-text.tsx';
 import { InlineSvg } from './inline-svg.tsx';
 
@@ -8,7 +7,9 @@ import { InlineSvg } from './inline-svg.tsx';
 // click, Enter and Space, tells assistive technology whether it is expanded, and does all of it
 // with JavaScript off, so the FAQ ships no code at all. The first question starts open.
 // https://html.spec.whatwg.org/multipage/interactive-elements.html#the-details-element
-export function Faq({ words }: { words: PageChromeMessages }) {
+export function Faq() {
+  const { content, words: all } = usePage();
+  const words = all.pageChrome;
   return (
     <section className="faq" id="faq" aria-labelledby="faq-title">
       <h2 id="faq-title">{words.faqTitle}</h2>

@@ -1,7 +1,9 @@
-import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
-import { content, siteName } from '../content.ts';
+import { siteName } from '../content.ts';
+import { usePage } from '../page-context.tsx';
 
-export function Hero({ words }: { words: PageChromeMessages }) {
+export function Hero() {
+  const { content, words: all } = usePage();
+  const words = all.pageChrome;
   return (
     <section className="hero" aria-labelledby="hero-title">
       <h1 id="hero-title">{content.heroTagline}</h1>

@@ -1,7 +1,8 @@
-import type { Messages } from '../../../../content/messages/messages.ts';
 import type { PresaleProps } from '../../../shared/site-pages.ts';
-import { countdownAt, countdownSentence, countdownUnits, pad2 } from '../countdown.ts';
+import { localeInfo } from '../../../../content/messages/locales.ts';
+import { clockDigits, countdownAt, countdownSentence, countdownUnits } from '../countdown.ts';
 import { Island } from '../islands/island.tsx';
+import { usePage } from '../page-context.tsx';
 
 // The sentence is the island's own code and words (countdown.ts), so the server says exactly what
 // the ticking island will; the clock's units and the link are this locale's (`words`).
@@ -12,24 +13,26 @@ import { Island } from '../islands/island.tsx';
  * only stand still), and the link for when it is open. Both states are in the HTML so the island
  * only flips `hidden` at zero; the slot keeps one height, so nothing below moves when it does.
  */
-export function PresaleCountdown({ presale, words }: { presale: PresaleProps; words: Messages }) {
+export function PresaleCountdown({ presale }: { presale: PresaleProps }) {
+  const { words, locale } = usePage();
   const labels = words.countdownLabels;
+  const tag = localeInfo[locale].tag;
   const opensAt = Date.parse(presale.opensAt);
   const left = countdownAt(opensAt, presale.renderedAt);
   const open = left === null;
   return (
-    <Island name="countdown" props={{ opensAt: presale.opensAt }}>
+    <Island name="countdown" props={{ opensAt: presale.opensAt, locale }}>
       {/* Polite: the island changes this sentence at most once a minute, so that is how often a
           screen reader hears it. The ticking clock below is for eyes only. */}
       <p className="banner-status" aria-live="polite" data-countdown="sentence">
-        {countdownSentence(opensAt, presale.renderedAt)}
+        {countdownSentence(words.countdown, opensAt, presale.renderedAt)}
       </p>
       <div className="presale-slot">
         <p className="countdown-clock" aria-hidden="true" hidden={open}>
           {countdownUnits.map((unit) => (
             <span key={unit} className={`countdown-cell countdown-${unit}`}>
               <span className="countdown-value" data-countdown={unit}>
-                {pad2(left?.[unit] ?? 0)}
+                {clockDigits(tag, left?.[unit] ?? 0)}
               </span>
               <span className="countdown-unit">{labels.units[unit]}</span>
             </span>

@@ -11,6 +11,8 @@ import {
   type SignupFieldErrors,
   type SignupView,
 } from '../../../shared/signup-schema.ts';
+import type { Locale } from '../../../../content/messages/locales.ts';
+import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { callContract } from '../../lib/call-contract.ts';
 import { ensureXsrfCookie } from '../../lib/http.ts';
@@ -20,7 +22,16 @@ type Status = 'idle' | 'sending' | 'success' | 'error';
 // Works as a plain form POST (the server answers with this page and `initial` filled in); once
 // its island has hydrated, it validates with the shared schema and sends JSON without a reload.
 // It is the only code on the page that needs zod/mini and the HTTP helper, so they load with it.
-export function SignupForm({ initial, words }: { initial?: SignupView | undefined; words: SignupMessages }) {
+export function SignupForm({
+  initial,
+  words,
+  locale,
+}: {
+  initial?: SignupView | undefined;
+  words: SignupMessages;
+  /** The page's locale: the no-JavaScript answer and the privacy link are its pages. */
+  locale: Locale;
+}) {
   const formRef = useRef<HTMLFormElement>(null);
   const [status, setStatus] = useState<Status>(initial ? initial.status : 'idle');
   const [message, setMessage] = useState(initial?.message ?? '');
@@ -131,8 +142,10 @@ export function SignupForm({ initial, words }: { initial?: SignupView | undefine
         <label htmlFor="signup-website">{words.labels.website}</label>
         <input id="signup-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
+      {/* The page's language: the answer and every email to this person are written in it. */}
+      <input type="hidden" name="locale" value={locale} />
       <p className="consent">
-        {words.consent} <a href={pagePaths.privacy}>{words.privacyLink}</a>
+        {words.consent} <a href={localePath(locale, pagePaths.privacy)}>{words.privacyLink}</a>
       </p>
       <button className="button button-primary" type="submit" disabled={status === 'sending'}>
         {status === 'sending' ? words.sending : words.submit}

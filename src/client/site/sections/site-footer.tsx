@@ -1,15 +1,19 @@
 import { pagePaths } from '../../../shared/paths.ts';
-import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
-import { content, siteName } from '../content.ts';
+import { siteName } from '../content.ts';
+import { usePage } from '../page-context.tsx';
+import { LanguageLinks } from './language-links.tsx';
 import { SocialLinks } from './social-links.tsx';
 
-export function SiteFooter({ year, words }: { year: number; words: PageChromeMessages }) {
+export function SiteFooter({ year, path }: { year: number; path: string }) {
+  const { content, words: all, href } = usePage();
+  const words = all.pageChrome;
   return (
     <footer className="site-footer">
-      <SocialLinks className="social social-small" words={words} />
+      <SocialLinks className="social social-small" />
+      <LanguageLinks path={path} />
       <p>{content.riskNotice}</p>
       <p>
-        <a href={pagePaths.privacy}>{words.privacyLink}</a>
+        <a href={href(pagePaths.privacy)}>{words.privacyLink}</a>
       </p>
       <p>{words.copyright({ year, site: siteName })}</p>
     </footer>

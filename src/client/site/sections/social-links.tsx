@@ -1,7 +1,8 @@
-import type { PageChromeMessages } from '../../../../content/messages/en/page-chrome.ts';
-import { content } from '../content.ts';
+import { usePage } from '../page-context.tsx';
 
-export function SocialLinks({ className = 'social', words }: { className?: string; words: PageChromeMessages }) {
+export function SocialLinks({ className = 'social' }: { className?: string }) {
+  const { content, words: all } = usePage();
+  const words = all.pageChrome;
   const { twitter, telegram } = content.social;
   return (
     <ul className={className}>

@@ -1,17 +1,17 @@
-import type { SignupMessages } from '../../../../content/messages/en/signup.ts';
 import type { SignupView } from '../../../shared/signup-schema.ts';
-import { content } from '../content.ts';
+import { usePage } from '../page-context.tsx';
 import { Island } from '../islands/island.tsx';
 import { SignupForm } from './signup-form.tsx';
 
 // The heading and the words around the form are plain HTML; only the form is an island.
-export function StayUpdated({ initial, words }: { initial?: SignupView | undefined; words: SignupMessages }) {
+export function StayUpdated({ initial }: { initial?: SignupView | undefined }) {
+  const { content, words, locale } = usePage();
   return (
     <section className="stay-updated" id="stay-updated" aria-labelledby="stay-updated-title">
       <h2 id="stay-updated-title">{content.stayUpdated.heading}</h2>
       <p>{content.stayUpdated.intro}</p>
-      <Island name="signup" props={initial ? { initial } : {}}>
-        <SignupForm initial={initial} words={words} />
+      <Island name="signup" props={initial ? { initial, locale } : { locale }}>
+        <SignupForm initial={initial} words={words.signup} locale={locale} />
       </Island>
     </section>
   );

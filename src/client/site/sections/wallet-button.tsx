@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import * as words from '../../../../content/messages/en/wallet.ts';
+import type { Messages } from '../../../../content/messages/messages.ts';
 
 // Hover and keyboard focus flip the card in CSS; a tap or click flips it through state, because a
 // phone has no hover. The "Coming Soon" face is aria-hidden and said instead through the button's
 // description and, on activation, a polite live region.
-export function WalletButton() {
+export function WalletButton({ words }: { words: Messages['wallet'] }) {
   const [flipped, setFlipped] = useState(false);
   return (
     <div className="wallet">

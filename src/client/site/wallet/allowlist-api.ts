@@ -10,6 +10,7 @@ import type { MessageReply } from '../../../shared/api-error.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import { fillPath } from '../../../shared/route-contract.ts';
 import { xsrf } from '../../../shared/xsrf.ts';
+import { answerLanguage } from '../../lib/answer-language.ts';
 import { ensureXsrfCookie, readCookie } from '../../lib/xsrf-cookie.ts';
 
 // The island's calls to the allowlist's routes. Their contracts (src/shared/allowlist/) are the
@@ -21,7 +22,7 @@ import { ensureXsrfCookie, readCookie } from '../../lib/xsrf-cookie.ts';
 export class Refused extends Error {}
 
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = answerLanguage();
   if (method === 'POST') {
     await ensureXsrfCookie();
     headers['content-type'] = 'application/json';

@@ -1,0 +1,40 @@
+// Where each locale's pages live (docs/decisions/0049-a-url-per-locale.md): English, the default,
+// at the root, so every address already published or mailed stays; each other locale under its
+// own first segment (`/es/`, `/es/privacy`). Shared by the server's routes, the page's links and
+// the emails' links, so the three can never disagree.
+import { defaultLocale, localeInfo, locales, type Locale } from '../../content/messages/locales.ts';
+
+/** `path` (one of pagePaths) as the page in `locale`: `/` → `/es/`, `/privacy` → `/es/privacy`. */
+export function localePath(locale: Locale, path: string): string {
+  const segment = localeInfo[locale].segment;
+  return segment === '' ? path : `/${segment}${path}`;
+}
+
+/** The locale whose segment starts `path`, and the page path under it; the default for any other. */
+export function localeOfPath(path: string): { locale: Locale; rest: string } {
+  for (const locale of locales) {
+    const segment = localeInfo[locale].segment;
+    if (segment === '') continue;
+    if (path === `/${segment}`) return { locale, rest: '' };
+    if (path.startsWith(`/${segment}/`)) return { locale, rest: path.slice(segment.length + 1) };
+  }
+  return { locale: defaultLocale, rest: path };
+}
+
+/** The locale whose BCP 47 tag is `tag` (`<html lang>`), case-insensitively; the default for any other. */
+export function localeOfTag(tag: string): Locale {
+  const lower = tag.toLowerCase();
+  return locales.find((l) => localeInfo[l].tag.toLowerCase() === lower) ?? defaultLocale;
+}
+
+/**
+ * A page's every translation, then x-default (the English page at the root, which decides nothing
+ * for anyone), as absolute URLs: for `<link rel="alternate" hreflang>` and the sitemap.
+ * https://developers.google.com/search/docs/specialty/international/localized-versions
+ */
+export function alternates(publicUrl: string, path: string): { hreflang: string; href: string }[] {
+  return [
+    ...locales.map((l) => ({ hreflang: localeInfo[l].tag, href: `${publicUrl}${localePath(l, path)}` })),
+    { hreflang: 'x-default', href: `${publicUrl}${localePath(defaultLocale, path)}` },
+  ];
+}
