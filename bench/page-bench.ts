@@ -5,7 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result } from 'lighthouse';
-import { loadUntouched, type UntouchedLoad } from './lib/first-load.ts';
+import { localeInfo, locales } from '../content/messages/locales.ts';
+import { localePath } from '../src/shared/locale-paths.ts';
+import { loadUntouched, sidewaysOverflow, type UntouchedLoad } from './lib/first-load.ts';
 import { pageRefs, staticImports } from './lib/html-refs.ts';
 import { cookiesFrom, httpGet, type RawResponse } from './lib/http.ts';
 import {
@@ -103,10 +105,10 @@ async function sizeOf(url: string, kind: string): Promise<Sized & { text: string
   };
 }
 
-async function measureSizes(origin: string): Promise<SizeReport> {
-  const home = await fetchOk(`${origin}/`, BR);
-  const html = await sizeOf(`${origin}/`, 'html');
-  const refs = pageRefs(html.text, `${origin}/`);
+async function measureSizes(origin: string, page = '/'): Promise<SizeReport> {
+  const home = await fetchOk(`${origin}${page}`, BR);
+  const html = await sizeOf(`${origin}${page}`, 'html');
+  const refs = pageRefs(html.text, `${origin}${page}`);
   if (refs.modules.length === 0) throw new Error('The home page references no <script type="module">.');
 
   // Breadth-first over static imports; the cap only stops a parsing mistake from looping.
@@ -180,10 +182,19 @@ function printSizes(origin: string, sizes: SizeReport): void {
  * JavaScript that runs before interaction (inline loader included), and the whole first load
  * (the HTML with its inline CSS, that JavaScript, images, icons and manifest).
  */
+/** JavaScript run before interaction (inline included), and the whole first load, in bytes (br). */
+function firstLoadBytes(sizes: SizeReport, load: UntouchedLoad): { jsBr: number; firstLoad: number } {
+  const scripts = load.responses.filter((r) => r.kind === 'script');
+  const jsBr = scripts.reduce((t, r) => t + r.encodedBytes, 0) + load.inlineScriptsBr;
+  const firstLoad =
+    sizes.html.br + jsBr + total(sizes.css, 'br') + total(sizes.images, 'br') + total(sizes.extras, 'br');
+  return { jsBr, firstLoad };
+}
+
 function printFirstLoad(origin: string, sizes: SizeReport, load: UntouchedLoad): void {
   const path = (url: string) => (url.startsWith(origin) ? url.slice(origin.length) || '/' : url);
   const scripts = load.responses.filter((r) => r.kind === 'script');
-  const jsBr = scripts.reduce((t, r) => t + r.encodedBytes, 0) + load.inlineScriptsBr;
+  const { jsBr, firstLoad } = firstLoadBytes(sizes, load);
   printTable(
     'JavaScript run before the visitor interacts (Chromium, 412×823 phone, page loaded and left alone until the network is quiet)',
     ['Script', 'Sent', 'Encoding'],
@@ -197,8 +208,6 @@ function printFirstLoad(origin: string, sizes: SizeReport, load: UntouchedLoad):
     console.log(
       `Other responses of that load: ${others.map((r) => `${path(r.url)} ${kb(r.encodedBytes)}`).join(', ')}`,
     );
-  const firstLoad =
-    sizes.html.br + jsBr + total(sizes.css, 'br') + total(sizes.images, 'br') + total(sizes.extras, 'br');
   printTable(
     'First-load budgets (br)',
     ['Figure', 'Bytes', 'Target', ''],
@@ -520,6 +529,88 @@ async function lighthouseSection(origin: string, floorOrigin: string): Promise<v
 }
 
 // ---------------------------------------------------------------------------------------------
+// Every locale (issue 19): each language's home page held to the same bar as /
+
+/** Lighthouse runs per locale: fewer than the five of /, so the bench keeps within its time. */
+const LOCALE_RUNS = 3;
+const NARROW = 320;
+
+async function localesSection(origin: string): Promise<void> {
+  const rows: string[][] = [];
+  const summary: { locale: string; ok: boolean }[] = [];
+  for (const locale of locales) {
+    const page = localePath(locale, '/');
+    progress(`${page}: sizes, first load, ${NARROW} px, ${LOCALE_RUNS} Lighthouse runs`);
+    const sizes = await measureSizes(origin, page);
+    const { jsBr, firstLoad } = firstLoadBytes(sizes, await loadUntouched(`${origin}${page}`));
+    const overflow = await sidewaysOverflow(`${origin}${page}`, NARROW);
+    const runs: Result[] = [];
+    for (let i = 0; i < LOCALE_RUNS; i++) runs.push(await lighthouseRecorded(`${origin}${page}`));
+    const perf = worstOf(
+      runs.map((r) => score100(r, 'performance')),
+      true,
+    );
+    const tbt = worstTbt(runs);
+    const cls = worstOf(
+      runs.map((r) => metricValue(r, 'cumulative-layout-shift')),
+      false,
+    );
+    const lcp = medianOf(runs.map((r) => metricValue(r, 'largest-contentful-paint')));
+    const ok =
+      sizes.html.br <= TARGETS.htmlBr &&
+      jsBr <= TARGETS.jsBeforeInteractionBr &&
+      firstLoad <= TARGETS.firstLoadBr &&
+      perf === TARGETS.score &&
+      cls === TARGETS.cls &&
+      overflow <= 0;
+    summary.push({ locale, ok });
+    rows.push([
+      `${page} (${localeInfo[locale].tag}, ${localeInfo[locale].dir})`,
+      kb(sizes.html.br),
+      kb(jsBr),
+      kb(firstLoad),
+      shown(perf, String),
+      shown(tbt, ms),
+      shown(cls, String),
+      shown(lcp, seconds),
+      overflow <= 0 ? 'none' : `${overflow} px`,
+      verdict(ok),
+    ]);
+  }
+  printTable(
+    `Every locale's home page (br; Lighthouse worst of ${LOCALE_RUNS} runs, LCP median; sideways scroll at ${NARROW} px)`,
+    ['Page', 'HTML', 'JS before interaction', 'First load', 'Perf', 'TBT', 'CLS', 'LCP', `${NARROW} px`, ''],
+    [
+      ...rows,
+      [
+        'Target',
+        `≤ ${kb(TARGETS.htmlBr)}`,
+        `≤ ${kb(TARGETS.jsBeforeInteractionBr)}`,
+        `≤ ${kb(TARGETS.firstLoadBr)}`,
+        String(TARGETS.score),
+        '',
+        String(TARGETS.cls),
+        '',
+        'none',
+        '',
+      ],
+    ],
+  );
+  recordSummary([
+    {
+      bench: 'Page',
+      figure: `Every locale's home page within the page bar (worst of ${LOCALE_RUNS} runs each)`,
+      value:
+        summary
+          .filter((s) => !s.ok)
+          .map((s) => s.locale)
+          .join(', ') || 'all five',
+      target: `all ${verdict(summary.every((s) => s.ok))}`,
+    },
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Throughput
 
 /** A load run of GET / with `headers`, as a row whose body bytes are filled in later. */
@@ -564,6 +655,7 @@ async function main(): Promise<void> {
       () => startBareServer(floorResponse(sizes.home)),
       (floor) => lighthouseSection(server.origin, floor.origin),
     );
+    await localesSection(server.origin);
     loadBefore = os.loadavg();
     const measured = [await measureLoad(server, 'production, first visit', BR)];
     // A visitor who sends back the cookies the page set skips whatever issuing them costs.

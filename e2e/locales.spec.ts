@@ -1,4 +1,4 @@
-// Every locale's pages as a visitor reads them (issue 19, docs/decisions/0049-a-url-per-locale.md):
+// Every locale's pages as a visitor reads them (issue 19, docs/decisions/0050-a-url-per-locale.md):
 // served at their own address, in their own language with no English left, accessible, laid out
 // right to left in Arabic, 320 px wide without sideways scroll; a sign-up without JavaScript in
 // Spanish answered in Spanish, and its email in Spanish with links to Spanish pages; the offer of

@@ -79,3 +79,24 @@ export async function loadUntouched(url: string): Promise<UntouchedLoad> {
     await browser.close();
   }
 }
+
+/**
+ * How far the page at `url` is wider than a `width`-pixel phone screen after it has loaded and
+ * been scrolled to the bottom (lazy parts in): 0 means nothing scrolls sideways.
+ */
+export async function sidewaysOverflow(url: string, width: number): Promise<number> {
+  assertLocal(url);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+  const unregister = onCleanup(() => void browser.close());
+  try {
+    const context = await browser.newContext({ viewport: { width, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForLoadState('networkidle');
+    return await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  } finally {
+    unregister();
+    await browser.close();
+  }
+}

@@ -1,4 +1,4 @@
-// Where each locale's pages live (docs/decisions/0049-a-url-per-locale.md): English, the default,
+// Where each locale's pages live (docs/decisions/0050-a-url-per-locale.md): English, the default,
 // at the root, so every address already published or mailed stays; each other locale under its
 // own first segment (`/es/`, `/es/privacy`). Shared by the server's routes, the page's links and
 // the emails' links, so the three can never disagree.

@@ -10,7 +10,12 @@ import type { IslandName, IslandProps, IslandWake } from './islands/island-names
 import './styles.css';
 
 interface IslandModule<N extends IslandName> {
-  mount(container: HTMLElement, props: IslandProps[N]): Promise<void>;
+  /**
+   * Gets what the island needs besides its code (its locale's words), then gives the function
+   * that takes over the container. Early clicks are remembered until that function exists, so a
+   * tap that lands while the words are on their way is replayed, not lost.
+   */
+  prepare(props: IslandProps[N]): Promise<(container: HTMLElement) => Promise<void>>;
 }
 
 type Islands = { [N in IslandName]: { wake: IslandWake; load: () => Promise<IslandModule<N>> } };
@@ -45,12 +50,13 @@ function wake<N extends IslandName>(container: HTMLElement, name: N): void {
     container.dataset.islandState = 'loading';
     for (const type of intentEvents) container.removeEventListener(type, start);
     observer?.disconnect();
+    const props = JSON.parse(container.dataset.props ?? '{}') as IslandProps[N];
     spec
       .load()
-      .then((module) => {
+      .then((module) => module.prepare(props))
+      .then((mount) => {
         container.removeEventListener('click', remember, true);
-        const props = JSON.parse(container.dataset.props ?? '{}') as IslandProps[N];
-        const done = module.mount(container, props);
+        const done = mount(container);
         for (const target of early.splice(0)) if (target.isConnected) target.click();
         return done;
       })

@@ -3,7 +3,7 @@ import Negotiator from 'negotiator';
 import { defaultLocale, localeInfo, locales, type Locale } from '../../../content/messages/locales.ts';
 import { localeOfPath } from '../../shared/locale-paths.ts';
 
-// Which language a request is answered in (docs/decisions/0049-a-url-per-locale.md). A document's
+// Which language a request is answered in (docs/decisions/0050-a-url-per-locale.md). A document's
 // language is its address (`/es/…`), never a guess, so a link always opens the same page for
 // everyone and caches need no Vary. A script's JSON request says which language it wants in
 // Accept-Language: the page's scripts send the page's own tag (src/client/lib/answer-language.ts);

@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locales } from '../../../content/messages/locales.ts';
 import { siteContent } from '../../../content/site-content.ts';
 import { buildTestApp, realSiteBuild, type TestApp } from '../test/built-app.ts';
 import { testClock } from '../test/test-store.ts';
@@ -245,8 +246,9 @@ describe('a page per locale', () => {
     for (const loc of ['/', '/es/', '/pt-br/', '/zh-cn/', '/ar/', '/privacy', '/es/privacy', '/ar/privacy']) {
       expect(xml).toContain(`<loc>https://dh.example${loc}</loc>`);
     }
-    expect(xml.match(/<url>/g)).toHaveLength(10);
-    expect(xml.match(/hreflang="x-default"/g)).toHaveLength(10);
+    // Two indexed pages (home, privacy) in every locale.
+    expect(xml.match(/<url>/g)).toHaveLength(2 * locales.length);
+    expect(xml.match(/hreflang="x-default"/g)).toHaveLength(2 * locales.length);
   });
 
   it('answers an API error in the language a program asks for, and in English otherwise', async () => {

@@ -1,3 +1,4 @@
+import type { WalletMessages } from '../../../../content/messages/en/allowlist.ts';
 import { localeInfo } from '../../../../content/messages/locales.ts';
 import { allowlistApi, Refused } from '../wallet/allowlist-api.ts';
 import { mobileWallets } from '../wallet/mobile-wallets.ts';
@@ -25,8 +26,12 @@ const shortAddress = (address: string) => `${address.slice(0, 5)}…${address.sl
 const utf8Hex = (text: string) =>
   `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 
-export async function mount(container: HTMLElement, props: IslandProps['allowlist']): Promise<void> {
+export async function prepare(props: IslandProps['allowlist']): Promise<(container: HTMLElement) => Promise<void>> {
   const words = await islandWords.allowlist(props.locale);
+  return (container) => Promise.resolve(mount(container, props, words));
+}
+
+function mount(container: HTMLElement, props: IslandProps['allowlist'], words: WalletMessages): void {
   // The page's language, not the browser's: the sentence around the date is in it.
   const sinceText = (iso: string) =>
     new Date(iso).toLocaleString(localeInfo[props.locale].tag, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,3 +1,4 @@
+import type { CountdownMessages } from '../../../../content/messages/en/countdown.ts';
 import { localeInfo } from '../../../../content/messages/locales.ts';
 import { clockDigits, countdownAt, countdownSentence, countdownUnits } from '../countdown.ts';
 import type { IslandProps } from './island-names.ts';
@@ -9,8 +10,12 @@ import { islandWords } from './island-words.ts';
 
 const reducedMotion = (): boolean => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-export async function mount(container: HTMLElement, props: IslandProps['countdown']): Promise<void> {
+export async function prepare(props: IslandProps['countdown']): Promise<(container: HTMLElement) => Promise<void>> {
   const words = await islandWords.countdown(props.locale);
+  return (container) => Promise.resolve(mount(container, props, words));
+}
+
+function mount(container: HTMLElement, props: IslandProps['countdown'], words: CountdownMessages): void {
   const tag = localeInfo[props.locale].tag;
   const opensAt = Date.parse(props.opensAt);
   const find = (name: string) => container.querySelector<HTMLElement>(`[data-countdown="${name}"]`);

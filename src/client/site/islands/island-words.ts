@@ -9,7 +9,7 @@ import type { SignupMessages } from '../../../../content/messages/en/signup.ts';
 // dynamic imports, so adding a locale's folder adds its chunks. The table sits in the islands'
 // code rather than in the loader every visitor runs (entry-client.ts): in the loader it cost 744
 // bytes gzip before interaction, for one round trip saved when an island wakes.
-// docs/decisions/0049-a-url-per-locale.md
+// docs/decisions/0050-a-url-per-locale.md
 
 type Loaders<T> = Record<string, () => Promise<T>>;
 

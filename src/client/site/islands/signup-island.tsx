@@ -4,11 +4,12 @@ import { hydrateIsland } from './hydrate.tsx';
 import type { IslandProps } from './island-names.ts';
 import { islandWords } from './island-words.ts';
 
-export async function mount(container: HTMLElement, props: IslandProps['signup']): Promise<void> {
+export async function prepare(props: IslandProps['signup']): Promise<(container: HTMLElement) => Promise<void>> {
   const [words, connection] = await Promise.all([
     islandWords.signup(props.locale),
     islandWords.connection(props.locale),
   ]);
   setConnectionWords(connection);
-  return hydrateIsland(container, <SignupForm initial={props.initial} words={words} locale={props.locale} />);
+  return (container) =>
+    hydrateIsland(container, <SignupForm initial={props.initial} words={words} locale={props.locale} />);
 }

@@ -3,7 +3,7 @@ import { catalog } from '../../../../content/messages/catalog.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { usePage } from '../page-context.tsx';
 
-// The offer of another language (docs/decisions/0049-a-url-per-locale.md): every home page carries
+// The offer of another language (docs/decisions/0050-a-url-per-locale.md): every home page carries
 // a one-tap link to each other language's, each in that language and hidden. The page's inline
 // loader (src/server/site/site-build.ts) shows the one that the browser prefers over the page's
 // own, if any. Nobody is redirected, so `/` stays one cacheable document; with JavaScript off
