@@ -52,7 +52,8 @@ describe("the content file's translations", () => {
     expect(() =>
       parseSiteContent({ ...siteContent, translations: { ...siteContent.translations, ar: short } }),
     ).toThrow(/translations\.ar\.faq: must have the same 5 questions/);
-    const { closingLine: _dropped, ...missing } = siteContent.translations.es;
+    const missing: Partial<ContentWords> = { ...siteContent.translations.es };
+    delete missing.closingLine;
     expect(() =>
       parseSiteContent({ ...siteContent, translations: { ...siteContent.translations, es: missing } }),
     ).toThrow(/translations\.es\.closingLine/);
