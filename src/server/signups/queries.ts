@@ -39,23 +39,36 @@ export async function signupsPerDay(db: Kysely<Database>, from: string, to: stri
 export { unsubscribeUrl } from './unsubscribe-link.ts';
 
 /** The confirmed subscribers' ids and address keys (the suppression list is matched on the key). */
-export async function confirmedSubscribers(db: Kysely<Database>): Promise<{ id: string; emailKey: string }[]> {
+export async function confirmedSubscribers(
+  db: Kysely<Database>,
+): Promise<{ id: string; emailKey: string; locale: string }[]> {
   const rows = await db
     .selectFrom('subscribers')
-    .select(['id', 'email_key'])
+    .select(['id', 'email_key', 'locale'])
     .where('status', '=', 'confirmed')
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, emailKey: r.email_key }));
+  return rows.map((r) => ({ id: r.id, emailKey: r.email_key, locale: r.locale }));
 }
 
 /** A subscriber's address, if they are still confirmed (a list email goes to nobody else). */
 export async function confirmedAddress(db: Kysely<Database>, subscriberId: string): Promise<string | null> {
+  return (await confirmedRecipient(db, subscriberId))?.email ?? null;
+}
+
+/**
+ * A confirmed subscriber's address and the locale they signed up in (a broadcast picks its version
+ * by it); null when they are no longer confirmed.
+ */
+export async function confirmedRecipient(
+  db: Kysely<Database>,
+  subscriberId: string,
+): Promise<{ email: string; locale: string } | null> {
   const row = await db
     .selectFrom('subscribers')
-    .select(['email', 'status'])
+    .select(['email', 'status', 'locale'])
     .where('id', '=', subscriberId)
     .executeTakeFirst();
-  return row?.status === 'confirmed' ? row.email : null;
+  return row?.status === 'confirmed' ? { email: row.email, locale: row.locale } : null;
 }
