@@ -1,5 +1,10 @@
+import { isLocale } from '../../../../content/messages/locales.ts';
+import { localeEnglishNames } from '../../../shared/admin/locale-names.ts';
 import type { SubscriberListItem, SubscriberStatusName } from '../../../shared/admin/subscribers.ts';
 import { formatTime } from './format.ts';
+
+/** A locale's English name; a code this build no longer speaks shows as it is stored. */
+const languageOf = (locale: string) => (isLocale(locale) ? localeEnglishNames[locale] : locale);
 
 export const statusLabel: Record<SubscriberStatusName, string> = {
   pending: 'Pending',
@@ -30,6 +35,7 @@ export function SubscriberTable(props: {
             <th scope="col">Status</th>
             <th scope="col">Signed up</th>
             <th scope="col">Country</th>
+            <th scope="col">Language</th>
             <th scope="col">
               <span className="cs-visually-hidden">Details</span>
             </th>
@@ -44,6 +50,7 @@ export function SubscriberTable(props: {
               </td>
               <td data-label="Signed up">{formatTime(s.createdAt)}</td>
               <td data-label="Country">{s.country ?? 'Unknown'}</td>
+              <td data-label="Language">{languageOf(s.locale)}</td>
               <td>
                 <button
                   type="button"
