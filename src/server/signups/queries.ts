@@ -2,6 +2,7 @@
 // operators' console's reads and actions on it. Other features import this module only, never
 // the feature's other files (enforced by ESLint).
 import type { Kysely } from 'kysely';
+import { addDays } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
 
 export {
@@ -33,6 +34,22 @@ export async function signupsPerDay(db: Kysely<Database>, from: string, to: stri
     .where('day', '<=', to)
     .execute();
   return new Map(rows.map((r) => [r.day, Number(r.signups)]));
+}
+
+/**
+ * Sign-ups per locale they signed up in, for UTC days `from` to `to` (both included), from the
+ * subscribers themselves: the daily roll-up has no locale. So, unlike the day counts, an erased
+ * person is no longer counted here (their row, and with it their locale, is gone).
+ */
+export async function signupsPerLocale(db: Kysely<Database>, from: string, to: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('subscribers')
+    .select((eb) => ['locale', eb.fn.countAll<number | string>().as('n')])
+    .where('created_at', '>=', `${from}T00:00:00.000Z`)
+    .where('created_at', '<', `${addDays(to, 1)}T00:00:00.000Z`)
+    .groupBy('locale')
+    .execute();
+  return new Map(rows.map((r) => [r.locale, Number(r.n)]));
 }
 
 // For the console's broadcast (src/server/admin/broadcast-*.ts).
