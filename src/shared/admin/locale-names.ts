@@ -1,4 +1,4 @@
-import type { Locale } from '../../../content/messages/locales.ts';
+import { isLocale, type Locale } from '../../../content/messages/locales.ts';
 
 /**
  * Each locale's name in English, for the console (which stays English, issue 19): a language
@@ -12,6 +12,9 @@ export const localeEnglishNames: Record<Locale, string> = {
   'zh-cn': 'Simplified Chinese',
   ar: 'Arabic',
 };
+
+/** A stored locale's English name; a code this build no longer speaks shows as it is stored. */
+export const languageName = (locale: string): string => (isLocale(locale) ? localeEnglishNames[locale] : locale);
 
 /** "Spanish", "Spanish and Arabic", "Spanish, Arabic and Simplified Chinese". */
 export function namesOf(list: readonly Locale[]): string {

@@ -138,6 +138,8 @@ const personFields = {
   lastConfirmationAt: optionalTime,
   consent: consentRecordSchema,
   location: coarseLocationSchema,
+  /** The locale they signed up in, which their emails follow (held about them, so exported too). */
+  locale: z.string(),
   emails: z.array(subscriberEmailSchema),
 };
 

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { isLocale } from '../../../../content/messages/locales.ts';
 import { unreviewedLocales } from '../../../../content/messages/review.ts';
-import { localeEnglishNames, namesOf } from '../../../shared/admin/locale-names.ts';
+import { languageName, namesOf } from '../../../shared/admin/locale-names.ts';
 import {
   audiencePresets,
   LIVE_WINDOW_MINUTES,
@@ -27,8 +26,6 @@ const presetLabel: Record<AudiencePreset, string> = {
 const LIVE_REFRESH_MS = 60_000;
 
 const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
-/** A locale's English name; a code this build no longer speaks shows as it is stored. */
-const languageOf = (locale: string) => (isLocale(locale) ? localeEnglishNames[locale] : locale);
 /** The change against the previous period, in words a screen reader reads well. */
 function change(now: number, before: number): string {
   if (before === 0) return now === 0 ? 'no change' : 'new';
@@ -199,7 +196,7 @@ export function AudienceView() {
               title="Languages"
               rows={report.locales.map((l) => ({
                 key: l.locale,
-                label: languageOf(l.locale),
+                label: languageName(l.locale),
                 visitors: l.visitors,
                 views: l.views,
                 detail: `${l.signups} sign-up${l.signups === 1 ? '' : 's'}`,

@@ -99,7 +99,7 @@ export function BroadcastComposer(props: {
           readOnly={!writer}
         />
         <div className="cs-field">
-          <label htmlFor="bc-body">Message (Markdown, {localeEnglishNames[locale]})</label>
+          <label htmlFor="bc-body">Message (Markdown)</label>
           <textarea
             id="bc-body"
             rows={12}
@@ -121,7 +121,7 @@ export function BroadcastComposer(props: {
               Save and preview
             </button>
             <button type="button" className="cs-secondary" disabled={busy} onClick={props.onTestSend}>
-              Send a test of the {localeEnglishNames[locale]} version to me
+              Send a test to me ({localeEnglishNames[locale]} version)
             </button>
             <button type="button" className="cs-danger" disabled={busy || sendRefused} onClick={props.onSendToAll}>
               Send to all confirmed subscribers

@@ -1,10 +1,6 @@
-import { isLocale } from '../../../../content/messages/locales.ts';
-import { localeEnglishNames } from '../../../shared/admin/locale-names.ts';
+import { languageName } from '../../../shared/admin/locale-names.ts';
 import type { SubscriberListItem, SubscriberStatusName } from '../../../shared/admin/subscribers.ts';
 import { formatTime } from './format.ts';
-
-/** A locale's English name; a code this build no longer speaks shows as it is stored. */
-const languageOf = (locale: string) => (isLocale(locale) ? localeEnglishNames[locale] : locale);
 
 export const statusLabel: Record<SubscriberStatusName, string> = {
   pending: 'Pending',
@@ -50,7 +46,7 @@ export function SubscriberTable(props: {
               </td>
               <td data-label="Signed up">{formatTime(s.createdAt)}</td>
               <td data-label="Country">{s.country ?? 'Unknown'}</td>
-              <td data-label="Language">{languageOf(s.locale)}</td>
+              <td data-label="Language">{languageName(s.locale)}</td>
               <td>
                 <button
                   type="button"

@@ -206,9 +206,9 @@ export function useBroadcastEditor() {
       setError(failed);
       if (data)
         setStatus(
-          `A test of the version ${localeEnglishNames[data.locale]} subscribers get${
+          `A test was sent to ${data.sentTo}. It is the version ${localeEnglishNames[data.locale]} subscribers get${
             data.versionLocale === data.locale ? '' : ` (the ${localeEnglishNames[data.versionLocale]} one)`
-          } was sent to ${data.sentTo}.`,
+          }.`,
         );
     }
     setBusy(false);
