@@ -162,9 +162,10 @@ export function useBroadcastEditor() {
         }
       }
       setFieldErrors(errs);
-      // Show the first locale with a fault.
+      // Show the first locale with a fault; a fault of no one field is said above the form.
       const first = locales.find((l) => errs[l]);
       if (first) setLocale(first);
+      else setError(checked.error.issues[0]?.message ?? 'The broadcast could not be saved as it is.');
       return null;
     }
     setFieldErrors({});
