@@ -4,6 +4,7 @@
 // the address guard reads every version; an approval covers every version; a test send can be
 // asked for any locale.
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminApiPaths, withId } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
@@ -199,6 +200,32 @@ for (const { dialect, skip, label } of dialectCases) {
         .orderBy('seq')
         .execute();
       expect(audit.map((a) => a.detail)).toEqual(['the ar version', 'for zh-cn: the en version']);
+    });
+
+    it('sends a broadcast written and approved before migration 0021 as it was: English to everyone', async () => {
+      await subscriber(`es-${n}@example.com`, 'es');
+      await subscriber(`en-${n}@example.com`, 'en');
+      const id = `pre-0021-${n}`;
+      const at = t.clock().toISOString();
+      const approver = `loc${n}-checker-${dialect}@example.com`;
+      const author = `loc${n}-${dialect}@example.com`;
+      const oldHash = createHash('sha256')
+        .update(JSON.stringify([ENGLISH.subject, ENGLISH.body]))
+        .digest('hex');
+      // The columns an older build wrote; the new two take their defaults, as on a migrated row.
+      await sql`insert into broadcasts (id, subject, body, status, created_by, created_at, updated_at, updated_by, approved_by, approved_at, approved_hash)
+        values (${id}, ${ENGLISH.subject}, ${ENGLISH.body}, 'draft', ${author}, ${at}, ${at}, ${author}, ${approver}, ${at}, ${oldHash})`.execute(
+        store.db,
+      );
+      const shown = (await c.get(withId(adminApiPaths.broadcast, id))).json();
+      expect(shown).toMatchObject({ translations: {}, englishFallback: true, textHash: oldHash, refusal: null });
+      expect(shown.approval?.by).toBe(approver);
+      const sent = await c.post(withId(adminApiPaths.broadcastSend, id));
+      expect(sent.statusCode, sent.body).toBe(200);
+      for (let i = 0; i < 5 && sink.messages.length < 2; i++) await t.app.jobs.runOnce('outbox');
+      await sink.waitFor(2);
+      expect(sink.messages.map((m) => m.subject)).toEqual([ENGLISH.subject, ENGLISH.subject]);
+      expect(sink.messages.every((m) => m.html && m.html.includes('<html lang="en" dir="ltr">'))).toBe(true);
     });
 
     it('keeps an English-only broadcast, and an approval of it, as they were before versions', async () => {
