@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { locales, type Locale } from '../../../../content/messages/locales.ts';
+import { localeInfo, locales, type Locale } from '../../../../content/messages/locales.ts';
 import { unreviewedLocales } from '../../../../content/messages/review.ts';
 import { localeEnglishNames, namesOf } from '../../../shared/admin/locale-names.ts';
 import { Field } from '../field.tsx';
@@ -97,6 +97,9 @@ export function BroadcastComposer(props: {
           error={subjectError}
           maxLength={200}
           readOnly={!writer}
+          // The version's own language and direction, so Arabic is typed and read right to left.
+          lang={localeInfo[locale].tag}
+          dir={localeInfo[locale].dir}
         />
         <div className="cs-field">
           <label htmlFor="bc-body">Message (Markdown)</label>
@@ -106,6 +109,8 @@ export function BroadcastComposer(props: {
             value={body}
             onChange={(e) => onBody(e.target.value)}
             readOnly={!writer}
+            lang={localeInfo[locale].tag}
+            dir={localeInfo[locale].dir}
             aria-invalid={bodyError ? true : undefined}
             aria-describedby={bodyError ? 'bc-body-error' : undefined}
           />
