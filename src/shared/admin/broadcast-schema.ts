@@ -1,25 +1,54 @@
 import { z } from 'zod/mini';
 import { locales, type Locale } from '../../../content/messages/locales.ts';
+import { localeEnglishNames } from './locale-names.ts';
 import { roleAllows, type OperatorRole } from './roles.ts';
 
 // A launch broadcast as the console writes and reads it (docs/decisions/0015-launch-broadcast.md).
 
 export const broadcastLimits = { subject: 200, body: 20_000 } as const;
 
-const subjectSchema = z.string({ error: 'Write a subject.' }).check(
-  z.trim(),
-  z.minLength(1, 'Write a subject.'),
-  z.maxLength(broadcastLimits.subject, `Keep the subject under ${broadcastLimits.subject} characters.`),
-  z.refine((s) => !/[\r\n]/.test(s), 'The subject must be one line.'),
-);
-const bodySchema = z.string({ error: 'Write the message.' }).check(
-  z.minLength(1, 'Write the message.'),
-  z.maxLength(broadcastLimits.body, `Keep the message under ${broadcastLimits.body} characters.`),
-  z.refine((s) => s.trim().length > 0, 'Write the message.'),
-);
+/**
+ * How a fault names the field: English's as it always has; another locale's by its version ("the
+ * Spanish version’s subject"), since an error reply names a field by its top-level key only
+ * (`translations`).
+ */
+const named = (language?: string) =>
+  language
+    ? {
+        a: `the ${language} version’s subject`,
+        subject: `the ${language} version’s subject`,
+        message: `the ${language} version’s message`,
+      }
+    : { a: 'a subject', subject: 'the subject', message: 'the message' };
+const capital = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+const subjectSchema = (language?: string) => {
+  const n = named(language);
+  return z.string({ error: `Write ${n.a}.` }).check(
+    z.trim(),
+    z.minLength(1, `Write ${n.a}.`),
+    z.maxLength(broadcastLimits.subject, `Keep ${n.subject} under ${broadcastLimits.subject} characters.`),
+    z.refine((s) => !/[\r\n]/.test(s), `${capital(n.subject)} must be one line.`),
+  );
+};
+const bodySchema = (language?: string) => {
+  const n = named(language);
+  return z.string({ error: `Write ${n.message}.` }).check(
+    z.minLength(1, `Write ${n.message}.`),
+    z.maxLength(broadcastLimits.body, `Keep ${n.message} under ${broadcastLimits.body} characters.`),
+    z.refine((s) => s.trim().length > 0, `Write ${n.message}.`),
+  );
+};
 
 /** One locale's version of a broadcast: its subject and Markdown body. */
-export const broadcastVersionSchema = z.strictObject({ subject: subjectSchema, body: bodySchema });
+const versionSchema = (locale: Locale) => {
+  const language = locale === 'en' ? undefined : localeEnglishNames[locale];
+  return z.strictObject(
+    { subject: subjectSchema(language), body: bodySchema(language) },
+    { error: `The ${localeEnglishNames[locale]} version has a subject and a message, and nothing else.` },
+  );
+};
+export const broadcastVersionSchema = versionSchema('en');
 export type BroadcastVersion = z.output<typeof broadcastVersionSchema>;
 
 /**
@@ -32,7 +61,7 @@ export const translatedLocales: readonly TranslatedLocale[] = locales.filter((l)
 
 /** The other locales' versions, each optional: `{ es: { subject, body } }`. */
 export const broadcastTranslationsSchema = z.strictObject(
-  Object.fromEntries(translatedLocales.map((l) => [l, z.optional(broadcastVersionSchema)])) as Record<
+  Object.fromEntries(translatedLocales.map((l) => [l, z.optional(versionSchema(l))])) as Record<
     TranslatedLocale,
     z.ZodMiniOptional<typeof broadcastVersionSchema>
   >,
@@ -46,8 +75,8 @@ export type BroadcastTranslations = z.output<typeof broadcastTranslationsSchema>
  * that send only the English text keep their meaning: no translations, English to everyone.
  */
 export const broadcastDraftSchema = z.strictObject({
-  subject: subjectSchema,
-  body: bodySchema,
+  subject: subjectSchema(),
+  body: bodySchema(),
   translations: z._default(broadcastTranslationsSchema, {}),
   englishFallback: z._default(
     z.boolean({ error: 'Say whether English goes to the other locales (true or false).' }),

@@ -30,7 +30,7 @@ describe('the composer’s versions', () => {
     expect(checked.success).toBe(false);
     // (An empty body fails two checks with the same words; the editor shows the first.)
     const issues = new Set(checked.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
-    expect([...issues]).toEqual(['translations.ar.body: Write the message.']);
+    expect([...issues]).toEqual(['translations.ar.body: Write the Arabic version’s message.']);
   });
 
   it('names languages in English for the console', () => {

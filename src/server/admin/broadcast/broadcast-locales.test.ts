@@ -129,6 +129,27 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await store.db.selectFrom('outbox').select('id').execute()).toEqual([]);
     });
 
+    it('answers a malformed version in words, naming where it is', async () => {
+      const wrong = async (draft: object) => {
+        const res = await c.post(adminApiPaths.broadcasts, draft);
+        expect(res.statusCode, res.body).toBe(400);
+        return res.json().error.fields as Record<string, string>;
+      };
+      expect(await wrong({ ...ENGLISH, translations: { fr: SPANISH } })).toEqual({
+        translations: 'Versions are written for es, pt-br, zh-cn, ar only, each with a subject and a message.',
+      });
+      // A reply names a field by its top-level key, so the words name the version.
+      expect(await wrong({ ...ENGLISH, translations: { es: { subject: 'Hola', body: ' ' } } })).toEqual({
+        translations: 'Write the Spanish version’s message.',
+      });
+      expect(await wrong({ ...ENGLISH, translations: { ar: { ...ARABIC, from: 'x' } } })).toEqual({
+        translations: 'The Arabic version has a subject and a message, and nothing else.',
+      });
+      expect(await wrong({ ...ENGLISH, englishFallback: 'yes' })).toEqual({
+        englishFallback: 'Say whether English goes to the other locales (true or false).',
+      });
+    });
+
     it('refuses a send that leaves a locale without a version when English is not the fallback', async () => {
       await subscriber(`pt-${n}@example.com`, 'pt-br');
       const { id, refusal } = await create({ ...ENGLISH, translations: { es: SPANISH }, englishFallback: false });
