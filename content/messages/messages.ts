@@ -1,6 +1,7 @@
 // The shape of one locale's words, surface by surface, set by the English files: every locale's
 // index.ts is typed by it, and catalog.ts holds one per locale. A module of its own so that the
 // locales and the catalog each import it and not each other (decision 0043).
+import type { BroadcastEmailMessages } from './en/broadcast-email.ts';
 import type { ConfirmationEmailMessages } from './en/confirmation-email.ts';
 import type { CountdownLabels, CountdownMessages } from './en/countdown.ts';
 import type { HttpErrorMessages } from './en/http-errors.ts';
@@ -28,5 +29,6 @@ export interface Messages {
   privacy: PrivacyMessages;
   linkPages: LinkPageMessages;
   confirmationEmail: ConfirmationEmailMessages;
+  broadcastEmail: BroadcastEmailMessages;
   httpErrors: HttpErrorMessages;
 }

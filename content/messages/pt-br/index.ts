@@ -1,6 +1,7 @@
 // This locale's surfaces as one object, for catalog.ts (the server's). The browser imports a
 // surface's file, never this one (decision 0043).
 import type { Messages } from '../messages.ts';
+import { broadcastEmailMessages } from './broadcast-email.ts';
 import { confirmationEmailMessages } from './confirmation-email.ts';
 import * as connection from './connection.ts';
 import { countdownLabels, countdownMessages } from './countdown.ts';
@@ -24,5 +25,6 @@ export const messages: Messages = {
   privacy: privacyMessages,
   linkPages: linkPageMessages,
   confirmationEmail: confirmationEmailMessages,
+  broadcastEmail: broadcastEmailMessages,
   httpErrors: httpErrorMessages,
 };

@@ -122,6 +122,44 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(week.totals.visitors).toBe(5);
     });
 
+    it('counts visits by the locale of the page and sign-ups by the locale they signed up in', async () => {
+      const rec = new VisitRecorder(store.db);
+      // Paths as the beacon route counts them (page-locale.ts): English at the root.
+      rec.add(visit({ visitor_hash: 'en1', path: '/' }));
+      rec.add(visit({ visitor_hash: 'en1', path: '/privacy' }));
+      rec.add(visit({ visitor_hash: 'es1', path: '/es/' }));
+      rec.add(visit({ visitor_hash: 'es1', path: '/es/privacy' }));
+      rec.add(visit({ visitor_hash: 'es2', path: '/es/(other)' }));
+      rec.add(visit({ visitor_hash: 'ar1', path: '/ar/' }));
+      rec.add(visit({ visitor_hash: 'x1', path: '(other)' }));
+      await rec.flush();
+      const signUp = async (email: string, locale: string) => {
+        const id = await insertSubscriber(store.db, email, { now: new Date('2026-11-22T11:00:00.000Z') });
+        await store.db.updateTable('subscribers').set({ locale }).where('id', '=', id).execute();
+      };
+      await signUp('a@example.com', 'es');
+      await signUp('b@example.com', 'es');
+      await signUp('c@example.com', 'en');
+      await signUp('d@example.com', 'xx'); // a locale this build no longer speaks: still listed
+      // Before the period: not counted.
+      await insertSubscriber(store.db, 'old@example.com', { now: new Date('2026-11-21T23:59:59.000Z') });
+
+      const report = await audienceOverview(store.db, q({ period: 'today' }), now);
+      expect(audienceReportSchema.parse(report)).toEqual(report);
+      expect(report.locales).toEqual([
+        { locale: 'en', visitors: 2, views: 3, signups: 1 },
+        { locale: 'es', visitors: 2, views: 3, signups: 2 },
+        { locale: 'pt-br', visitors: 0, views: 0, signups: 0 },
+        { locale: 'zh-cn', visitors: 0, views: 0, signups: 0 },
+        { locale: 'ar', visitors: 1, views: 1, signups: 0 },
+        { locale: 'xx', visitors: 0, views: 0, signups: 1 },
+      ]);
+      // The pages keep each locale's apart.
+      expect(report.pages.map((p) => p.path)).toEqual(
+        expect.arrayContaining(['/', '/es/', '/es/privacy', '/es/(other)', '/ar/', '(other)']),
+      );
+    });
+
     it('limits each country to its top cities, ranked by visitors', async () => {
       const rec = new VisitRecorder(store.db);
       let n = 0;

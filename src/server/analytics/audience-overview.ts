@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { locales } from '../../../content/messages/locales.ts';
 import {
   type AudienceQuery,
   type AudienceReport,
@@ -7,10 +8,11 @@ import {
 } from '../../shared/admin/audience.ts';
 import { addDays } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
-import { signupsPerDay } from '../signups/queries.ts';
+import { signupsPerDay, signupsPerLocale } from '../signups/queries.ts';
 import { type Period, resolvePeriod } from './audience-period.ts';
 import { citiesByCountry, grouped, topOf, totalsOf } from './audience-ranking.ts';
-import { type AudienceSums, audienceSumsOf } from './audience-sums.ts';
+import { type AudienceSums, audienceSumsOf, type Sums } from './audience-sums.ts';
+import { localeOfPage } from './page-locale.ts';
 
 // The Audience screen, in the spirit of Plausible and Umami: a period beside the one before it,
 // a per-day series and top lists. Everything but the live count reads the daily roll-ups
@@ -61,6 +63,22 @@ export async function audienceOverview(
   const pages = topOf(grouped(sums.page), limit);
   const referrers = topOf(grouped(sums.referrer), limit);
 
+  // Visits per locale from the pages' sums (each visitor counted once a day, by the page of
+  // their first visit, as for the pages themselves: page-locale.ts); sign-ups from the list.
+  const visitsByLocale = new Map<string, Sums>();
+  for (const [page, s] of sums.page) {
+    const l = localeOfPage(page);
+    const had = visitsByLocale.get(l) ?? { visitors: 0, views: 0 };
+    visitsByLocale.set(l, { visitors: had.visitors + s.visitors, views: had.views + s.views });
+  }
+  const signupsByLocale = await signupsPerLocale(db, period.from, period.to);
+  const localeRows = [...new Set<string>([...locales, ...signupsByLocale.keys()])].map((locale) => ({
+    locale,
+    visitors: visitsByLocale.get(locale)?.visitors ?? 0,
+    views: visitsByLocale.get(locale)?.views ?? 0,
+    signups: signupsByLocale.get(locale) ?? 0,
+  }));
+
   return {
     period,
     previousPeriod: previous,
@@ -79,6 +97,7 @@ export async function audienceOverview(
       visitors: r.visitors,
       views: r.views,
     })),
+    locales: localeRows,
   };
 }
 

@@ -86,6 +86,13 @@ describe('POST /api/visit', () => {
     expect(visit).toMatchObject({ path: '(other)', referrer_host: '' });
   });
 
+  it("counts a locale's pages by name, and a page off the list within its locale", async () => {
+    for (const p of ['/es/', '/es', '/zh-cn/privacy', '/ar/wp-admin', '/pt-br/unsubscribe']) await beacon({ p });
+    expect((await recorded()).map((v) => v.path).sort()).toEqual(
+      ['/es/', '/es/', '/zh-cn/privacy', '/ar/(other)', '/pt-br/unsubscribe'].sort(),
+    );
+  });
+
   it('records "Unknown" for a private address, and never the address', async () => {
     await beacon({ p: '/' }, { 'x-forwarded-for': '10.1.2.3' });
     const [visit] = await recorded();

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiPaths, countedPagePaths } from '../../shared/paths.ts';
+import { apiPaths } from '../../shared/paths.ts';
 import { visitBeaconSchema } from '../../shared/visit-schema.ts';
 import { clientNetwork } from '../lib/client-network.ts';
 import { dayOf } from '../lib/days.ts';
 import type { VisitBudget } from './visit-budget.ts';
 import type { VisitRecorder } from './visit-recorder.ts';
+import { countedPage } from './page-locale.ts';
 import { skipReason, type BotVerdicts } from './visit-filter.ts';
 import { visitorHash, type DailySalts } from './visitor-hash.ts';
 
@@ -20,8 +21,8 @@ export interface VisitRouteDeps {
   afterReply: (work: () => Promise<void>) => void;
 }
 
-// Only our own pages are counted by name, so a forged beacon cannot fill "top pages" with junk.
-const knownPaths = new Set(countedPagePaths);
+// Only our own pages, in every locale, are counted by name, so a forged beacon cannot fill "top
+// pages" with junk (page-locale.ts).
 
 function referrerHost(referrer: string | undefined, ownHost: string): string {
   if (!referrer) return '';
@@ -77,7 +78,7 @@ export function registerVisitRoutes(app: FastifyInstance, deps: VisitRouteDeps):
         deps.recorder.add({
           at: now.toISOString(),
           day,
-          path: knownPaths.has(beacon.p) ? beacon.p : '(other)',
+          path: countedPage(beacon.p),
           referrer_host: referrerHost(beacon.r, ownHost),
           visitor_hash: visitorHash(salt, address, userAgent),
           ...place,

@@ -7,7 +7,7 @@ import { subscribersCsv } from './subscriber-csv.ts';
 import { recordConsentWording } from './signup-store.ts';
 
 const HEADER =
-  '"Email","Name","Status","Signed up (UTC)","Confirmed (UTC)","Unsubscribed (UTC)","Consent version","Consent given (UTC)","Consent page","Country","Region","City","Comment"';
+  '"Email","Name","Status","Signed up (UTC)","Confirmed (UTC)","Unsubscribed (UTC)","Consent version","Consent given (UTC)","Consent page","Country","Region","City","Comment","Language"';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -118,12 +118,12 @@ for (const { dialect, skip, label } of dialectCases) {
       const lines = csv.split('\r\n');
       expect(lines[0]).toBe(HEADER);
       expect(lines[1]).toBe(
-        '"p1@example.com","Zoë, ""the"" Ünïcødé 🚀","pending","2026-11-01T00:01:00.000Z","","","2026-11-21","2026-11-01T00:01:00.000Z","/","FR","Île-de-France","Paris","line one\nline two"',
+        '"p1@example.com","Zoë, ""the"" Ünïcødé 🚀","pending","2026-11-01T00:01:00.000Z","","","2026-11-21","2026-11-01T00:01:00.000Z","/","FR","Île-de-France","Paris","line one\nline two","en"',
       );
       expect(lines[2]).toBe(
-        `"p2@example.com","'=cmd|"" /C calc""!A0","pending","2026-11-01T00:02:00.000Z","","","2026-11-21","2026-11-01T00:02:00.000Z","/","","","","'+SUM(1)"`,
+        `"p2@example.com","'=cmd|"" /C calc""!A0","pending","2026-11-01T00:02:00.000Z","","","2026-11-21","2026-11-01T00:02:00.000Z","/","","","","'+SUM(1)","en"`,
       );
-      expect(lines[3]).toMatch(/^"'-dash@example\.com","'@me","pending",.*,"'-1"$/);
+      expect(lines[3]).toMatch(/^"'-dash@example\.com","'@me","pending",.*,"'-1","en"$/);
       expect(lines[4]).toBe('');
       expect(lines).toHaveLength(5);
     });
@@ -133,10 +133,10 @@ for (const { dialect, skip, label } of dialectCases) {
       await add(2, 'x|@SUM(A1)', 'tab\t-2;+3', 'semi@example.com');
       await add(3, 'Plain; name, here', '');
       const csv = (await text(subscribersCsv(store, {}))).replace(/^\uFEFF/, '');
-      // A `,` reader: 13 cells a row, the cells as typed but for the apostrophes.
+      // A `,` reader: 14 cells a row, the cells as typed but for the apostrophes.
       const rows = parseCsv(csv, ',');
       expect(rows).toHaveLength(4);
-      for (const row of rows) expect(row).toHaveLength(13);
+      for (const row of rows) expect(row).toHaveLength(14);
       expect(rows.map((r) => r[1])).toEqual(['Name', "hi;'=2+3", "x|'@SUM(A1)", 'Plain; name, here']);
       // A `;` reader (a spreadsheet in a locale whose list separator is `;`): no `;` typed into a
       // cell cuts it, since every cell is quoted; each line stays whole (what such a spreadsheet

@@ -19,6 +19,8 @@ export const CSV_COLUMNS = [
   ['region', 'Region'],
   ['city', 'City'],
   ['comment', 'Comment'],
+  // Last, so the columns a spreadsheet already reads by position keep their places.
+  ['locale', 'Language'],
 ] as const satisfies readonly (readonly [keyof ListRow, string])[];
 
 const cells = (row: ListRow): string[] => CSV_COLUMNS.map(([key]) => neutraliseFormula(row[key] ?? ''));

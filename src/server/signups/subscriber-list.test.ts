@@ -136,6 +136,7 @@ for (const { dialect, skip, label } of dialectCases) {
         confirmedAt: newest.status === 'confirmed' ? newest.created_at : null,
         unsubscribedAt: newest.status === 'unsubscribed' ? newest.created_at : null,
         country: 'DE',
+        locale: 'en',
       });
       expect(JSON.stringify(first)).not.toContain(newest.email);
       expect(JSON.stringify(first)).not.toContain('Berlin');

@@ -24,6 +24,8 @@ export class ConsoleInputError extends Error {
 export interface ListFilter {
   q?: string | undefined;
   status?: SubscriberStatusName | undefined;
+  /** Only those who signed up in this locale (migration 0021's index serves it). */
+  locale?: string | undefined;
   sort: SubscriberSort;
 }
 
@@ -88,6 +90,7 @@ export const listColumns = [
   's.region',
   's.city',
   's.comment',
+  's.locale',
 ] as const;
 
 export interface ListRow {
@@ -106,6 +109,7 @@ export interface ListRow {
   region: string | null;
   city: string | null;
   comment: string;
+  locale: string;
 }
 
 /** A row as the list shows it: the address masked, no name, city or comment (decision 0029). */
@@ -117,6 +121,7 @@ export const listItem = (r: ListRow): SubscriberListItem => ({
   confirmedAt: r.confirmed_at,
   unsubscribedAt: r.unsubscribed_at,
   country: r.country,
+  locale: r.locale,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -186,6 +191,7 @@ function ordered(db: QueryCreator<Database>, filter: ListFilter, after: Key | un
   const dir = filter.sort === 'newest' ? 'desc' : 'asc';
   let q = db.selectFrom('subscribers as s');
   if (filter.status) q = q.where('s.status', '=', filter.status);
+  if (filter.locale) q = q.where('s.locale', '=', filter.locale);
   if (after) {
     q = q.where((eb) =>
       eb(

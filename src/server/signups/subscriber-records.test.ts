@@ -70,6 +70,7 @@ for (const { dialect, skip, label } of dialectCases) {
           page: '/privacy',
         },
         location: { country: 'DE', region: 'Land Berlin', city: 'Berlin' },
+        locale: 'en',
         emails: [
           {
             kind: 'confirmation',

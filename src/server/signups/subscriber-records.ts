@@ -30,6 +30,7 @@ async function readPerson(db: Kysely<Database>, id: string): Promise<Person | nu
       's.country',
       's.region',
       's.city',
+      's.locale',
     ])
     .where('s.id', '=', id)
     .executeTakeFirst();
@@ -54,6 +55,7 @@ async function readPerson(db: Kysely<Database>, id: string): Promise<Person | nu
     lastConfirmationAt: s.last_confirmation_at,
     consent: { version: s.consent_version, text: s.consent_text ?? null, at: s.consent_at, page: s.consent_page },
     location: { country: s.country, region: s.region, city: s.city },
+    locale: s.locale,
     emails: emails.map((e): SubscriberEmail => ({
       id: e.id,
       kind: e.kind,

@@ -91,6 +91,13 @@ export interface BroadcastsTable {
   paused_at: IsoTime | null;
   /** The operator who resumed it over an automatic pause. */
   pause_overridden_by: string | null;
+  /**
+   * The versions in other locales than English (`subject` and `body` are English's), as JSON:
+   * `{"es":{"subject":…,"body":…}}` (migration 0021; '{}' on older rows).
+   */
+  translations: string;
+  /** 1: a locale without a version of its own gets English; 0: every locale needs one. */
+  english_fallback: number;
 }
 
 export interface SettingsTable {

@@ -95,6 +95,12 @@ export const audienceReportSchema = z.object({
   pages: z.array(z.object({ path: z.string(), ...countsSchema })),
   /** Referrer hosts; "(direct)" for visits without one. */
   referrers: z.array(z.object({ host: z.string(), ...countsSchema })),
+  /**
+   * Per locale, every one the site speaks (zeros included), then any other a subscriber's row
+   * holds: visits by the locale of the page (its URL's first segment; the root is English), and
+   * sign-ups by the locale they signed up in (subscribers still on the list).
+   */
+  locales: z.array(z.object({ locale: z.string(), ...countsSchema, signups: z.number() })),
 });
 export type AudienceReport = z.output<typeof audienceReportSchema>;
 

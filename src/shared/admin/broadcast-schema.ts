@@ -1,24 +1,107 @@
 import { z } from 'zod/mini';
+import { locales, type Locale } from '../../../content/messages/locales.ts';
+import { localeEnglishNames } from './locale-names.ts';
 import { roleAllows, type OperatorRole } from './roles.ts';
 
 // A launch broadcast as the console writes and reads it (docs/decisions/0015-launch-broadcast.md).
 
 export const broadcastLimits = { subject: 200, body: 20_000 } as const;
 
-export const broadcastDraftSchema = z.strictObject({
-  subject: z.string({ error: 'Write a subject.' }).check(
+/**
+ * How a fault names the field: English's as it always has; another locale's by its version ("the
+ * Spanish version’s subject"), since an error reply names a field by its top-level key only
+ * (`translations`).
+ */
+const named = (language?: string) =>
+  language
+    ? {
+        a: `the ${language} version’s subject`,
+        subject: `the ${language} version’s subject`,
+        message: `the ${language} version’s message`,
+      }
+    : { a: 'a subject', subject: 'the subject', message: 'the message' };
+const capital = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+const subjectSchema = (language?: string) => {
+  const n = named(language);
+  return z.string({ error: `Write ${n.a}.` }).check(
     z.trim(),
-    z.minLength(1, 'Write a subject.'),
-    z.maxLength(broadcastLimits.subject, `Keep the subject under ${broadcastLimits.subject} characters.`),
-    z.refine((s) => !/[\r\n]/.test(s), 'The subject must be one line.'),
-  ),
-  body: z.string({ error: 'Write the message.' }).check(
-    z.minLength(1, 'Write the message.'),
-    z.maxLength(broadcastLimits.body, `Keep the message under ${broadcastLimits.body} characters.`),
-    z.refine((s) => s.trim().length > 0, 'Write the message.'),
+    z.minLength(1, `Write ${n.a}.`),
+    z.maxLength(broadcastLimits.subject, `Keep ${n.subject} under ${broadcastLimits.subject} characters.`),
+    z.refine((s) => !/[\r\n]/.test(s), `${capital(n.subject)} must be one line.`),
+  );
+};
+const bodySchema = (language?: string) => {
+  const n = named(language);
+  return z.string({ error: `Write ${n.message}.` }).check(
+    z.minLength(1, `Write ${n.message}.`),
+    z.maxLength(broadcastLimits.body, `Keep ${n.message} under ${broadcastLimits.body} characters.`),
+    z.refine((s) => s.trim().length > 0, `Write ${n.message}.`),
+  );
+};
+
+/** One locale's version of a broadcast: its subject and Markdown body. */
+const versionSchema = (locale: Locale) => {
+  const language = locale === 'en' ? undefined : localeEnglishNames[locale];
+  return z.strictObject(
+    { subject: subjectSchema(language), body: bodySchema(language) },
+    { error: `The ${localeEnglishNames[locale]} version has a subject and a message, and nothing else.` },
+  );
+};
+export const broadcastVersionSchema = versionSchema('en');
+export type BroadcastVersion = z.output<typeof broadcastVersionSchema>;
+
+/**
+ * The locales a broadcast may have a version in besides English. English is the broadcast's own
+ * subject and body (every broadcast has it, and it is what the rest may fall back to), so it is
+ * named here rather than through `defaultLocale`, whose type is any locale.
+ */
+export type TranslatedLocale = Exclude<Locale, 'en'>;
+export const translatedLocales: readonly TranslatedLocale[] = locales.filter((l): l is TranslatedLocale => l !== 'en');
+
+/** The other locales' versions, each optional: `{ es: { subject, body } }`. */
+export const broadcastTranslationsSchema = z.strictObject(
+  Object.fromEntries(translatedLocales.map((l) => [l, z.optional(versionSchema(l))])) as Record<
+    TranslatedLocale,
+    z.ZodMiniOptional<typeof broadcastVersionSchema>
+  >,
+  { error: `Versions are written for ${translatedLocales.join(', ')} only, each with a subject and a message.` },
+);
+export type BroadcastTranslations = z.output<typeof broadcastTranslationsSchema>;
+
+/**
+ * A broadcast as the operator writes it: the English version (`subject`, `body`), the other
+ * locales' versions, and whether a locale without one gets English (decision 0048). Older clients
+ * that send only the English text keep their meaning: no translations, English to everyone.
+ */
+export const broadcastDraftSchema = z.strictObject({
+  subject: subjectSchema(),
+  body: bodySchema(),
+  translations: z._default(broadcastTranslationsSchema, {}),
+  englishFallback: z._default(
+    z.boolean({ error: 'Say whether English goes to the other locales (true or false).' }),
+    true,
   ),
 });
 export type BroadcastDraft = z.output<typeof broadcastDraftSchema>;
+/** What the store is given: an English-only draft may leave the versions out. */
+export type BroadcastDraftInput = z.input<typeof broadcastDraftSchema>;
+
+/** The version a subscriber of `locale` gets, and in which locale it is written; null when none. */
+export function versionFor(
+  draft: { subject: string; body: string; translations: BroadcastTranslations; englishFallback: boolean },
+  locale: Locale,
+): { locale: Locale; version: BroadcastVersion } | null {
+  const own = locale === 'en' ? draft : draft.translations[locale];
+  if (own) return { locale, version: { subject: own.subject, body: own.body } };
+  return draft.englishFallback ? { locale: 'en', version: { subject: draft.subject, body: draft.body } } : null;
+}
+
+/** The locales a draft has a version of its own in, English first. */
+export const versionLocales = (draft: { translations: BroadcastTranslations }): Locale[] => [
+  'en',
+  ...translatedLocales.filter((l) => draft.translations[l]),
+];
 
 export const broadcastIdParamsSchema = z.strictObject({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
@@ -75,7 +158,7 @@ export const noProgress = (recipients = 0): BroadcastProgress => ({
 export const broadcastApprovalCounts = [1, 2] as const;
 export type BroadcastApprovals = (typeof broadcastApprovalCounts)[number];
 
-/** A SHA-256 of a broadcast's subject and body, in hex: what an approval is bound to. */
+/** A SHA-256 of every version of a broadcast and its fallback, in hex: what an approval is bound to. */
 export const textHashSchema = z
   .string()
   .check(z.regex(/^[0-9a-f]{64}$/, 'That is not the text’s fingerprint; reload the broadcast.'));
@@ -98,7 +181,7 @@ export const broadcastSchema = z.object({
   sentAt: z.nullable(z.string()),
   /** Why it may not be sent as it stands (the address guard), or null. */
   refusal: z.nullable(z.string()),
-  /** SHA-256 of the subject and body as stored now; an approval names the one it was given for. */
+  /** SHA-256 of every version (and the fallback) as stored now; an approval names the one it was given for. */
   textHash: z.string(),
   /** How many people must be involved in a send: 2, or 1 when a team of one set BROADCAST_APPROVALS=1. */
   approvalsRequired: z.union([z.literal(1), z.literal(2)]),
@@ -114,6 +197,10 @@ export const broadcastSchema = z.object({
       reason: z.enum(['edit', 'revoked']),
     }),
   ),
+  /** The other locales' versions (English is `subject` and `body`). */
+  translations: broadcastTranslationsSchema,
+  /** Whether a locale without a version of its own gets the English one. */
+  englishFallback: z.boolean(),
   progress: broadcastProgressSchema,
   /**
    * The broadcast paused itself (its bounce or complaint rate passed a threshold): why, in words,
@@ -150,7 +237,16 @@ export const broadcastListSchema = z.object({
 });
 export type BroadcastList = z.output<typeof broadcastListSchema>;
 
+const localeSchema = z.enum(locales, { error: `The locale must be one of ${locales.join(', ')}.` });
+
+/** Preview and test send: the version a subscriber of this locale would get (English when left out). */
+export const broadcastLocaleQuerySchema = z.strictObject({ locale: z.optional(localeSchema) });
+export const broadcastTestSchema = z.strictObject({ locale: z.optional(localeSchema) });
+
 export const broadcastPreviewSchema = z.object({
+  /** The locale asked for, and the locale of the version shown (English when it falls back). */
+  locale: localeSchema,
+  versionLocale: localeSchema,
   subject: z.string(),
   html: z.string(),
   text: z.string(),
@@ -158,4 +254,4 @@ export const broadcastPreviewSchema = z.object({
 });
 export type BroadcastPreview = z.output<typeof broadcastPreviewSchema>;
 
-export const testSentSchema = z.object({ sentTo: z.string() });
+export const testSentSchema = z.object({ sentTo: z.string(), locale: localeSchema, versionLocale: localeSchema });

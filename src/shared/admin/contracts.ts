@@ -16,7 +16,9 @@ import {
   broadcastDraftSchema,
   broadcastIdParamsSchema,
   broadcastListSchema,
+  broadcastLocaleQuerySchema,
   broadcastPreviewSchema,
+  broadcastTestSchema,
   broadcastSchema,
   testSentSchema,
 } from './broadcast-schema.ts';
@@ -253,14 +255,15 @@ export const broadcastPreviewContract = defineContract({
   method: 'GET',
   path: adminApiPaths.broadcastPreview,
   params: broadcastIdParamsSchema,
+  query: broadcastLocaleQuerySchema,
   reply: broadcastPreviewSchema,
-  errors: [...read, 'not_found'],
+  errors: [...read, 'invalid_fields', 'not_found'],
 });
 export const testBroadcastContract = defineContract({
   method: 'POST',
   path: adminApiPaths.broadcastTest,
   params: broadcastIdParamsSchema,
-  body: emptyBodySchema,
+  body: broadcastTestSchema,
   reply: testSentSchema,
   errors: [...write, 'not_found', 'conflict', 'unavailable'],
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { locales } from '../../../content/messages/locales.ts';
 
 // The operators' console, Subscribers screen: the list's query and every reply, shared by the
 // console and the server's routes (which declare them as their querystring/response schemas).
@@ -46,6 +47,8 @@ export function maskEmail(email: string): string {
 export const subscriberListQuerySchema = z.object({
   q: optionalText(subscriberListLimits.q, 'The search'),
   status: z.optional(z.enum(subscriberStatuses, { error: 'The status must be pending, confirmed or unsubscribed.' })),
+  /** The language they signed up in (content/messages/locales.ts). */
+  locale: z.optional(z.enum(locales, { error: `The language must be one of ${locales.join(', ')}.` })),
   sort: z._default(z.enum(subscriberSorts, { error: 'The sort must be newest or oldest.' }), 'newest'),
   /** Opaque: the `nextCursor` of the previous page, unchanged. */
   cursor: z.optional(
@@ -80,6 +83,11 @@ export const subscriberListItemSchema = z.object({
   unsubscribedAt: optionalTime,
   /** Coarse (the Audience report counts by country for every operator): tells two masked rows apart. */
   country: z.nullable(z.string()),
+  /**
+   * The locale they signed up in: their emails' language. Any string: a row may hold a locale
+   * this build no longer speaks (its emails then go out in the default).
+   */
+  locale: z.string(),
 });
 export type SubscriberListItem = z.output<typeof subscriberListItemSchema>;
 
@@ -130,6 +138,8 @@ const personFields = {
   lastConfirmationAt: optionalTime,
   consent: consentRecordSchema,
   location: coarseLocationSchema,
+  /** The locale they signed up in, which their emails follow (held about them, so exported too). */
+  locale: z.string(),
   emails: z.array(subscriberEmailSchema),
 };
 
@@ -203,5 +213,6 @@ export type SubscriberActionReply = z.output<typeof subscriberActionReplySchema>
 export const subscribersCsvRequestSchema = z.strictObject({
   q: subscriberListQuerySchema.shape.q,
   status: subscriberListQuerySchema.shape.status,
+  locale: subscriberListQuerySchema.shape.locale,
 });
 export type SubscribersCsvRequest = z.output<typeof subscribersCsvRequestSchema>;

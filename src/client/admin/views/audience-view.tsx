@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { unreviewedLocales } from '../../../../content/messages/review.ts';
+import { languageName, namesOf } from '../../../shared/admin/locale-names.ts';
 import {
   audiencePresets,
   LIVE_WINDOW_MINUTES,
@@ -190,7 +192,24 @@ export function AudienceView() {
               title="Referrers"
               rows={report.referrers.map((r) => ({ key: r.host, label: r.host, visitors: r.visitors, views: r.views }))}
             />
+            <TopList
+              title="Languages"
+              rows={report.locales.map((l) => ({
+                key: l.locale,
+                label: languageName(l.locale),
+                visitors: l.visitors,
+                views: l.views,
+                detail: `${l.signups} sign-up${l.signups === 1 ? '' : 's'}`,
+              }))}
+            />
           </div>
+          <p className="cs-hint">
+            Languages: visits by the language of the page (its address: /es/, /pt-br/, /zh-cn/, /ar/; English at /),
+            sign-ups by the language each person signed up in (people erased since are not counted here).
+            {unreviewedLocales().length > 0
+              ? ` Draft translations, not reviewed by a native speaker: ${namesOf(unreviewedLocales())}.`
+              : ''}
+          </p>
           <p className="cs-credits">
             IP geolocation by DB-IP (dbip.com), CC BY 4.0. This product includes GeoLite2 data created by MaxMind,
             available from https://www.maxmind.com.

@@ -13,6 +13,8 @@ const draft: Broadcast = {
   id: 'b1',
   subject: 'The presale is near',
   body: 'Hello **holders**.',
+  translations: {},
+  englishFallback: true,
   state: 'draft',
   createdBy: 'ann@example.com',
   createdAt: '2026-11-24T10:00:00.000Z',

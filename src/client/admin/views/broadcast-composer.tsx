@@ -1,10 +1,18 @@
 import type { FormEvent } from 'react';
+import { localeInfo, locales, type Locale } from '../../../../content/messages/locales.ts';
+import { unreviewedLocales } from '../../../../content/messages/review.ts';
+import { localeEnglishNames, namesOf } from '../../../shared/admin/locale-names.ts';
 import { Field } from '../field.tsx';
+import type { EditorVersions } from './use-broadcast-editor.ts';
+
+const written = (v: EditorVersions[Locale]) => v.subject.trim() !== '' || v.body.trim() !== '';
 
 /**
- * The composer: subject and Markdown body, and the writer's buttons (save and preview, a test to
- * oneself, send to all, start a new one); a viewer sees the text read-only and may only preview.
- * What may be sent is the server's call: its refusal shows under the body.
+ * The composer: one version per locale (a select picks the one on screen; preview and a test send
+ * show what that locale's subscribers get), whether English goes to the locales without one, the
+ * subject and Markdown body, and the writer's buttons (save and preview, a test to oneself, send
+ * to all, start a new one); a viewer sees the text read-only and may only preview. What may be
+ * sent is the server's call: its refusal (for every version) shows under the body.
  */
 export function BroadcastComposer(props: {
   writer: boolean;
@@ -15,6 +23,11 @@ export function BroadcastComposer(props: {
   body: string;
   onBody: (body: string) => void;
   bodyError: string | undefined;
+  versions: EditorVersions;
+  locale: Locale;
+  onLocale: (locale: Locale) => void;
+  englishFallback: boolean;
+  onEnglishFallback: (on: boolean) => void;
   hasBroadcast: boolean;
   sendRefused: boolean;
   onPreview: (event: FormEvent<HTMLFormElement>) => void;
@@ -23,6 +36,8 @@ export function BroadcastComposer(props: {
   onStartOver: () => void;
 }) {
   const { writer, busy, subject, onSubject, subjectError, body, onBody, bodyError, hasBroadcast, sendRefused } = props;
+  const { versions, locale, englishFallback } = props;
+  const drafts = unreviewedLocales();
   return (
     <>
       <p className="cs-muted">
@@ -30,7 +45,50 @@ export function BroadcastComposer(props: {
         no Ethereum address but the official contract address, no invisible characters, links only to this site and the
         sites the content file lists, and images only from this site.
       </p>
+      <p className="cs-muted">
+        Each subscriber gets the version in the language they signed up in
+        {englishFallback ? ', or the English one when their language has none' : ''}. Every version is checked, and an
+        approval covers all of them: changing any version after it voids it.
+        {drafts.length > 0
+          ? ` Draft translations, not reviewed by a native speaker: ${namesOf(drafts)} (the site’s own words in these languages; the emails’ footers use them too).`
+          : ''}
+      </p>
       <form onSubmit={props.onPreview} noValidate>
+        <div className="cs-field">
+          <label htmlFor="bc-locale">Version</label>
+          <select
+            id="bc-locale"
+            value={locale}
+            onChange={(e) => {
+              const picked = locales.find((l) => l === e.target.value);
+              if (picked) props.onLocale(picked);
+            }}
+          >
+            {locales.map((l) => (
+              <option key={l} value={l}>
+                {localeEnglishNames[l]}
+                {l === 'en'
+                  ? ''
+                  : written(versions[l])
+                    ? ' (written)'
+                    : englishFallback
+                      ? ' (gets English)'
+                      : ' (missing)'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="cs-field">
+          <label>
+            <input
+              type="checkbox"
+              checked={englishFallback}
+              disabled={!writer}
+              onChange={(e) => props.onEnglishFallback(e.target.checked)}
+            />{' '}
+            Send the English version to subscribers whose language has no version of its own
+          </label>
+        </div>
         <Field
           id="bc-subject"
           label="Subject"
@@ -39,6 +97,9 @@ export function BroadcastComposer(props: {
           error={subjectError}
           maxLength={200}
           readOnly={!writer}
+          // The version's own language and direction, so Arabic is typed and read right to left.
+          lang={localeInfo[locale].tag}
+          dir={localeInfo[locale].dir}
         />
         <div className="cs-field">
           <label htmlFor="bc-body">Message (Markdown)</label>
@@ -48,6 +109,8 @@ export function BroadcastComposer(props: {
             value={body}
             onChange={(e) => onBody(e.target.value)}
             readOnly={!writer}
+            lang={localeInfo[locale].tag}
+            dir={localeInfo[locale].dir}
             aria-invalid={bodyError ? true : undefined}
             aria-describedby={bodyError ? 'bc-body-error' : undefined}
           />
@@ -63,7 +126,7 @@ export function BroadcastComposer(props: {
               Save and preview
             </button>
             <button type="button" className="cs-secondary" disabled={busy} onClick={props.onTestSend}>
-              Send a test to me
+              Send a test to me ({localeEnglishNames[locale]} version)
             </button>
             <button type="button" className="cs-danger" disabled={busy || sendRefused} onClick={props.onSendToAll}>
               Send to all confirmed subscribers

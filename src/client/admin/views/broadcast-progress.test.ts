@@ -14,6 +14,8 @@ const paused: Broadcast = {
   id: 'b1',
   subject: 'The presale is near',
   body: 'Hello.',
+  translations: {},
+  englishFallback: true,
   state: 'paused',
   createdBy: 'ann@example.com',
   createdAt: '2026-11-24T10:00:00.000Z',

@@ -36,10 +36,15 @@ export function BroadcastView() {
             busy={busy}
             subject={editor.subject}
             onSubject={editor.setSubject}
-            subjectError={editor.fieldErrors.subject}
+            subjectError={editor.subjectError}
             body={editor.body}
             onBody={editor.setBody}
             bodyError={editor.bodyError}
+            versions={editor.versions}
+            locale={editor.locale}
+            onLocale={editor.setLocale}
+            englishFallback={editor.englishFallback}
+            onEnglishFallback={editor.setEnglishFallback}
             hasBroadcast={Boolean(broadcast)}
             sendRefused={Boolean(editor.refusal) || editor.awaitingApproval}
             onPreview={(e) => void editor.onPreview(e)}

@@ -1,5 +1,6 @@
 import type { SubscriberDetail } from '../../../shared/admin/subscribers.ts';
 import { formatTime } from './format.ts';
+import { languageName } from '../../../shared/admin/locale-names.ts';
 import { statusLabel } from './subscriber-table.tsx';
 
 const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
@@ -32,6 +33,8 @@ export function SubscriberRecord({ person }: { person: SubscriberDetail }) {
         <dd className="cs-prewrap">{person.comment || '—'}</dd>
         <dt>Place (from the IP address, which is not kept)</dt>
         <dd>{place(person.location)}</dd>
+        <dt>Language (their emails are written in it)</dt>
+        <dd>{languageName(person.locale)}</dd>
       </dl>
       <p className="cs-hint">
         Opening this record was written in the audit log. You have read {person.reads.today} personal record

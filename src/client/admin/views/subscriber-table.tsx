@@ -1,3 +1,4 @@
+import { languageName } from '../../../shared/admin/locale-names.ts';
 import type { SubscriberListItem, SubscriberStatusName } from '../../../shared/admin/subscribers.ts';
 import { formatTime } from './format.ts';
 
@@ -30,6 +31,7 @@ export function SubscriberTable(props: {
             <th scope="col">Status</th>
             <th scope="col">Signed up</th>
             <th scope="col">Country</th>
+            <th scope="col">Language</th>
             <th scope="col">
               <span className="cs-visually-hidden">Details</span>
             </th>
@@ -44,6 +46,7 @@ export function SubscriberTable(props: {
               </td>
               <td data-label="Signed up">{formatTime(s.createdAt)}</td>
               <td data-label="Country">{s.country ?? 'Unknown'}</td>
+              <td data-label="Language">{languageName(s.locale)}</td>
               <td>
                 <button
                   type="button"

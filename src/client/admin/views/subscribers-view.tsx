@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { locales, type Locale } from '../../../../content/messages/locales.ts';
+import { localeEnglishNames } from '../../../shared/admin/locale-names.ts';
 import {
   subscriberStatuses,
   SUBSTRING_SEARCH_MIN,
@@ -18,12 +20,19 @@ import { callContract } from '../../lib/call-contract.ts';
 interface Filter {
   q: string;
   status: '' | SubscriberStatusName;
+  locale: '' | Locale;
   sort: 'newest' | 'oldest';
 }
-const noFilter: Filter = { q: '', status: '', sort: 'newest' };
+const noFilter: Filter = { q: '', status: '', locale: '', sort: 'newest' };
 const fetchSubscribersPage = (f: Filter, after: string | null) =>
   callContract(subscribersContract, {
-    query: { q: f.q, status: f.status || undefined, sort: f.sort, cursor: after ?? undefined },
+    query: {
+      q: f.q,
+      status: f.status || undefined,
+      locale: f.locale || undefined,
+      sort: f.sort,
+      cursor: after ?? undefined,
+    },
   });
 const toSubscribersPage = (reply: SubscriberListReply) => ({ rows: reply.items, nextCursor: reply.nextCursor });
 
@@ -63,6 +72,7 @@ export function SubscribersView() {
       status: (subscriberStatuses as readonly string[]).includes(get('status'))
         ? (get('status') as SubscriberStatusName)
         : '',
+      locale: locales.find((l) => l === get('locale')) ?? '',
       sort: get('sort') === 'oldest' ? 'oldest' : 'newest',
     };
     setFilter(next);
@@ -74,7 +84,11 @@ export function SubscribersView() {
     setInfo(null);
     setError(null);
     setBusy(true);
-    const body = { ...(filter.q ? { q: filter.q } : {}), ...(filter.status ? { status: filter.status } : {}) };
+    const body = {
+      ...(filter.q ? { q: filter.q } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.locale ? { locale: filter.locale } : {}),
+    };
     const result = await withFreshProof(() => postForFile(subscribersCsvContract, { body }));
     setBusy(false);
     const { data, error: failed } = read(result);
@@ -111,6 +125,17 @@ export function SubscribersView() {
           </select>
         </div>
         <div className="cs-field">
+          <label htmlFor="subs-locale">Language</label>
+          <select id="subs-locale" name="locale" defaultValue="">
+            <option value="">Any language</option>
+            {locales.map((l) => (
+              <option key={l} value={l}>
+                {localeEnglishNames[l]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="cs-field">
           <label htmlFor="subs-sort">Order</label>
           <select id="subs-sort" name="sort" defaultValue="newest">
             <option value="newest">Newest first</option>
@@ -127,7 +152,7 @@ export function SubscribersView() {
         characters find email addresses that start with them. Addresses are shown masked; “Show details” opens one
         person’s record and is recorded in the audit log. Each search, record opened and row downloaded counts towards
         your daily allowance of personal records; past it, each one asks for a code from your authenticator app. The CSV
-        download holds everyone matching the search and status above, and always asks for a code.
+        download holds everyone matching the search, status and language above, and always asks for a code.
       </p>
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{info}</Notice>

@@ -33,6 +33,7 @@ describe.each(dialectCases)('the Audience endpoints ($label)', ({ dialect, skip 
         total('2026-11-12', 5, 9),
         { day: '2026-11-20', dimension: 'country', value: 'DE', visitors: 8, views: 20 },
         { day: '2026-11-21', dimension: 'page', value: '/', visitors: 20, views: 50 },
+        { day: '2026-11-21', dimension: 'page', value: '/es/', visitors: 3, views: 4 },
       ])
       .execute();
     await insertSubscriber(store.db, 'a@example.com', { now: new Date('2026-11-21T09:00:00.000Z') });
@@ -82,6 +83,12 @@ describe.each(dialectCases)('the Audience endpoints ($label)', ({ dialect, skip 
     expect(report.series.at(-1)).toEqual({ day: '2026-11-21', visitors: 20, views: 50, signups: 2 });
     expect(report.countries[0]).toMatchObject({ country: 'DE', visitors: 8 });
     expect(report.pages[0]).toMatchObject({ path: '/', views: 50 });
+    // Per locale (decision 0048): the pages' visits by their URL, the sign-ups by their locale.
+    expect(report.locales.map((l) => l.locale)).toEqual(['en', 'es', 'pt-br', 'zh-cn', 'ar']);
+    expect(report.locales.slice(0, 2)).toEqual([
+      { locale: 'en', visitors: 20, views: 50, signups: 2 },
+      { locale: 'es', visitors: 3, views: 4, signups: 0 },
+    ]);
   });
 
   it.skipIf(skip)('takes a custom range and answers a bad one in words', async () => {

@@ -16,6 +16,8 @@ const MIN = 60_000;
 const CLEAN = 'Hello **holders**.\n\nThe presale opens [soon](https://dh.example/presale).';
 const SCAM = 'URGENT: send ETH to 0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359 to claim your tokens.';
 const SCAM_HEX = /fB6916095ca1df60bB79Ce92cE3Ea74c37c5d359/i;
+/** What the audit log says of an English-only broadcast's locales (decision 0048). */
+const english = 'versions en; English for es, pt-br, zh-cn, ar';
 
 describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, skip }) => {
   let store: TestStore;
@@ -136,17 +138,17 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     expect(log.find((a) => a.action === 'broadcast.edited')).toEqual({
       action: 'broadcast.edited',
       actor: second.op.email,
-      detail: `text sha256:${hash}`,
+      detail: `text sha256:${hash}; ${english}`,
     });
     expect(log.find((a) => a.action === 'broadcast.approved')).toEqual({
       action: 'broadcast.approved',
       actor: third.op.email,
-      detail: `text sha256:${hash}`,
+      detail: `text sha256:${hash}; ${english}`,
     });
     expect(log.find((a) => a.action === 'broadcast.sent')).toEqual({
       action: 'broadcast.sent',
       actor: author.op.email,
-      detail: `to 3 confirmed subscribers, approved by ${third.op.email} (text sha256:${hash})`,
+      detail: `to 3 confirmed subscribers, approved by ${third.op.email} (text sha256:${hash}; ${english}; recipients by locale en 3)`,
     });
     // The text itself is never in the log.
     expect(JSON.stringify(log)).not.toContain('holders');
@@ -179,7 +181,7 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     expect(await queued(id)).toBe(0);
     expect(
       (await auditOf(id)).find((a) => a.action === 'broadcast.edited' && a.actor === third.op.email)?.detail,
-    ).toMatch(new RegExp(`^text sha256:[0-9a-f]{64}; voided the approval by ${second.op.email}$`));
+    ).toMatch(new RegExp(`^text sha256:[0-9a-f]{64}; voided the approval by ${second.op.email}; ${english}$`));
 
     // The third operator edited it last; the second may approve the new text, and it goes.
     expect((await approve(id)).statusCode).toBe(200);
@@ -391,7 +393,7 @@ describe.each(dialectCases)('a team of one: BROADCAST_APPROVALS=1 ($label)', ({ 
       {
         action: 'broadcast.sent-unapproved',
         actor: op.email,
-        detail: `to 1 confirmed subscribers, approved by nobody: BROADCAST_APPROVALS=1 (text sha256:${created.json().textHash})`,
+        detail: `to 1 confirmed subscribers, approved by nobody: BROADCAST_APPROVALS=1 (text sha256:${created.json().textHash}; ${english}; recipients by locale en 1)`,
       },
     ]);
   });

@@ -1,5 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
+import { messagesFor } from '../../../../content/messages/catalog.ts';
+import { defaultLocale, localeInfo, type Locale } from '../../../../content/messages/locales.ts';
 import { escapeHtml } from '../../lib/escape-html.ts';
 import { listUnsubscribeHeaders, type MailMessage } from '../../mail/outbox.ts';
 
@@ -139,37 +141,43 @@ function inlineText(children: Token[]): string {
   return out;
 }
 
-/** The whole email: the operator's words, then the footer every list email carries. */
+/**
+ * The whole email: the operator's words, then the footer every list email carries, in `locale`
+ * (the locale of the version sent: `<html lang dir>` from localeInfo, the footer from that locale's
+ * message file). A test send's note stays English: it is for the operator (the console is English).
+ */
 export function broadcastEmail(opts: {
   siteName: string;
   subject: string;
   body: RenderedBody;
   to: string;
   unsubscribeUrl: string;
+  /** The version's locale; English when left out. */
+  locale?: Locale;
   /** A test send says so at the top. */
   test?: boolean;
 }): MailMessage {
   const { siteName, body, unsubscribeUrl, subject } = opts;
+  const locale = opts.locale ?? defaultLocale;
+  const { tag, dir } = localeInfo[locale];
+  const words = messagesFor(locale).broadcastEmail;
+  const why = words.why({ site: siteName });
+  const stop = words.stop({ site: siteName });
   const e = escapeHtml;
   const testNote = 'This is a test send of a broadcast; subscribers have not received it.';
-  const text = [
-    ...(opts.test ? [testNote, ''] : []),
-    body.text,
-    '',
-    '--',
-    `You are receiving this because you confirmed your sign-up to the ${siteName} list.`,
-    `Stop all emails from ${siteName}: ${unsubscribeUrl}`,
-  ].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
+  const text = [...(opts.test ? [testNote, ''] : []), body.text, '', '--', why, `${stop}: ${unsubscribeUrl}`].join(
+    '\n',
+  );
+  const html = `<!doctype html><html lang="${e(tag)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
     subject,
   )}</title></head><body style="margin:0;padding:24px;background:#c9ecff;font-family:Arial,Helvetica,sans-serif;color:#0b1d4d">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:3px solid #0b1d4d;border-radius:16px">
 <tr><td style="padding:28px;font-size:16px;line-height:1.5">
-${opts.test ? `<p style="padding:8px 12px;background:#fff3c4;border-radius:8px">${e(testNote)}</p>\n` : ''}${body.html}
-<p style="font-size:12px;line-height:1.5;color:#24407f;margin-top:28px">You are receiving this because you confirmed your sign-up to the ${e(siteName)} list.<br><a href="${e(
+${opts.test ? `<p dir="ltr" lang="en" style="padding:8px 12px;background:#fff3c4;border-radius:8px">${e(testNote)}</p>\n` : ''}${body.html}
+<p style="font-size:12px;line-height:1.5;color:#24407f;margin-top:28px">${e(why)}<br><a href="${e(
     unsubscribeUrl,
-  )}" style="color:#24407f">Stop all emails from ${e(siteName)}</a></p>
+  )}" style="color:#24407f">${e(stop)}</a></p>
 </td></tr></table></td></tr></table></body></html>`;
   return {
     to: opts.to,

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../../shared/api-error.ts';
-import { type BroadcastApprovals, type BroadcastDraft } from '../../../shared/admin/broadcast-schema.ts';
+import { type BroadcastApprovals, type BroadcastDraft, versionFor } from '../../../shared/admin/broadcast-schema.ts';
+import { localeEnglishNames } from '../../../shared/admin/locale-names.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { unsubscribeUrl } from '../../signups/queries.ts';
 import type { BroadcastsTable } from '../../store/schema.ts';
 import { audit } from '../audit/audit.ts';
 import { broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
+import { versionsRefusal } from './broadcast-versions.ts';
 import { broadcastEmail, renderBody } from './broadcast-render.ts';
 import * as store from './broadcast-store.ts';
 import { operatorOf, requireRole } from '../guards.ts';
@@ -26,6 +28,8 @@ import {
 import { registerContract } from '../../lib/register-contract.ts';
 
 const notFound = 'There is no such broadcast.';
+const noVersion = (locale: keyof typeof localeEnglishNames) =>
+  `This broadcast has no ${localeEnglishNames[locale]} version, and English is not set to go to the locales without one.`;
 
 export interface BroadcastRouteOptions {
   publicUrl: string;
@@ -45,12 +49,19 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   const db = () => api.store.db;
 
   // The one guard (broadcast-guard.ts, decision 0027): addresses however disguised, invisible
-  // characters, links and images off the allow-list.
-  const refusalOf = (d: BroadcastDraft): string | null => broadcastRefusal(d, opts.policy);
+  // characters, links and images off the allow-list, in every version; and a version for every
+  // locale unless English falls back (broadcast-versions.ts, decision 0048).
+  const refusalOf = (d: BroadcastDraft): string | null => versionsRefusal(d, opts.policy);
 
   const reply = async (b: BroadcastsTable) => {
     const { state, progress } = await store.progressOf(db(), b, opts.ratePerSec);
-    return store.toBroadcast(b, state, progress, state === 'draft' ? refusalOf(b) : null, opts.approvals);
+    return store.toBroadcast(
+      b,
+      state,
+      progress,
+      state === 'draft' ? refusalOf(store.draftOf(b)) : null,
+      opts.approvals,
+    );
   };
   const actorOf = (request: FastifyRequest) => ({ email: operatorOf(request).email, via: 'console' as const });
   const missing = (res: FastifyReply) => res.code(404).send(apiError('not_found', notFound));
@@ -76,11 +87,11 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   registerContract(api, createBroadcastContract, { onRequest: requireRole('sender') }, async (request) => {
     const operator = operatorOf(request);
     const id = await store.createDraft(db(), request.body, operator.email, api.clock());
-    // The text's fingerprint, not the text (as for every edit).
+    // The text's fingerprint and its locales, not the text (as for every edit).
     await audit(request, {
       action: 'broadcast.created',
       subject: id,
-      detail: `text sha256:${store.textHash(request.body)}`,
+      detail: `text sha256:${store.textHash(request.body)}; ${store.versionsNote(request.body)}`,
     });
     const b = await store.findBroadcast(db(), id);
     if (!b) throw new Error('a broadcast just created is missing');
@@ -162,21 +173,38 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   registerContract(api, broadcastPreviewContract, { onRequest: requireRole('viewer') }, async (request, res) => {
     const b = await store.findBroadcast(db(), request.params.id);
     if (!b) return res.code(404).send(apiError('not_found', notFound));
+    const draft = store.draftOf(b);
+    const locale = request.query.locale ?? 'en';
+    const chosen = versionFor(draft, locale);
+    if (!chosen)
+      return res.code(400).send(apiError('invalid_fields', noVersion(locale), { locale: noVersion(locale) }));
     const email = broadcastEmail({
       siteName: opts.siteName,
-      subject: b.subject,
-      body: renderBody(b.body),
+      subject: chosen.version.subject,
+      body: renderBody(chosen.version.body),
+      locale: chosen.locale,
       to: 'preview',
       unsubscribeUrl: `${opts.publicUrl}${pagePaths.unsubscribe}?id=…`,
     });
-    return { subject: email.subject, html: email.html, text: email.text, refusal: refusalOf(b) };
+    return {
+      locale,
+      versionLocale: chosen.locale,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      refusal: refusalOf(draft),
+    };
   });
 
   registerContract(api, testBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
     const operator = operatorOf(request);
     const b = await store.findBroadcast(db(), request.params.id);
     if (!b) return res.code(404).send(apiError('not_found', notFound));
-    const refusal = refusalOf(b);
+    const locale = request.body.locale ?? 'en';
+    const chosen = versionFor(store.draftOf(b), locale);
+    if (!chosen) return refuse(res, noVersion(locale));
+    // The version the operator asked to see: the guard on it, as on any version sent.
+    const refusal = broadcastRefusal(chosen.version, opts.policy);
     if (refusal) return refuse(res, refusal);
     // Straight to the mail server, not through the outbox: the operator is waiting for it, and
     // a failure is theirs to see now. Its unsubscribe link is a real-looking one that matches
@@ -185,8 +213,9 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       await api.mailer.send(
         broadcastEmail({
           siteName: opts.siteName,
-          subject: b.subject,
-          body: renderBody(b.body),
+          subject: chosen.version.subject,
+          body: renderBody(chosen.version.body),
+          locale: chosen.locale,
           to: operator.email,
           unsubscribeUrl: unsubscribeUrl(opts.publicUrl, api.keys, 'test-send'),
           test: true,
@@ -201,8 +230,12 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
         .code(503)
         .send(apiError('unavailable', 'The mail server did not take the test email; try again in a minute.'));
     }
-    await audit(request, { action: 'broadcast.test-sent', subject: b.id });
-    return { sentTo: operator.email };
+    await audit(request, {
+      action: 'broadcast.test-sent',
+      subject: b.id,
+      detail: chosen.locale === locale ? `the ${locale} version` : `for ${locale}: the ${chosen.locale} version`,
+    });
+    return { sentTo: operator.email, locale, versionLocale: chosen.locale };
   });
 
   registerContract(

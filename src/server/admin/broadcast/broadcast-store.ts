@@ -5,9 +5,13 @@ import {
   type Broadcast,
   type BroadcastApprovals,
   type BroadcastDraft,
+  type BroadcastDraftInput,
   type BroadcastProgress,
   type BroadcastState,
+  broadcastTranslationsSchema,
   noProgress,
+  translatedLocales,
+  versionLocales,
 } from '../../../shared/admin/broadcast-schema.ts';
 import type { OperatorRole } from '../../../shared/admin/roles.ts';
 import { newOutboxRow } from '../../mail/outbox.ts';
@@ -40,16 +44,50 @@ export interface Actor {
   via: AuditLogTable['via'];
 }
 
+/** A draft as the store keeps it: every version, and the fallback, spelled out. */
+const complete = (d: BroadcastDraftInput): BroadcastDraft => ({
+  subject: d.subject,
+  body: d.body,
+  translations: d.translations ?? {},
+  englishFallback: d.englishFallback ?? true,
+});
+
+/** The stored row's versions (migration 0021: '{}' and 1 on rows written before it). */
+export function draftOf(b: BroadcastsTable): BroadcastDraft {
+  // Written only by this file from a checked draft; a row that does not parse is a fault, not input.
+  const translations = broadcastTranslationsSchema.parse(JSON.parse(b.translations));
+  return { subject: b.subject, body: b.body, translations, englishFallback: b.english_fallback !== 0 };
+}
+
 /**
- * SHA-256 (hex) of a broadcast's subject and body: what an approval binds to, and what the audit
- * log records of an edit instead of the text. JSON keeps the two apart ("a" + "bc" ≠ "ab" + "c").
+ * SHA-256 (hex) of every version of a broadcast and whether English falls back: what an approval
+ * binds to (so editing any version, or the fallback, voids it), and what the audit log records of
+ * an edit instead of the text. JSON keeps the parts apart ("a" + "bc" ≠ "ab" + "c"). An
+ * English-only broadcast that falls back (every broadcast before migration 0021) hashes as it did,
+ * so approvals given before it still hold.
  */
-export const textHash = (d: { subject: string; body: string }): string =>
-  createHash('sha256')
-    .update(JSON.stringify([d.subject, d.body]))
-    .digest('hex');
+export function textHash(input: BroadcastDraftInput): string {
+  const d = complete(input);
+  const versions = translatedLocales.flatMap((l) => {
+    const v = d.translations[l];
+    return v ? [[l, v.subject, v.body]] : [];
+  });
+  const parts =
+    versions.length === 0 && d.englishFallback ? [d.subject, d.body] : [d.subject, d.body, d.englishFallback, versions];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** Which locales have a version, and who gets English: for the audit log, never the text. */
+export function versionsNote(input: BroadcastDraftInput): string {
+  const d = complete(input);
+  const own = versionLocales(d);
+  const rest = translatedLocales.filter((l) => !d.translations[l]);
+  const fallback = rest.length === 0 ? '' : d.englishFallback ? `; English for ${rest.join(', ')}` : '; no fallback';
+  return `versions ${own.join(', ')}${fallback}`;
+}
 
 const hashNote = (hash: string) => `text sha256:${hash}`;
+const textNote = (d: BroadcastDraftInput) => `${hashNote(textHash(d))}; ${versionsNote(d)}`;
 
 /** The broadcast's row, locked until the transaction ends (see the top of this file). */
 function lockRow(trx: Kysely<Database>, id: string): Promise<BroadcastsTable | undefined> {
@@ -57,7 +95,13 @@ function lockRow(trx: Kysely<Database>, id: string): Promise<BroadcastsTable | u
   return (trx.getExecutor().adapter instanceof PostgresAdapter ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export async function createDraft(db: Kysely<Database>, draft: BroadcastDraft, by: string, now: Date): Promise<string> {
+export async function createDraft(
+  db: Kysely<Database>,
+  input: BroadcastDraftInput,
+  by: string,
+  now: Date,
+): Promise<string> {
+  const draft = complete(input);
   const id = randomUUID();
   await db
     .insertInto('broadcasts')
@@ -85,6 +129,8 @@ export async function createDraft(db: Kysely<Database>, draft: BroadcastDraft, b
       paused_reason: null,
       paused_at: null,
       pause_overridden_by: null,
+      translations: JSON.stringify(draft.translations),
+      english_fallback: draft.englishFallback ? 1 : 0,
     })
     .execute();
   return id;
@@ -98,22 +144,24 @@ export type SaveOutcome =
   | { outcome: 'missing' };
 
 /**
- * Saves a draft's text, with its audit row (who, and the new text's hash), in one transaction on
- * the locked row. A changed text voids the approval: it was given for another text.
+ * Saves a draft's versions, with its audit row (who, the new text's hash, which locales), in one
+ * transaction on the locked row. A change to any version, or to the fallback, voids the approval:
+ * it was given for another text.
  */
 export async function saveDraft(
   db: Kysely<Database>,
   id: string,
-  draft: BroadcastDraft,
+  input: BroadcastDraftInput,
   actor: Actor,
   now: Date,
 ): Promise<SaveOutcome> {
+  const draft = complete(input);
   return db.transaction().execute(async (trx): Promise<SaveOutcome> => {
     const b = await lockRow(trx, id);
     if (!b) return { outcome: 'missing' };
     if (b.status !== 'draft') return { outcome: 'not-draft' };
     const hash = textHash(draft);
-    if (hash === textHash(b)) return { outcome: 'unchanged' };
+    if (hash === textHash(draftOf(b))) return { outcome: 'unchanged' };
     const at = now.toISOString();
     const voided = b.approved_by;
     await trx
@@ -121,6 +169,8 @@ export async function saveDraft(
       .set({
         subject: draft.subject,
         body: draft.body,
+        translations: JSON.stringify(draft.translations),
+        english_fallback: draft.englishFallback ? 1 : 0,
         updated_at: at,
         updated_by: actor.email,
         ...(voided
@@ -139,7 +189,9 @@ export async function saveDraft(
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .execute();
-    const detail = voided ? `${hashNote(hash)}; voided the approval by ${voided}` : hashNote(hash);
+    const detail = voided
+      ? `${hashNote(hash)}; voided the approval by ${voided}; ${versionsNote(draft)}`
+      : textNote(draft);
     await recordAudit(trx, now, actor, { action: 'broadcast.edited', subject: id, detail });
     return { outcome: 'saved', hash, voided };
   });
@@ -170,7 +222,7 @@ export async function approve(
     const b = await lockRow(trx, id);
     if (!b) return { outcome: 'missing' };
     if (b.status !== 'draft') return { outcome: 'not-draft' };
-    const stored = textHash(b);
+    const stored = textHash(draftOf(b));
     const refusal = approvalRefusal(approver, {
       state: 'draft',
       createdBy: b.created_by,
@@ -186,7 +238,7 @@ export async function approve(
       .where('id', '=', id)
       .where('status', '=', 'draft')
       .execute();
-    await recordAudit(trx, now, approver, { action: 'broadcast.approved', subject: id, detail: hashNote(stored) });
+    await recordAudit(trx, now, approver, { action: 'broadcast.approved', subject: id, detail: textNote(draftOf(b)) });
     return { outcome: 'approved' };
   });
 }
@@ -225,7 +277,7 @@ export async function revokeApproval(
     await recordAudit(trx, now, actor, {
       action: 'broadcast.approval-revoked',
       subject: id,
-      detail: `the approval by ${b.approved_by} (${hashNote(b.approved_hash ?? textHash(b))})`,
+      detail: `the approval by ${b.approved_by} (${hashNote(b.approved_hash ?? textHash(draftOf(b)))})`,
     });
     return { outcome: 'revoked', approvedBy: b.approved_by };
   });
@@ -302,9 +354,10 @@ export async function startSend(
     const b = await lockRow(trx, id);
     if (!b) return { outcome: 'missing' };
     if (b.status !== 'draft') return { outcome: 'not-draft' };
-    const refusal = await policy.refusalOf({ subject: b.subject, body: b.body });
+    const draft = draftOf(b);
+    const refusal = await policy.refusalOf(draft);
     if (refusal) return { outcome: 'refused', refusal };
-    const hash = textHash(b);
+    const hash = textHash(draft);
     const approval = await approvalOf(trx, b, hash);
     if ('problem' in approval && policy.approvals === 2) return { outcome: 'unapproved', reason: approval.problem };
     const approvedBy = 'by' in approval ? approval.by : null;
@@ -332,17 +385,22 @@ export async function startSend(
         .execute();
     }
     await trx.updateTable('broadcasts').set({ recipients: ids.length }).where('id', '=', id).execute();
+    const queued = new Set(ids);
+    const byLocale = new Map<string, number>();
+    for (const c of confirmed) if (queued.has(c.id)) byLocale.set(c.locale, (byLocale.get(c.locale) ?? 0) + 1);
+    const perLocale = [...byLocale].map(([l, n]) => `${l} ${n}`).join(', ');
     const to = `to ${ids.length} confirmed subscribers${suppressed ? ` (${suppressed} suppressed, not sent)` : ''}`;
+    const note = `${hashNote(hash)}; ${versionsNote(draft)}${perLocale ? `; recipients by locale ${perLocale}` : ''}`;
     await recordAudit(
       trx,
       now,
       actor,
       approvedBy
-        ? { action: 'broadcast.sent', subject: id, detail: `${to}, approved by ${approvedBy} (${hashNote(hash)})` }
+        ? { action: 'broadcast.sent', subject: id, detail: `${to}, approved by ${approvedBy} (${note})` }
         : {
             action: 'broadcast.sent-unapproved',
             subject: id,
-            detail: `${to}, approved by nobody: BROADCAST_APPROVALS=1 (${hashNote(hash)})`,
+            detail: `${to}, approved by nobody: BROADCAST_APPROVALS=1 (${note})`,
           },
     );
     return { outcome: 'started', recipients: ids.length, suppressed, approvedBy };
@@ -499,7 +557,8 @@ export function toBroadcast(
   refusal: string | null,
   approvals: BroadcastApprovals,
 ): Broadcast {
-  const hash = textHash(b);
+  const draft = draftOf(b);
+  const hash = textHash(draft);
   const approval =
     b.approved_by !== null && b.approved_at !== null && b.approved_hash === hash
       ? { by: b.approved_by, at: b.approved_at }
@@ -518,6 +577,8 @@ export function toBroadcast(
     id: b.id,
     subject: b.subject,
     body: b.body,
+    translations: draft.translations,
+    englishFallback: draft.englishFallback,
     state,
     createdBy: b.created_by,
     createdAt: b.created_at,

@@ -195,6 +195,41 @@ describe.each(dialectCases)('the Subscribers endpoints ($label)', ({ dialect, sk
   });
 
   it.skipIf(skip)(
+    'shows each subscriber’s language, filters the list and the CSV by it, and refuses a language it does not know',
+    async () => {
+      await store.db.updateTable('subscribers').set({ locale: 'es' }).where('id', '=', ids.ada).execute();
+      try {
+        const all = await list({});
+        expect(Object.fromEntries(all.items.map((i) => [i.id, i.locale]))).toEqual({
+          [ids.ada]: 'es',
+          [ids.xss]: 'en',
+          [ids.bob]: 'en',
+        });
+        expect((await list({ locale: 'es' })).items.map((i) => i.id)).toEqual([ids.ada]);
+        expect((await list({ locale: 'en', sort: 'oldest' })).items.map((i) => i.id)).toEqual([ids.xss, ids.bob]);
+        expect((await list({ locale: 'ar' })).items).toEqual([]);
+        const bad = await c.get(`${adminApiPaths.subscribers}?locale=fr`);
+        expect(bad.statusCode).toBe(400);
+        expect(bad.json().error.fields.locale).toBe('The language must be one of en, es, pt-br, zh-cn, ar.');
+
+        await freshProof();
+        const csv = await c.post(adminApiPaths.subscribersCsv, { locale: 'es' });
+        expect(csv.statusCode, csv.body).toBe(200);
+        const lines = csv.body
+          .replace(/^\uFEFF/, '')
+          .split('\r\n')
+          .filter(Boolean);
+        expect(lines[0]).toMatch(/,"Language"$/);
+        expect(lines).toHaveLength(2);
+        expect(lines[1]).toMatch(/^"ada@example\.com",.*,"es"$/);
+        expect(await lastAudit('subscribers.exported')).toMatchObject({ detail: 'CSV; every status; locale es' });
+      } finally {
+        await store.db.updateTable('subscribers').set({ locale: 'en' }).where('id', '=', ids.ada).execute();
+      }
+    },
+  );
+
+  it.skipIf(skip)(
     'streams the CSV with fresh proof: BOM, header, formulas neutralised, attachment, audited',
     async () => {
       t.clock.advance(6 * MIN);

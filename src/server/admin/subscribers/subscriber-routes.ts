@@ -175,15 +175,15 @@ export function registerSubscriberRoutes(
     subscribersCsvContract,
     { onRequest: requireRole('sender', { freshProof: true }) },
     async (request, reply) => {
-      const { q, status } = request.body;
+      const { q, status, locale } = request.body;
       const now = api.clock();
       // The search term is not written down: it may be someone's address.
       await audit(request, {
         action: 'subscribers.exported',
-        detail: `CSV; ${status ? `status ${status}` : 'every status'}${q ? '; filtered by a search' : ''}`,
+        detail: `CSV; ${status ? `status ${status}` : 'every status'}${locale ? `; locale ${locale}` : ''}${q ? '; filtered by a search' : ''}`,
       });
       let rows = 0;
-      const csv = subscribersCsv(api.store, { q, status }, undefined, () => rows++);
+      const csv = subscribersCsv(api.store, { q, status, locale }, undefined, () => rows++);
       csv.once('error', (error) => {
         // The reply is already streaming: Fastify destroys the connection, so the browser sees a
         // failed download rather than a short file that looks complete.

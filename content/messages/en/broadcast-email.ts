@@ -1,0 +1,16 @@
+// The fixed words of a broadcast email, in English: its footer (why the reader gets it, and the
+// unsubscribe link). The operator writes the rest, one version per locale; the console's own words
+// (a test send's note) stay English (issue 19). src/server/admin/broadcast/broadcast-render.ts lays
+// them out. docs/decisions/0048-broadcast-and-console-per-locale.md
+
+interface Site {
+  /** "Diamond Hand (DH)" */
+  site: string;
+}
+
+export const broadcastEmailMessages = {
+  why: ({ site }: Site): string => `You are receiving this because you confirmed your sign-up to the ${site} list.`,
+  stop: ({ site }: Site): string => `Stop all emails from ${site}`,
+};
+
+export type BroadcastEmailMessages = typeof broadcastEmailMessages;

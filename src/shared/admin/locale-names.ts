@@ -1,0 +1,23 @@
+import { isLocale, type Locale } from '../../../content/messages/locales.ts';
+
+/**
+ * Each locale's name in English, for the console (which stays English, issue 19): a language
+ * select, a broadcast's versions, the Audience report. localeInfo's `name` is the language's name
+ * in itself, for visitors. Typed by `Locale`, so a sixth locale does not compile until named here.
+ */
+export const localeEnglishNames: Record<Locale, string> = {
+  en: 'English',
+  es: 'Spanish',
+  'pt-br': 'Brazilian Portuguese',
+  'zh-cn': 'Simplified Chinese',
+  ar: 'Arabic',
+};
+
+/** A stored locale's English name; a code this build no longer speaks shows as it is stored. */
+export const languageName = (locale: string): string => (isLocale(locale) ? localeEnglishNames[locale] : locale);
+
+/** "Spanish", "Spanish and Arabic", "Spanish, Arabic and Simplified Chinese". */
+export function namesOf(list: readonly Locale[]): string {
+  const names = list.map((l) => localeEnglishNames[l]);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
+}
