@@ -73,14 +73,16 @@ export function broadcastComposer(opts: {
       if (texts.size > 20) texts.clear();
       texts.set(row.broadcast_id, text);
     }
-    const version = text.version(isLocale(to.locale) ? to.locale : defaultLocale);
+    const theirs = isLocale(to.locale) ? to.locale : defaultLocale;
+    const version = text.version(theirs);
     return broadcastEmail({
       siteName: opts.siteName,
       subject: version.subject,
       body: version.body,
       locale: version.locale,
       to: to.email,
-      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id),
+      // Their language's unsubscribe page, whichever version they were sent (decision 0050).
+      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id, theirs),
     });
   };
 }
