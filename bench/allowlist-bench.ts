@@ -15,7 +15,7 @@ import { fillPath } from '../src/shared/route-contract.ts';
 import { xsrf } from '../src/shared/xsrf.ts';
 import type { LoadSummary } from './lib/load.ts';
 import { createScratchDatabase, postgresBaseUrl, redactUrl } from './lib/postgres.ts';
-import { type ServerHandle, startBareServer, startOnFreePort, tempDir, withServer } from './lib/processes.ts';
+import { freePort, type ServerHandle, startBareServer, startOnFreePort, tempDir, withServer } from './lib/processes.ts';
 import { loadAverage, loadRun, loadTitle, progress, runBench } from './lib/run.ts';
 import { int, printTable, verdict } from './lib/table.ts';
 
@@ -30,7 +30,7 @@ interface Visitor {
   token: string;
 }
 
-function startAllowlistServer(databaseUrl: string, dataDir: string): Promise<ServerHandle> {
+function startAllowlistServer(databaseUrl: string, dataDir: string, routeOnlyPort = 0): Promise<ServerHandle> {
   return startOnFreePort((port) => ({
     name: 'allowlist server',
     command: process.execPath,
@@ -49,6 +49,7 @@ function startAllowlistServer(databaseUrl: string, dataDir: string): Promise<Ser
       // The limits have their own tests; here one client sends everything.
       ALLOWLIST_RATE_LIMIT: '100000000',
       SIGNUP_MIN_FILL_SECONDS: '0',
+      ROUTE_ONLY_PORT: String(routeOnlyPort),
     },
   }));
 }
@@ -176,8 +177,9 @@ runBench({ name: 'bench:allowlist', timeoutMs: 10 * 60_000 }, async () => {
   const data = tempDir('dh-bench-allowlist-');
   const sqliteFile = path.join(data.dir, 'bench.sqlite');
   progress('starting the allowlist server on SQLite');
+  const routeOnlyPort = await freePort();
   const sqlite = await withServer(
-    () => startAllowlistServer(`sqlite:${sqliteFile}`, data.dir),
+    () => startAllowlistServer(`sqlite:${sqliteFile}`, data.dir, routeOnlyPort),
     async (server) => {
       const joined = await registrations(server, 'registrations, SQLite');
       progress('freezing a snapshot of what joined');
@@ -191,6 +193,11 @@ runBench({ name: 'bench:allowlist', timeoutMs: 10 * 60_000 }, async () => {
       const leaves = (await store.db.selectFrom('allowlist_entries').select('address').execute()).map((r) => r.address);
       await store.close();
       const proofLoad = await proofs(server, leaves, 'proofs');
+      const routeOnly = await proofs(
+        { ...server, origin: `http://127.0.0.1:${routeOnlyPort}` },
+        leaves,
+        'proofs through Fastify alone',
+      );
       const asSent = await proofAsSent(server, leaves[0] ?? '');
       // The app's cheapest GET, for what every route here costs before its own work.
       const floor = await loadRun('GET /healthz', {
@@ -198,7 +205,7 @@ runBench({ name: 'bench:allowlist', timeoutMs: 10 * 60_000 }, async () => {
         url: `${server.origin}${healthPaths.alive}`,
         serverPid: server.pid,
       });
-      return { ...joined, snapshot, leaves, proofLoad, floor, asSent };
+      return { ...joined, snapshot, leaves, proofLoad, routeOnly, floor, asSent };
     },
   );
   const sampleProof = JSON.stringify({ root: sqlite.snapshot.root, proof: Array(10).fill(sqlite.snapshot.root) });
@@ -262,6 +269,7 @@ runBench({ name: 'bench:allowlist', timeoutMs: 10 * 60_000 }, async () => {
         `a proof's ${Object.keys(sqlite.asSent.headers).length} headers and bytes`,
       ),
       withLoadgen('same app, GET /healthz', sqlite.floor, 'through Fastify: its cheapest route'),
+      withLoadgen('proofs through Fastify alone', sqlite.routeOnly, 'the same app without the fast path'),
       withLoadgen(
         'allowlist proofs',
         sqlite.proofLoad,
