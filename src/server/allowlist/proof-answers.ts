@@ -28,7 +28,7 @@ export function proofAnswer(proof: AllowlistProof): ProofAnswer {
   // Fields named one by one, in the schema's order: the bytes the route's serializer wrote before.
   const body = Buffer.from(JSON.stringify({ root: proof.root, proof: proof.proof }));
   // Strong: the same bytes always get the same tag, on every instance, since a snapshot never
-  // changes. 128 bits of SHA-256 is plenty to tell two answers apart.
+  // changes. 132 bits of SHA-256 are plenty to tell two answers apart.
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   return {
     status: 200,
