@@ -81,16 +81,14 @@ describe('the proof fast path answers exactly as the route', () => {
     return fast;
   };
   const freeze = () =>
-    t.store.db
-      .transaction()
-      .execute((trx) =>
-        freezeSnapshot(trx, {
-          now: t.clock(),
-          requestedBy: 'a@dh.example',
-          approvedBy: 'b@dh.example',
-          keepOpen: true,
-        }),
-      );
+    t.store.db.transaction().execute((trx) =>
+      freezeSnapshot(trx, {
+        now: t.clock(),
+        requestedBy: 'a@dh.example',
+        approvedBy: 'b@dh.example',
+        keepOpen: true,
+      }),
+    );
   /** Past the periodic check: the next request waits for it (through the route), later ones do not. */
   const checkNow = async () => {
     t.clock.advance(PROOF_RECHECK_MS);
