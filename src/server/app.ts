@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent, type SiteContent } from '../shared/content-schema.ts';
@@ -18,6 +19,7 @@ import type { Mailer } from './mail/mailer.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { clientErrorHandler, frameworkErrorHandler, httpContractPlugin } from './plugins/http-contract.ts';
+import { FastPaths } from './lib/fast-paths.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -138,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scriptHashes: build.scriptHashes,
     publicUrl: env.PUBLIC_URL,
   });
+  const fastPaths = new FastPaths();
   const app: FastifyInstance = Fastify({
     logger: loggerOptions(env, deps.logStream),
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
@@ -145,10 +148,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // http-contract answers 503 while closing, in the one error shape.
     return503OnClosing: false,
     trustProxy: trustProxyOption(env.TRUST_PROXY),
-    requestTimeout: timeouts.requestMs,
-    connectionTimeout: timeouts.idleMs,
-    keepAliveTimeout: timeouts.keepAliveMs,
-    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+    // The server Fastify would make (its timeouts are set here, since Fastify leaves a server it
+    // did not make alone), with the fast paths asked first: answers from memory that skip
+    // Fastify's routing and hooks and keep what those give (decision 0049).
+    serverFactory: (handler) => {
+      const server = http.createServer(
+        { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+        (req, res) => {
+          if (!fastPaths.handle(req, res)) handler(req, res);
+        },
+      );
+      server.requestTimeout = timeouts.requestMs;
+      server.keepAliveTimeout = timeouts.keepAliveMs;
+      server.setTimeout(timeouts.idleMs);
+      return server;
+    },
     frameworkErrors: frameworkErrorHandler(headersFor, (request, reply, status) =>
       sendUnreadableAddressPage(request, reply, app.pages, status),
     ),
@@ -214,6 +228,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ratePerMinute: env.ALLOWLIST_RATE_LIMIT,
     minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
     contractCheck: env.ETH_RPC_URL ? nodeContractCheck(env.ETH_RPC_URL) : null,
+    fastPaths,
+    headersFor,
   });
   // Last: the operators' console (its own build in dist/admin; docs/decisions/0013).
   await app.register(adminFeature, {
@@ -225,6 +241,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailRatePerSec: env.MAIL_RATE_PER_SEC,
     personalDataDailyAllowance: env.PERSONAL_DATA_DAILY_ALLOWANCE,
     broadcastApprovals: env.BROADCAST_APPROVALS,
+  });
+  fastPaths.start({ log: app.log, metrics: app.metrics });
+  // Closing, the app answers 503 in the one shape from a hook (http-contract.ts): Fastify's to give.
+  app.addHook('preClose', (done) => {
+    fastPaths.close();
+    done();
   });
   return app;
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { registerAllowlistRoutes } from './allowlist-routes.ts';
+import type { FastPaths } from '../lib/fast-paths.ts';
+import type { HeadersFor } from '../plugins/security-headers.ts';
 import type { ContractSignatureCheck } from './signature-check.ts';
 import type { SiweSite } from './siwe-message.ts';
 import type { WalletMode } from '../../shared/content-schema.ts';
@@ -18,6 +20,8 @@ export const allowlistFeature = fp(
       ratePerMinute: number;
       minFillMs: number;
       contractCheck: ContractSignatureCheck | null;
+      fastPaths: FastPaths;
+      headersFor: HeadersFor;
     },
   ) => {
     registerAllowlistRoutes(app, opts);

@@ -30,7 +30,11 @@ import {
   useNonce,
   type NonceOutcome,
 } from './allowlist-store.ts';
+import type { FastPaths } from '../lib/fast-paths.ts';
+import type { HeadersFor } from '../plugins/security-headers.ts';
+import { notModifiedFor } from './proof-answers.ts';
 import { ProofCache } from './proof-cache.ts';
+import { proofFastPath } from './proof-fast-path.ts';
 import { registrationOpen } from './snapshots.ts';
 import { checkSignature, type ContractSignatureCheck, type SignatureVerdict } from './signature-check.ts';
 import { MESSAGE_TTL_MS, readMessage, writeMessage, type SiweSite } from './siwe-message.ts';
@@ -42,6 +46,9 @@ export interface AllowlistRouteOptions {
   minFillMs: number;
   /** Checks smart-contract wallets' signatures (ETH_RPC_URL); null: they are told it is not set up. */
   contractCheck: ContractSignatureCheck | null;
+  /** Where the proof route's fast path goes (decision 0049), with the security headers it sends. */
+  fastPaths: FastPaths;
+  headersFor: HeadersFor;
 }
 
 /** A refusal in words, in the one error shape. */
@@ -242,17 +249,14 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
   );
 
   // Proofs for the sale page: public, the same for everyone until the next snapshot, so
-  // cacheable by browsers and proxies for a minute.
+  // cacheable by browsers and proxies for a minute, with an entity tag. The answers are written
+  // once as bytes (proof-answers.ts), which this route and its fast path both send.
   const proofs = new ProofCache(app.store.db, () => clock().getTime());
+  opts.fastPaths.add(proofFastPath(proofs, opts.headersFor));
   registerContract(app, allowlistProofContract, {}, async (request, reply) => {
-    const answer = await proofs.proof(request.params.address);
-    if (answer === 'no-snapshot') return refuse(reply, new Refusal(404, 'not_found', walletRefusals.noSnapshot));
-    if (answer === null)
-      return refuse(
-        reply,
-        new Refusal(404, 'not_found', walletRefusals.notOnList({ address: request.params.address })),
-      );
-    reply.header('cache-control', 'public, max-age=60');
-    return answer;
+    const answer = await proofs.answer(request.params.address);
+    const notModified = notModifiedFor(answer, request.headers['if-none-match']);
+    if (notModified) return reply.code(304).headers(notModified).send();
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
 }

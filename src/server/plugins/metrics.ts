@@ -53,6 +53,11 @@ export type AppMetrics = FeatureMetrics & {
     /** How to read the backlog; called at scrape time only (the mail plugin owns the query). */
     measureWith(read: () => Promise<OutboxBacklog[]>): void;
   };
+  /**
+   * The HTTP counts for an answer that does not pass Fastify's hooks (the proof fast path,
+   * decision 0049): the same two series the onResponse hook adds to, for one method, route and status.
+   */
+  httpAnswer(method: string, route: string, status: number): (seconds: number) => void;
 };
 
 declare module 'fastify' {
@@ -105,6 +110,15 @@ export const metricsPlugin = fp(
       duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
       done();
     });
+    // The very series the hook adds to; a series appears on its first answer, as the hook's do.
+    const httpAnswer = (method: string, route: string, status: number) => {
+      const counted = requests.labels({ method, route, status: String(status) });
+      const timed = duration.labels({ method, route });
+      return (seconds: number) => {
+        counted.inc();
+        timed.observe(seconds);
+      };
+    };
 
     // The backlog is read once per scrape even though two gauges show it: both collect() calls
     // start in the same gathering and share the one query in flight (so do concurrent scrapes).
@@ -182,6 +196,7 @@ export const metricsPlugin = fp(
           readBacklog = read;
         },
       },
+      httpAnswer,
     };
     app.decorate('metrics', own as AppMetrics);
 

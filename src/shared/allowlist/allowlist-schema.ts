@@ -9,10 +9,16 @@ import { defineContract } from '../route-contract.ts';
 // registers them from these contracts; the page's island, which must stay within a few KB and so
 // carries no zod, uses their types only (`AllowlistReply<…>`), as the beacon does with its own.
 
+/**
+ * Any-case 0x address. Exported apart from the schema for the server's proof fast path, which must
+ * take exactly what the schema takes and leave the rest to the route (decision 0049).
+ */
+export const ethAddressPattern = /^0x[0-9a-fA-F]{40}$/;
+
 /** Any-case 0x address; the server answers with its EIP-55 form. */
 export const ethAddressSchema = z
   .string()
-  .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be an Ethereum address: 0x followed by 40 hexadecimal characters'));
+  .check(z.regex(ethAddressPattern, 'must be an Ethereum address: 0x followed by 40 hexadecimal characters'));
 
 export const allowlistPurposes = ['join', 'leave'] as const;
 export type AllowlistPurpose = (typeof allowlistPurposes)[number];
