@@ -5,7 +5,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import type { SiteContent } from '../src/shared/content-schema.ts';
+import { messagesFor } from '../content/messages/catalog.ts';
+import { localeInfo, locales, type Locale } from '../content/messages/locales.ts';
+import { contentIn, type SiteContent } from '../src/shared/content-schema.ts';
+import { hasOwnShareImage, shareImagePath } from '../src/shared/locale-paths.ts';
 
 const require = createRequire(import.meta.url);
 const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -40,32 +43,59 @@ function wrap(text: string, max: number): string[] {
   return lines;
 }
 
-export function shareImageSvg(content: SiteContent, logoSvg: string, mascotSvg: string): string {
+/**
+ * The share card in `locale`: its tagline, "Coming Soon" and network line in that language, laid
+ * out from the right for a right-to-left language (logo and words at the right, the mascot at the
+ * left). resvg shapes Arabic with DejaVu's glyphs; `direction="rtl"` with `text-anchor="end"` ends
+ * each line at its x, that is, at the right.
+ */
+export function shareImageSvg(content: SiteContent, logoSvg: string, mascotSvg: string, locale: Locale = 'en'): string {
   const inner = (svg: string) => svg.replace(/^[\s\S]*?<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
-  const tagline = wrap(content.heroTagline, 30)
-    .map((l, i) => `<tspan x="80" dy="${i === 0 ? 0 : 52}">${escapeXml(l)}</tspan>`)
+  const { tag, dir } = localeInfo[locale];
+  const words = messagesFor(locale).pageChrome;
+  const local = contentIn(content, locale);
+  const rtl = dir === 'rtl';
+  // x measured from the edge the language starts at.
+  const x = (fromStart: number) => (rtl ? 1200 - fromStart : fromStart);
+  // A line starts at its x: a right-to-left line ends there (see above), a left-to-right one starts.
+  const start = rtl ? 'end' : 'start';
+  const textDir = rtl ? ' direction="rtl"' : '';
+  // One <text> per line: resvg lays out mixed Arabic and Latin (the brand's name) right within one
+  // element, but not across the lines of <tspan>s. Arabic's bold glyphs run wider: fewer per line.
+  const tagline = wrap(local.heroTagline, rtl ? 24 : 30)
+    .map(
+      (l, i) =>
+        `<text x="${x(80)}" y="${250 + i * 52}" text-anchor="${start}"${textDir} font-family="DejaVu Sans" font-weight="bold" font-size="44" fill="#0b1d4d">${escapeXml(l)}</text>`,
+    )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
   <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5fb8ec"/><stop offset="1" stop-color="#c9ecff"/></linearGradient></defs>
   <rect width="1200" height="630" fill="url(#sky)"/>
   <g fill="#fff" opacity=".7"><ellipse cx="980" cy="90" rx="120" ry="36"/><ellipse cx="940" cy="66" rx="50" ry="40"/><ellipse cx="1010" cy="60" rx="60" ry="48"/>
   <ellipse cx="180" cy="560" rx="140" ry="40"/><ellipse cx="140" cy="530" rx="60" ry="46"/></g>
-  <svg x="80" y="60" width="96" height="96" viewBox="0 0 64 64">${inner(logoSvg)}</svg>
-  <text x="196" y="126" font-family="DejaVu Sans" font-weight="bold" font-size="52" fill="#0b1d4d">${escapeXml(
+  <svg x="${rtl ? 1200 - 80 - 96 : 80}" y="60" width="96" height="96" viewBox="0 0 64 64">${inner(logoSvg)}</svg>
+  <text x="${x(196)}" y="126" text-anchor="${start}" font-family="DejaVu Sans" font-weight="bold" font-size="52" fill="#0b1d4d">${escapeXml(
     `${content.name} (${content.ticker})`,
   )}</text>
-  <text x="80" y="250" font-family="DejaVu Sans" font-weight="bold" font-size="44" fill="#0b1d4d">${tagline}</text>
-  <rect x="80" y="470" width="330" height="70" rx="35" fill="#0b1d4d"/>
-  <text x="245" y="517" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" font-size="30" fill="#fff">PRESALE SOON</text>
-  <text x="440" y="517" font-family="DejaVu Sans" font-size="28" fill="#0b1d4d">on ${escapeXml(content.network)}</text>
-  <svg x="820" y="170" width="320" height="360" viewBox="0 0 320 360">${inner(mascotSvg)}</svg>
+  ${tagline}
+  <rect x="${rtl ? 1200 - 80 - 330 : 80}" y="470" width="330" height="70" rx="35" fill="#0b1d4d"/>
+  <text x="${x(245)}" y="517" text-anchor="middle"${textDir} font-family="DejaVu Sans" font-weight="bold" font-size="30" fill="#fff">${escapeXml(
+    words.comingSoon.toLocaleUpperCase(tag),
+  )}</text>
+  <text x="${x(440)}" y="517" text-anchor="${start}"${textDir} font-family="DejaVu Sans" font-size="28" fill="#0b1d4d">${escapeXml(
+    words.onNetwork({ network: content.network }),
+  )}</text>
+  <svg x="${rtl ? 80 : 820}" y="170" width="320" height="360" viewBox="0 0 320 360">${inner(mascotSvg)}</svg>
 </svg>`;
 }
 
 export function makeImages(content: SiteContent, assetsDir: string, outDir: string): void {
   const logo = readFileSync(path.join(assetsDir, 'logo.svg'), 'utf8');
   const mascot = readFileSync(path.join(assetsDir, 'mascot.svg'), 'utf8');
-  render(shareImageSvg(content, logo, mascot), 1200, path.join(outDir, 'og-image.png'));
+  // One card per language the build's font can draw; the others name English's (shareImagePath).
+  for (const locale of locales.filter(hasOwnShareImage)) {
+    render(shareImageSvg(content, logo, mascot, locale), 1200, path.join(outDir, shareImagePath(locale).slice(1)));
+  }
   for (const [name, size] of [
     ['icon-192.png', 192],
     ['icon-512.png', 512],

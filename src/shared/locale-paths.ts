@@ -38,3 +38,15 @@ export function alternates(publicUrl: string, path: string): { hreflang: string;
     { hreflang: 'x-default', href: `${publicUrl}${localePath(defaultLocale, path)}` },
   ];
 }
+
+/**
+ * The share image a page in `locale` names in its Open Graph and Twitter tags: its own language's
+ * picture (`/og-image-es.png`), English's at the old address. Simplified Chinese uses English's:
+ * the build draws the images with DejaVu, which has no CJK glyphs (decision 0050).
+ */
+export function shareImagePath(locale: Locale): string {
+  const segment = localeInfo[locale].segment;
+  return segment === '' || !hasOwnShareImage(locale) ? '/og-image.png' : `/og-image-${segment}.png`;
+}
+
+export const hasOwnShareImage = (locale: Locale): boolean => locale !== 'zh-cn';

@@ -19,6 +19,7 @@ export const pageChromeMessages: PageChromeMessages = {
   offer: 'اعرض هذه الصفحة بالعربية',
   offerDismiss: 'إغلاق',
   draftTranslation: 'هذه الترجمة مسودة لم يراجعها بعدُ متحدث أصلي باللغة. عند الشك، يُعتمد الإشعار باللغة الإنجليزية:',
+  onNetwork: ({ network }) => `على شبكة ${network}`,
   homeLink: 'الانتقال إلى الصفحة الرئيسية',
   notFound: {
     title: 'الصفحة غير موجودة',

@@ -32,6 +32,8 @@ export const pageChromeMessages = {
   /** Atop a translated privacy notice while its translation is a draft (content/messages/review.ts). */
   draftTranslation:
     'This translation is a draft, not yet reviewed by a native speaker. If in doubt, the notice in English is the one that applies:',
+  /** The share image's line beside "Coming Soon": where the token lives. */
+  onNetwork: ({ network }: { network: string }): string => `on ${network}`,
   homeLink: 'Go to the home page',
   notFound: {
     title: 'Page not found',

@@ -20,6 +20,7 @@ export const pageChromeMessages: PageChromeMessages = {
   offerDismiss: 'Cerrar',
   draftTranslation:
     'Esta traducción es un borrador que aún no ha revisado un hablante nativo. En caso de duda, vale el aviso en inglés:',
+  onNetwork: ({ network }) => `en ${network}`,
   homeLink: 'Ir a la página de inicio',
   notFound: {
     title: 'Página no encontrada',

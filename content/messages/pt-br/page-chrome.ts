@@ -21,6 +21,7 @@ export const pageChromeMessages: PageChromeMessages = {
   offerDismiss: 'Fechar',
   draftTranslation:
     'Esta tradução é um rascunho ainda não revisado por um falante nativo. Em caso de dúvida, vale o aviso em inglês:',
+  onNetwork: ({ network }) => `na ${network}`,
   homeLink: 'Ir para a página inicial',
   notFound: {
     title: 'Página não encontrada',

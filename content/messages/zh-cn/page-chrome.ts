@@ -15,6 +15,7 @@ export const pageChromeMessages: PageChromeMessages = {
   offer: '以简体中文浏览本页',
   offerDismiss: '关闭',
   draftTranslation: '本译文为草稿，尚未经母语人士审校。如有疑问，以英文版声明为准：',
+  onNetwork: ({ network }) => `基于 ${network}`,
   homeLink: '前往首页',
   notFound: {
     title: '页面未找到',

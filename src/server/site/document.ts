@@ -1,6 +1,6 @@
 import { localeInfo, locales } from '../../../content/messages/locales.ts';
 import type { SiteContent } from '../../shared/content-schema.ts';
-import { alternates, localePath } from '../../shared/locale-paths.ts';
+import { alternates, localePath, shareImagePath } from '../../shared/locale-paths.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { filePaths } from '../../shared/paths.ts';
 import { escapeHtml } from '../lib/escape-html.ts';
@@ -40,7 +40,7 @@ export function renderDocument(input: DocumentInput): string {
   const { build, content, publicUrl, props, canonicalPath, title, description } = input;
   const body = build.renderSitePage(props);
   const fullName = `${content.name} (${content.ticker})`;
-  const image = `${publicUrl}${filePaths.shareImage}`;
+  const image = `${publicUrl}${shareImagePath(props.locale)}`;
   const { locale } = props;
   const { tag, dir } = localeInfo[locale];
   const canonical = canonicalPath === undefined ? null : `${publicUrl}${localePath(locale, canonicalPath)}`;

@@ -134,14 +134,20 @@ describe('assets and site files', () => {
     expect(res.headers['content-security-policy']).toBeDefined();
   });
 
-  it('revalidates fixed-name files such as the share image', async () => {
-    const res = await app.inject({ url: '/og-image.png' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('image/png');
-    expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
-    // PNG header: width and height of the 1200×630 share image.
-    expect(res.rawPayload.readUInt32BE(16)).toBe(1200);
-    expect(res.rawPayload.readUInt32BE(20)).toBe(630);
+  it('revalidates fixed-name files such as the share images, one per language the build can draw', async () => {
+    const cards = [];
+    for (const url of ['/og-image.png', '/og-image-es.png', '/og-image-pt-br.png', '/og-image-ar.png']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+      // PNG header: width and height of the 1200×630 share image.
+      expect(res.rawPayload.readUInt32BE(16)).toBe(1200);
+      expect(res.rawPayload.readUInt32BE(20)).toBe(630);
+      cards.push(res.rawPayload.toString('base64'));
+    }
+    // Each its own picture (its language's words), not one copied.
+    expect(new Set(cards).size).toBe(4);
   });
 
   it('serves robots.txt, sitemap.xml and the web manifest from PUBLIC_URL and the content', async () => {
@@ -224,6 +230,10 @@ describe('a page per locale', () => {
         }
         expect(html, url).toContain(`<link rel="alternate" hreflang="x-default" href="https://dh.example${path}">`);
         if (locale !== 'en') expect(html, url).not.toContain('Embrace the Chaos');
+        // Its own share card, but Chinese's, which the build's font cannot draw (decision 0050).
+        const card = locale === 'en' || locale === 'zh-cn' ? '/og-image.png' : `/og-image-${locale}.png`;
+        expect(html, url).toContain(`<meta property="og:image" content="https://dh.example${card}">`);
+        expect(html, url).toContain(`<meta name="twitter:image" content="https://dh.example${card}">`);
       }
     }
   });
