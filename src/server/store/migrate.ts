@@ -19,6 +19,7 @@ import { broadcastBrakeMigration } from './migrations/0017-broadcast-brake.ts';
 import { subscriberLocaleMigration } from './migrations/0018-subscriber-locale.ts';
 import { allowlistMigration } from './migrations/0019-allowlist.ts';
 import { allowlistEmailLinkMigration } from './migrations/0020-allowlist-email-link.ts';
+import { outboxBroadcastClaimIndexMigration } from './migrations/0022-outbox-broadcast-claim-index.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -46,6 +47,7 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0018-subscriber-locale': subscriberLocaleMigration,
   '0019-allowlist': allowlistMigration,
   '0020-allowlist-email-link': allowlistEmailLinkMigration,
+  '0022-outbox-broadcast-claim-index': outboxBroadcastClaimIndexMigration,
 });
 
 /**
