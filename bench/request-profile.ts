@@ -9,6 +9,9 @@
 // (CLOCK_MONOTONIC on Linux), which is also what process.hrtime reads here, in another process.
 // BENCH_PROFILE_SECONDS sets the measured run's length (10 s). TMPDIR=/dev/shm puts SQLite on
 // tmpfs, where fsync is free: the difference to a disk run is the commit's waiting.
+// BENCH_PROFILE_THROUGH=a,b,… adds the share of the busy time whose stack passes through each named
+// function (as printed: "claimSome", "commitTransaction", "csrfProtection"; a name with its file and
+// line, "run dist/server/main.js:5147", picks one of several of that name).
 import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +122,16 @@ async function main(): Promise<void> {
     `profile: ${path.relative(repoRoot, result.file)}, window ${result.window.fromS.toFixed(1)}-${result.window.toS.toFixed(1)} s`,
   );
   printSummary(summary, TOP);
+  const through = (process.env.BENCH_PROFILE_THROUGH ?? '').split(',').filter(Boolean);
+  if (through.length > 0) {
+    const raw: unknown = JSON.parse(readFileSync(result.file, 'utf8'));
+    const busy = summary.totalMs - summary.idleMs;
+    console.log('\nShare of the busy time through each function (inclusive)');
+    for (const name of through) {
+      const part = summariseProfile(raw, name, result.window);
+      console.log(`${`${(((part.totalMs - part.idleMs) / busy) * 100).toFixed(1)}%`.padStart(7)}  ${name}`);
+    }
+  }
 }
 
 function printSummary(summary: ProfileSummary, top: number): void {
