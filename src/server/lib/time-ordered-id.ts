@@ -6,8 +6,9 @@ import { randomFillSync } from 'node:crypto';
 // holds it (the key itself, the outbox's subscriber_id), so a batch of 50 sign-ups dirties ~50
 // pages per index and each is written to the WAL at the commit and again at the checkpoint;
 // time-ordered keys land on the last page or two. Measured on SQLite with the app's schema, 50
-// sign-ups per transaction: 88–92 µs of CPU per sign-up with version 4 ids, 43–49 µs with these
-// (docs/decisions/0047-signup-cost-round-trips.md, second session).
+// sign-ups per transaction (bench/signup-insert-ids.ts): 60–112 µs of CPU per sign-up with
+// version 4 ids, 37–56 µs with these (docs/decisions/0047-signup-cost-round-trips.md, second
+// session).
 //
 // What they give away: the millisecond the row was made, which every such row also stores in
 // created_at. They are still unguessable (74 random bits; links that carry one are signed
