@@ -4,7 +4,13 @@
 // figures, and non-zero only when it could not measure.
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type autocannon from 'autocannon';
+import {
+  BEACON_BODY as BODY,
+  BEACON_HEADERS as HEADERS,
+  beaconRequests,
+  nextAddress,
+  VISIT_PATH,
+} from './lib/beacon-load.ts';
 import { httpRequest, type RawResponse } from './lib/http.ts';
 import { busyWarning, type LoadRow, printLoadRows } from './lib/load-report.ts';
 import type { LoadSummary } from './lib/load.ts';
@@ -16,42 +22,8 @@ import { int, printTable } from './lib/table.ts';
 // CPU per beacon at most 50 µs (issue 22).
 const TARGETS = { ratio: 0.3, cpuUs: 50 };
 const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
-const VISIT_PATH = '/api/visit';
 /** Longer than the recorder's 1 s flush interval, so the last batch is due before the stop. */
 const SETTLE_MS = 2_000;
-
-const BODY = JSON.stringify({ p: '/', r: 'https://t.co/x', tz: 'Europe/Berlin', l: 'en-GB' });
-const HEADERS = {
-  'content-type': 'application/json',
-  'sec-fetch-site': 'same-origin',
-  // A current desktop Chrome, so isbot does not filter the beacon out as a crawler.
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-};
-
-// Behind TRUST_PROXY the client address comes from X-Forwarded-For. A different public address
-// per beacon makes the geo lookup and the visitor hash do the work real traffic gives them (an
-// address repeated for ever would be answered from caches). 81.0.0.0/8 is allocated to European
-// networks, so most lookups find a city. A fixed-seed generator keeps runs comparable.
-let seed = 0x9e3779b9;
-function nextAddress(): string {
-  // xorshift32
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  const n = seed >>> 0;
-  return `81.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255 || 1}`;
-}
-
-const beaconRequests: autocannon.Request[] = [
-  {
-    method: 'POST',
-    path: VISIT_PATH,
-    headers: HEADERS,
-    body: BODY,
-    setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-forwarded-for': nextAddress() } }),
-  },
-];
 
 /** The load run, the same stream of beacons for either server. */
 const loadBeacons = (server: ServerHandle, label: string): Promise<LoadSummary> =>

@@ -2,7 +2,7 @@
 // outbox. A feature that owns a kind of email registers its composer (app.outbox.registerKind)
 // and queues rows with newOutboxRow inside its own transaction, so "stored" and "will be sent"
 // are one commit.
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../lib/time-ordered-id.ts';
 import type { MailMessage } from './mailer.ts';
 import type { OutboxTable } from '../store/schema.ts';
 
@@ -48,7 +48,8 @@ declare module 'fastify' {
  * id: the worker paces them (MAIL_RATE_PER_SEC) and sends every other row first.
  */
 export const newOutboxRow = (kind: string, subscriberId: string, now: Date, broadcastId: string | null = null) => ({
-  id: randomUUID(),
+  // Time-ordered, as subscribers' ids: a burst of rows appends to the key's index (time-ordered-id.ts).
+  id: timeOrderedId(),
   kind,
   subscriber_id: subscriberId,
   status: 'pending' as const,

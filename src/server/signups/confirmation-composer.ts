@@ -5,6 +5,7 @@ import { localePath } from '../../shared/locale-paths.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import type { Composer } from '../mail/outbox.ts';
 import type { Keys } from '../plugins/core.ts';
+import type { GroupCommitter } from '../store/group-commit.ts';
 import type { Database } from '../store/schema.ts';
 import { confirmationEmail } from './confirmation-email.ts';
 import { CONFIRM_LINK_VALID_MS } from './signup-store.ts';
@@ -17,6 +18,14 @@ import { unsubscribeUrl } from './unsubscribe-link.ts';
  */
 export function confirmationComposer(opts: {
   db: Kysely<Database>;
+  /**
+   * Where the token's hash is written: the server's group committer, so it shares a commit (one
+   * fsync) with the sign-ups and outbox writes of the moment. Written on `db` on its own, each
+   * email's token was a commit of its own, an fsync on the event loop per email: while the worker
+   * drained a queue after a burst, that held every sign-up waiting (docs/decisions/0047, second
+   * session). Without it (tests, scripts), `db`.
+   */
+  committer?: Pick<GroupCommitter, 'run'>;
   content: SiteContent;
   publicUrl: string;
   keys: Keys;
@@ -30,11 +39,14 @@ export function confirmationComposer(opts: {
     // Confirmed or unsubscribed since it was queued (or erased): nothing to send.
     if (!sub || sub.status !== 'pending') return 'cancel';
     const { token, hash } = newLinkToken();
-    await opts.db
-      .updateTable('outbox')
-      .set({ token_hash: hash, token_expires_at: new Date(now.getTime() + CONFIRM_LINK_VALID_MS).toISOString() })
-      .where('id', '=', row.id)
-      .execute();
+    // Stored (durably: the committer answers after the commit) before the email can leave.
+    const storeToken = (db: Kysely<Database>) =>
+      db
+        .updateTable('outbox')
+        .set({ token_hash: hash, token_expires_at: new Date(now.getTime() + CONFIRM_LINK_VALID_MS).toISOString() })
+        .where('id', '=', row.id)
+        .execute();
+    await (opts.committer ? opts.committer.run((trx) => storeToken(trx)) : storeToken(opts.db));
     // The language they signed up in; a locale this build no longer has falls back to the default.
     const locale = isLocale(sub.locale) ? sub.locale : defaultLocale;
     return confirmationEmail({

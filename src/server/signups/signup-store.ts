@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type Insertable, type Kysely, PostgresAdapter, sql, type Transaction, type Updateable } from 'kysely';
 import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
 import type { SignupInput } from '../../shared/signup-schema.ts';
@@ -7,6 +6,7 @@ import type { BatchKind, Job } from '../store/group-commit.ts';
 import type { Database, SubscribersTable, SubscriberStatus } from '../store/schema.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
 import { hashToken } from './tokens.ts';
+import { timeOrderedId } from '../lib/time-ordered-id.ts';
 import type { Suppressions } from '../mail/outbox.ts';
 
 /** The outbox kind of the confirmation email (its composer: confirmation-composer.ts). */
@@ -149,7 +149,8 @@ export const signupBatchWith = (
       const now = iso(meta.now);
       const row = known.get(key);
       if (!row) {
-        const id = randomUUID();
+        // Time-ordered: new rows land at the end of the key's index, not on a random page of it.
+        const id = timeOrderedId();
         const insert: SubscriberRow = {
           id,
           ...typedFields(input),

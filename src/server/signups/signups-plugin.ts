@@ -18,7 +18,13 @@ export const signupsFeature = fp(
     await recordConsentWording(app.store.db, app.clock());
     app.outbox.registerKind(
       CONFIRMATION_KIND,
-      confirmationComposer({ db: app.store.db, content: opts.content, publicUrl: opts.publicUrl, keys: app.keys }),
+      confirmationComposer({
+        db: app.store.db,
+        committer: app.committer,
+        content: opts.content,
+        publicUrl: opts.publicUrl,
+        keys: app.keys,
+      }),
     );
     registerSignupRoutes(app, opts);
     await registerLinkRoutes(app);

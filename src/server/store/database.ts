@@ -30,34 +30,39 @@ const noTransactionToRollBack = { reader: false, run: () => ({ changes: 0, lastI
 function withStatementCache(sqlite: SqliteDatabase.Database, max = 500): SqliteDatabase.Database {
   const cache = new Map<string, SqliteDatabase.Statement>();
   const prepare = sqlite.prepare.bind(sqlite);
+  const cachedPrepare = (text: string) => {
+    // Kysely opens a transaction with a plain (deferred) BEGIN. In WAL mode a deferred
+    // transaction that reads and then writes fails at once with SQLITE_BUSY when another
+    // process (the operator command, a second instance, a test's seeding) committed in
+    // between, and busy_timeout cannot help. Every transaction we open is for writing, so
+    // take the write lock up front, where busy_timeout waits for it
+    // (https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions).
+    const sql = text === 'begin' ? 'begin immediate' : text;
+    // SQLite ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR, …:
+    // https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction),
+    // and Kysely's ROLLBACK then fails with "no transaction is active", an error that hides
+    // the one that matters (the disk is full). Nothing is left to roll back, so nothing is done.
+    if (sql === 'rollback' && !sqlite.inTransaction) return noTransactionToRollBack;
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = prepare(sql);
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+  // Methods bound once, not at every access: Kysely reaches for `prepare` at every statement.
+  const bound = new Map<PropertyKey, unknown>([['prepare', cachedPrepare]]);
   return new Proxy(sqlite, {
     get(target, prop, receiver) {
-      if (prop !== 'prepare') {
-        const value: unknown = Reflect.get(target, prop, receiver);
-        // Native methods must be called on the real object, not the proxy.
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      }
-      return (text: string) => {
-        // Kysely opens a transaction with a plain (deferred) BEGIN. In WAL mode a deferred
-        // transaction that reads and then writes fails at once with SQLITE_BUSY when another
-        // process (the operator command, a second instance, a test's seeding) committed in
-        // between, and busy_timeout cannot help. Every transaction we open is for writing, so
-        // take the write lock up front, where busy_timeout waits for it
-        // (https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions).
-        const sql = text === 'begin' ? 'begin immediate' : text;
-        // SQLite ends the transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR, …:
-        // https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction),
-        // and Kysely's ROLLBACK then fails with "no transaction is active", an error that hides
-        // the one that matters (the disk is full). Nothing is left to roll back, so nothing is done.
-        if (sql === 'rollback' && !target.inTransaction) return noTransactionToRollBack;
-        let stmt = cache.get(sql);
-        if (!stmt) {
-          stmt = prepare(sql);
-          if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-          cache.set(sql, stmt);
-        }
-        return stmt;
-      };
+      const known = bound.get(prop);
+      if (known !== undefined) return known;
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      // Native methods must be called on the real object, not the proxy.
+      const method = (value as (...a: unknown[]) => unknown).bind(target);
+      bound.set(prop, method);
+      return method;
     },
   });
 }

@@ -20,6 +20,7 @@ import { subscriberLocaleMigration } from './migrations/0018-subscriber-locale.t
 import { allowlistMigration } from './migrations/0019-allowlist.ts';
 import { allowlistEmailLinkMigration } from './migrations/0020-allowlist-email-link.ts';
 import { broadcastLocalesMigration } from './migrations/0021-broadcast-locales.ts';
+import { outboxBroadcastClaimIndexMigration } from './migrations/0022-outbox-broadcast-claim-index.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -48,6 +49,7 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0019-allowlist': allowlistMigration,
   '0020-allowlist-email-link': allowlistEmailLinkMigration,
   '0021-broadcast-locales': broadcastLocalesMigration,
+  '0022-outbox-broadcast-claim-index': outboxBroadcastClaimIndexMigration,
 });
 
 /**
