@@ -2,6 +2,9 @@
 // moment, with JavaScript off (what the server rendered) and on (the ticking island), on a fixed
 // clock: the server's is set by the test (countdown-server.ts), the browser's by page.clock.
 import { expect, test, type Page } from '@playwright/test';
+import { catalog } from '../content/messages/catalog.ts';
+import { localeInfo } from '../content/messages/locales.ts';
+import { localePath } from '../src/shared/locale-paths.ts';
 import { startCountdownServer, type CountdownServer } from './countdown-server.ts';
 import { waitForIsland, watchConsole } from './support.ts';
 
@@ -161,4 +164,28 @@ test.describe('with JavaScript on: the island ticks', () => {
       await expect(b.sentence).toHaveText('Presale opens in 5 minutes');
     });
   });
+});
+
+test.describe("in another language: the island ticks in the page's words", () => {
+  for (const locale of ['ar', 'zh-cn'] as const) {
+    test(`${locale}: the sentence, the clock's digits and the moment it opens`, async ({ page }) => {
+      const words = catalog[locale];
+      const digits = new Intl.NumberFormat(localeInfo[locale].tag, { minimumIntegerDigits: 2, useGrouping: false });
+      const start = opensAt - 150 * S;
+      await page.clock.install({ time: start });
+      server = await startCountdownServer({ opensAt: opensAtIso, url: presaleUrl, now: start });
+      await page.goto(`${server.origin}${localePath(locale, '/')}`);
+      await waitForIsland(page, 'countdown');
+      await page.clock.pauseAt(opensAt - 90 * S);
+      const sentence = page.locator('[data-countdown="sentence"]');
+      await expect(sentence).toHaveText(words.countdown.opensIn({ days: 0, hours: 0, minutes: 2 }));
+      await expect(page.locator('[data-countdown="minutes"]')).toHaveText(digits.format(1));
+      await expect(page.locator('[data-countdown="seconds"]')).toHaveText(digits.format(30));
+      await page.clock.runFor(30 * S);
+      await expect(sentence).toHaveText(words.countdown.opensIn({ days: 0, hours: 0, minutes: 1 }));
+      await page.clock.runFor(60 * S);
+      await expect(sentence).toHaveText(words.countdown.open);
+      await expect(page.getByRole('link', { name: words.countdownLabels.join, exact: true })).toBeVisible();
+    });
+  }
 });
