@@ -284,6 +284,51 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(sub.status).toBe('pending');
     });
 
+    it("answers a broken, forged or hostile link at a locale's address in that locale's words, changing nothing", async () => {
+      const es = messagesFor('es').linkPages;
+      const ar = messagesFor('ar').linkPages;
+      // A made-up token, pressed at the Spanish address: the Spanish "used link" page, 404.
+      const forged = await t.app.inject({
+        method: 'POST',
+        url: '/es/confirm',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        payload: 'token=forged',
+      });
+      expect(forged.statusCode).toBe(404);
+      expect(forged.body).toContain('<html lang="es" dir="ltr">');
+      expect(forged.body).toContain(es.usedLink.title);
+      // A query that cannot be read (a parameter twice): the Spanish "broken link" page, 400.
+      const twice = await t.app.inject({ url: '/es/confirm?token=a&token=b' });
+      expect(twice.statusCode).toBe(400);
+      expect(twice.body).toContain(es.brokenLink.title);
+      // A mail provider's one-click without a valid signature: the one error shape, in Arabic if asked.
+      const oneClick = await t.app.inject({
+        method: 'POST',
+        url: '/ar/unsubscribe?id=someone&sig=' + 'x'.repeat(43),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'ar' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      expect(oneClick.statusCode).toBe(404);
+      expect(oneClick.json<{ error: { code: string; message: string } }>().error).toEqual({
+        code: 'not_found',
+        message: ar.oneClickInvalid,
+      });
+      // Lookalike spellings of a locale's segment are no locale: another case, an encoded slash, a
+      // Cyrillic "е", an invisible zero-width space. Nothing answers them as Spanish.
+      for (const path of [
+        '/ES/confirm',
+        '/es%2Fconfirm',
+        `/${encodeURIComponent('\u0435s')}/confirm`,
+        `/es${encodeURIComponent('\u200b')}/confirm`,
+      ]) {
+        const res = await t.app.inject({ url: path, headers: { accept: 'text/html' } });
+        expect(res.statusCode, path).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, path).toBeLessThan(500);
+        expect(res.body, path).not.toContain('<html lang="es"');
+      }
+      expect(await store.db.selectFrom('subscribers').select('id').execute()).toEqual([]);
+    });
+
     it('answers an expired confirmation link with 410 and a way forward', async () => {
       const mail = await signUpAndReceive('lee@example.com');
       t.clock.advance(8 * 24 * 60 * 60 * 1000);
