@@ -4,7 +4,7 @@
 // Measured in Chromium rather than by reading the HTML, because islands load their code with
 // dynamic import() and only a browser knows which of those run without a touch.
 import { brotliCompressSync, constants } from 'node:zlib';
-import { chromium, type Response } from '@playwright/test';
+import { chromium, type BrowserContextOptions, type Page, type Response } from '@playwright/test';
 import { chromiumFlags, chromiumPath } from '../../scripts/chromium.ts';
 import { assertLocal } from './http.ts';
 import { onCleanup } from './processes.ts';
@@ -35,22 +35,26 @@ const kindOf = (response: Response): LoadedResponse['kind'] => {
 const brotli = (text: string): number =>
   brotliCompressSync(Buffer.from(text, 'utf8'), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
-/**
- * Opens `url` in a fresh Chromium at a phone's size (Lighthouse's Moto G Power), waits until the
- * network has been quiet, and lists what came in. No scroll, no pointer, no key.
- */
-export async function loadUntouched(url: string): Promise<UntouchedLoad> {
+/** A phone-like page in a Chromium of its own, closed when `use` is done (or the bench is stopped). */
+async function onPhone<T>(url: string, options: BrowserContextOptions, use: (page: Page) => Promise<T>): Promise<T> {
   assertLocal(url);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
   const unregister = onCleanup(() => void browser.close());
   try {
-    const context = await browser.newContext({
-      viewport: { width: 412, height: 823 },
-      deviceScaleFactor: 1.75,
-      isMobile: true,
-      hasTouch: true,
-    });
-    const page = await context.newPage();
+    const context = await browser.newContext({ isMobile: true, hasTouch: true, ...options });
+    return await use(await context.newPage());
+  } finally {
+    unregister();
+    await browser.close();
+  }
+}
+
+/**
+ * Opens `url` in a fresh Chromium at a phone's size (Lighthouse's Moto G Power), waits until the
+ * network has been quiet, and lists what came in. No scroll, no pointer, no key.
+ */
+export function loadUntouched(url: string): Promise<UntouchedLoad> {
+  return onPhone(url, { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 }, async (page) => {
     const pending: Promise<LoadedResponse>[] = [];
     page.on('response', (response) => {
       pending.push(
@@ -74,29 +78,18 @@ export async function loadUntouched(url: string): Promise<UntouchedLoad> {
         .map((s) => s.textContent ?? ''),
     );
     return { responses: await Promise.all(pending), inlineScriptsBr: inline.reduce((t, s) => t + brotli(s), 0) };
-  } finally {
-    unregister();
-    await browser.close();
-  }
+  });
 }
 
 /**
  * How far the page at `url` is wider than a `width`-pixel phone screen after it has loaded and
  * been scrolled to the bottom (lazy parts in): 0 means nothing scrolls sideways.
  */
-export async function sidewaysOverflow(url: string, width: number): Promise<number> {
-  assertLocal(url);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
-  const unregister = onCleanup(() => void browser.close());
-  try {
-    const context = await browser.newContext({ viewport: { width, height: 640 }, isMobile: true, hasTouch: true });
-    const page = await context.newPage();
+export function sidewaysOverflow(url: string, width: number): Promise<number> {
+  return onPhone(url, { viewport: { width, height: 640 } }, async (page) => {
     await page.goto(url, { waitUntil: 'load' });
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await page.waitForLoadState('networkidle');
-    return await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  } finally {
-    unregister();
-    await browser.close();
-  }
+    return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { locales } from '../../content/messages/locales.ts';
-import { localeOfPath, localeOfTag, localePath } from './locale-paths.ts';
+import { localeOfPath, localePath } from './locale-paths.ts';
 import { pagePaths } from './paths.ts';
 
 describe('locale paths', () => {
@@ -22,12 +22,5 @@ describe('locale paths', () => {
     expect(localeOfPath('/es')).toEqual({ locale: 'es', rest: '' });
     expect(localeOfPath('/espresso')).toEqual({ locale: 'en', rest: '/espresso' });
     expect(localeOfPath('/ES/')).toEqual({ locale: 'en', rest: '/ES/' });
-  });
-
-  it('maps an html lang tag to its locale, whatever its case', () => {
-    expect(localeOfTag('pt-BR')).toBe('pt-br');
-    expect(localeOfTag('zh-cn')).toBe('zh-cn');
-    expect(localeOfTag('ar')).toBe('ar');
-    expect(localeOfTag('fr')).toBe('en');
   });
 });

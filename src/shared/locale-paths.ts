@@ -21,12 +21,6 @@ export function localeOfPath(path: string): { locale: Locale; rest: string } {
   return { locale: defaultLocale, rest: path };
 }
 
-/** The locale whose BCP 47 tag is `tag` (`<html lang>`), case-insensitively; the default for any other. */
-export function localeOfTag(tag: string): Locale {
-  const lower = tag.toLowerCase();
-  return locales.find((l) => localeInfo[l].tag.toLowerCase() === lower) ?? defaultLocale;
-}
-
 /**
  * A page's every translation, then x-default (the English page at the root, which decides nothing
  * for anyone), as absolute URLs: for `<link rel="alternate" hreflang>` and the sitemap.

@@ -16,7 +16,7 @@ const tags = locales.map((l) => localeInfo[l].tag);
 export const pageLocale = (request: FastifyRequest): Locale => localeOfPath(request.url).locale;
 
 /** The locale a client asks for in Accept-Language, among ours; the default when none fits. */
-export function acceptedLocale(request: FastifyRequest): Locale {
+function acceptedLocale(request: FastifyRequest): Locale {
   const header = request.headers['accept-language'];
   if (!header) return defaultLocale;
   const best = new Negotiator({ headers: { 'accept-language': header } }).language(tags);

@@ -113,28 +113,8 @@ export function SubscribersView() {
           <label htmlFor="subs-q">Search by name or address</label>
           <input id="subs-q" name="q" type="search" maxLength={100} aria-describedby="subs-q-hint" />
         </div>
-        <div className="cs-field">
-          <label htmlFor="subs-status">Status</label>
-          <select id="subs-status" name="status" defaultValue="">
-            <option value="">Any status</option>
-            {subscriberStatuses.map((s) => (
-              <option key={s} value={s}>
-                {statusLabel[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="cs-field">
-          <label htmlFor="subs-locale">Language</label>
-          <select id="subs-locale" name="locale" defaultValue="">
-            <option value="">Any language</option>
-            {locales.map((l) => (
-              <option key={l} value={l}>
-                {localeEnglishNames[l]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceFilter name="status" label="Status" any="Any status" choices={subscriberStatuses} labels={statusLabel} />
+        <ChoiceFilter name="locale" label="Language" any="Any language" choices={locales} labels={localeEnglishNames} />
         <div className="cs-field">
           <label htmlFor="subs-sort">Order</label>
           <select id="subs-sort" name="sort" defaultValue="newest">
@@ -172,5 +152,35 @@ export function SubscribersView() {
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** A filter that is one of a fixed list, or any: its label, its "any" choice, then each choice. */
+function ChoiceFilter<C extends string>({
+  name,
+  label,
+  any,
+  choices,
+  labels,
+}: {
+  name: string;
+  label: string;
+  any: string;
+  choices: readonly C[];
+  labels: Readonly<Record<C, string>>;
+}) {
+  const id = `subs-${name}`;
+  return (
+    <div className="cs-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue="">
+        <option value="">{any}</option>
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {labels[c]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
