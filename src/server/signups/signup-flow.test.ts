@@ -96,12 +96,15 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(mail.text).toContain(messagesFor('ar').confirmationEmail.hello);
     });
 
-    it('refuses a locale it does not speak, in words, and stores nothing', async () => {
+    it('refuses a locale it does not speak, or a lookalike of one, in words, and stores nothing', async () => {
       const visitor = await visitPage(t.app);
       t.clock.advance(4000);
-      const res = await postSignupJson(t.app, visitor, { name: 'X', email: 'x@example.com', locale: 'fr' });
-      expect(res.statusCode).toBe(400);
-      expect(res.json<{ error: { message: string } }>().error.message).toMatch(/Please/);
+      // Another language; another case; a trailing zero-width space; a Cyrillic "е"; not a string.
+      for (const locale of ['fr', 'ES', 'es\u200b', '\u0435s', 7, '']) {
+        const res = await postSignupJson(t.app, visitor, { name: 'X', email: 'x@example.com', locale });
+        expect(res.statusCode, String(locale)).toBe(400);
+        expect(res.json<{ error: { message: string } }>().error.message).toMatch(/Please/);
+      }
       expect(await store.db.selectFrom('subscribers').select('id').execute()).toEqual([]);
     });
 
