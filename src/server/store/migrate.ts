@@ -21,6 +21,7 @@ import { allowlistMigration } from './migrations/0019-allowlist.ts';
 import { allowlistEmailLinkMigration } from './migrations/0020-allowlist-email-link.ts';
 import { broadcastLocalesMigration } from './migrations/0021-broadcast-locales.ts';
 import { outboxBroadcastClaimIndexMigration } from './migrations/0022-outbox-broadcast-claim-index.ts';
+import { outboxBroadcastStatusPartialMigration } from './migrations/0023-outbox-broadcast-status-partial.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -50,6 +51,7 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0020-allowlist-email-link': allowlistEmailLinkMigration,
   '0021-broadcast-locales': broadcastLocalesMigration,
   '0022-outbox-broadcast-claim-index': outboxBroadcastClaimIndexMigration,
+  '0023-outbox-broadcast-status-partial': outboxBroadcastStatusPartialMigration,
 });
 
 /**
