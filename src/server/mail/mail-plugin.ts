@@ -7,6 +7,7 @@ import type { Composer, Outbox } from './outbox.ts';
 import { provideMailMetrics } from './mail-metrics.ts';
 import { outboxBacklog } from './outbox-backlog.ts';
 import { OutboxWorker } from './outbox-worker.ts';
+import { VisitorFirstPace } from './visitor-first-pace.ts';
 import { SharedOrLocalPace } from './broadcast-pace.ts';
 import { Suppressions } from './suppression.ts';
 import { BounceIntake } from './bounces.ts';
@@ -74,6 +75,8 @@ export const mailPlugin = fp(
       kinds,
       clock: app.clock,
       committer: app.committer,
+      // Visitors first: during a burst the confirmations are spaced, not the sign-ups (decision 0051).
+      visitorPace: new VisitorFirstPace(),
       ...(opts.broadcastRatePerSec ? { broadcastRatePerSec: opts.broadcastRatePerSec } : {}),
       // The provider's limit is the site's, not each instance's: shared in Redis when configured.
       ...(opts.broadcastRatePerSec && app.redis

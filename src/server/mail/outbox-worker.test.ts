@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { smtpMailer, type Mailer } from './mailer.ts';
 import { newOutboxRow, type Composer } from './outbox.ts';
 import { OutboxWorker, retryDelayMs } from './outbox-worker.ts';
+import { VisitorFirstPace } from './visitor-first-pace.ts';
 
 const FROM = 'Diamond Hand <no-reply@dh.example>';
 
@@ -301,6 +302,50 @@ for (const { dialect, skip, label } of dialectCases) {
       }
       expect(hold.held.max).toBe(2);
       await w.stop();
+    });
+
+    it('claims a backlog of confirmations in batches, not once per email, and sends each once in queue order', async () => {
+      const emails = Array.from({ length: 60 }, (_, i) => `q${String(i).padStart(2, '0')}@example.com`);
+      for (const email of emails) {
+        await queue(email);
+        clock.advance(1);
+      }
+      const w = worker(sink.url);
+      w.start();
+      await sink.waitFor(60);
+      await w.stop();
+      expect(recipientsOf()).toEqual(emails);
+      // A slot's worth per claim was one claim per email (60); full claims double the batch up to 32.
+      expect(w.writes.claims).toBeLessThanOrEqual(12);
+      const left = await store.db.selectFrom('outbox').select('status').where('status', '!=', 'sent').execute();
+      expect(left).toEqual([]);
+    });
+
+    it('while visitors keep arriving and the loop is busy, spaces the emails at the floor, each still sent once, in order', async () => {
+      const emails = Array.from({ length: 6 }, (_, i) => `v${i}@example.com`);
+      for (const email of emails) {
+        await queue(email);
+        clock.advance(1);
+      }
+      const smtp = smtpMailer(sink.url, FROM, 1);
+      const startedAt: number[] = [];
+      const mailer: Mailer = { ...smtp, send: (m) => (startedAt.push(performance.now()), smtp.send(m)) };
+      // The loop reads as fully busy, as in a burst; 25 a second is 40 ms apart.
+      const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 25, tickMs: 10 });
+      const w = new OutboxWorker({ db: store.db, dialect, mailer, clock, kinds: new Map([['note', note]]), visitorPace: pace });
+      opened.push({ worker: w, mailer: smtp });
+      const arrivals = setInterval(() => w.nudge(), 5);
+      try {
+        w.start();
+        await sink.waitFor(6);
+      } finally {
+        clearInterval(arrivals);
+      }
+      expect(recipientsOf()).toEqual(emails);
+      expect(pace.perSec).toBe(25);
+      const gaps = startedAt.slice(1).map((t, i) => t - (startedAt[i] ?? 0));
+      // A timer never fires early; 38 rather than 40 leaves room for rounding of the clock.
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(38);
     });
 
     it('on stop, lets go of the rows it leased but had not started, and finishes the one under way', async () => {

@@ -9,6 +9,7 @@ import type { Composer, OutboxRow } from './outbox.ts';
 import { errorText } from '../lib/log-safe.ts';
 import type { Suppressions } from './suppression.ts';
 import type { Verp } from './verp.ts';
+import type { VisitorFirstPace } from './visitor-first-pace.ts';
 
 export const RETRY_BASE_MS = 30_000;
 export const RETRY_MAX_MS = 16 * 60_000;
@@ -31,6 +32,13 @@ export const BROADCAST_LOOKAHEAD = 32;
  */
 export const MARK_BATCH = 32;
 export const MARK_DELAY_MS = 250;
+/**
+ * Rows of other kinds (confirmations) kept leased ahead of the slots grow up to this many while
+ * each claim comes back full (a backlog, as after a burst of sign-ups): one claim per this many
+ * emails rather than one per email (decision 0051). A short claim (the queue's end) shrinks it back
+ * to a slot's worth, so an instance never sits on rows another could be sending.
+ */
+export const OTHER_LOOKAHEAD_MAX = 32;
 
 /** 30 s after the first failure, doubling, at most 16 min. */
 export const retryDelayMs = (failures: number): number =>
@@ -79,6 +87,11 @@ export interface OutboxWorkerOptions {
   broadcastLookahead?: number;
   markBatch?: number;
   markDelayMs?: number;
+  /**
+   * Spaces the emails while visitors are arriving and the event loop is busy (decision 0051);
+   * unset: every email starts as soon as a slot is free. A pass on demand (runOnce) is never paced.
+   */
+  visitorPace?: VisitorFirstPace;
 }
 
 /** How a row that was not retried ends: written with others in one transaction (markRows). */
@@ -166,6 +179,10 @@ export class OutboxWorker {
   private othersDue = true;
   private broadcastDue = true;
   private nudges = 0;
+  /** Rows of other kinds kept in hand beyond the slots: a slot's worth, more under a backlog. */
+  private otherLookahead: number;
+  /** Wakes the slots when the visitor pace lets the next email go. */
+  private paceTimer: NodeJS.Timeout | undefined;
   /** runOnce passes under way: their marks are written at once. */
   private passes = 0;
   /** Transactions this worker has asked for (claims, marks, failures and releases): what 0046 counts. */
@@ -180,6 +197,7 @@ export class OutboxWorker {
     this.broadcastLookahead = Math.max(0, Math.floor(opts.broadcastLookahead ?? BROADCAST_LOOKAHEAD));
     this.markBatch = Math.max(1, Math.floor(opts.markBatch ?? MARK_BATCH));
     this.markDelayMs = Math.max(0, opts.markDelayMs ?? MARK_DELAY_MS);
+    this.otherLookahead = this.concurrency;
   }
 
   start(): void {
@@ -197,6 +215,8 @@ export class OutboxWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.paceTimer) clearTimeout(this.paceTimer);
+    this.paceTimer = undefined;
     await this.filling;
     const unstarted = this.ready.splice(0).map((r) => r.id);
     if (unstarted.length > 0) {
@@ -218,6 +238,7 @@ export class OutboxWorker {
   /** Something was queued: look now rather than at the next poll. */
   nudge(): void {
     this.nudges++;
+    this.opts.visitorPace?.arrived(performance.now());
     this.othersDue = true;
     this.broadcastDue = true;
     this.fill();
@@ -246,7 +267,7 @@ export class OutboxWorker {
   // Rows of other kinds kept leased ahead of the slots, so a slot that frees starts its next email
   // at once instead of waiting for a claim's commit (a group commit's cycle under load).
   private get lookahead(): number {
-    return this.concurrency;
+    return this.otherLookahead;
   }
 
   private async fillSlots(): Promise<void> {
@@ -262,13 +283,16 @@ export class OutboxWorker {
         !this.broadcastDue || broadcastReady > this.broadcastSlots
           ? 0
           : Math.max(0, this.broadcastSlots + this.broadcastLookahead - this.broadcastInFlight - broadcastReady);
-      // Other kinds: a slot's worth in hand beyond the slots. Looked for while they keep coming,
-      // after a nudge or a poll, and with every claim of broadcast rows; not at each broadcast
-      // email's end (an empty claim per email is what the batches save).
-      const otherRoom = Math.max(
-        0,
-        this.concurrency - this.sending + this.lookahead - (this.ready.length - broadcastReady),
-      );
+      // Other kinds: a slot's worth in hand beyond the slots (more under a backlog). Looked for
+      // while they keep coming, after a nudge or a poll, and with every claim of broadcast rows;
+      // not at each broadcast email's end (an empty claim per email is what the batches save), and
+      // not while more than a round of them is in hand: those go first anyway (queue order), and
+      // under a backlog the next claim then takes a batch rather than one row per email.
+      const othersReady = this.ready.length - broadcastReady;
+      const otherRoom =
+        othersReady > this.concurrency
+          ? 0
+          : Math.max(0, this.concurrency - this.sending + this.lookahead - othersReady);
       const otherWant = this.othersDue || broadcastWant > 0 ? otherRoom : 0;
       if (otherWant === 0 && broadcastWant === 0) {
         // Enough in hand: the next send to end starts one of them and fills again. Rows nobody
@@ -284,7 +308,14 @@ export class OutboxWorker {
       const othersClaimed = rows.filter((r) => r.broadcast_id === null).length;
       // None waiting (all leased, here or by another instance): not looked for again until a
       // nudge, a poll, or (other kinds) the next claim of broadcast rows.
-      if (otherWant > 0) this.othersDue = othersClaimed > 0 || this.nudges !== nudges;
+      if (otherWant > 0) {
+        this.othersDue = othersClaimed > 0 || this.nudges !== nudges;
+        // A full claim means more are waiting: take more per claim next time, up to the cap.
+        this.otherLookahead =
+          othersClaimed >= otherWant
+            ? Math.min(OTHER_LOOKAHEAD_MAX, Math.max(this.concurrency, this.otherLookahead * 2))
+            : this.concurrency;
+      }
       if (broadcastWant > 0 && !pacedOut) this.broadcastDue = rows.length > othersClaimed || this.nudges !== nudges;
       // Other kinds go ahead of every broadcast row already waiting here.
       const firstBroadcast = this.ready.findIndex((r) => r.broadcast_id !== null);
@@ -305,7 +336,16 @@ export class OutboxWorker {
   private startReady(): void {
     while (!this.stopped && this.sending < this.concurrency) {
       const i = this.ready.findIndex((r) => r.broadcast_id === null || this.broadcastInFlight < this.broadcastSlots);
-      if (i === -1) return;
+      if (i === -1 || this.paceTimer) return;
+      const wait = this.opts.visitorPace?.next(performance.now()) ?? 0;
+      if (wait > 0) {
+        this.paceTimer = setTimeout(() => {
+          this.paceTimer = undefined;
+          this.fill();
+        }, wait);
+        this.paceTimer.unref();
+        return;
+      }
       const [row] = this.ready.splice(i, 1);
       if (row) this.launch(row);
     }
