@@ -17,13 +17,13 @@ export function eventLoopBusy(): LoopBusy {
 export interface VisitorFirstOptions {
   /** Emails per second this instance still sends however busy it is (default FLOOR_PER_SEC). */
   floorPerSec?: number;
-  /** Above this share of busy time, while visitors arrive, the pace halves (default 0.7). */
+  /** Above this share of busy time, while visitors arrive, the pace drops to the floor (default 0.7). */
   busyHigh?: number;
   /** Below this share it grows by half, until it is unpaced again (default 0.5). */
   busyLow?: number;
   /** No visitor for this long: the pace is lifted at once (default 1000 ms). */
   quietAfterMs?: number;
-  /** How often the busy share is read and the pace adjusted (default 100 ms). */
+  /** How often the busy share is read and the pace adjusted (default 50 ms). */
   tickMs?: number;
   busy?: LoopBusy;
 }
@@ -34,9 +34,10 @@ export interface VisitorFirstOptions {
  * takes the turns those visitors' requests need: in the bench's open loop the main thread was
  * 75–99 % busy at a quarter of capacity, most of it mail (decision 0051). So while visitors are
  * arriving (the sign-ups' nudges) and the loop is busy, the worker's emails are paced: the allowed
- * rate halves each tick the loop is over `busyHigh`, never below the floor, and grows back by half
- * each tick it is under `busyLow`; with no visitor for `quietAfterMs` it is lifted. The floor keeps
- * every confirmation moving during a long spike; nothing is dropped or reordered, only spaced.
+ * rate drops to the floor at the first tick the loop is over `busyHigh`, grows back by half each
+ * tick it is under `busyLow`, and is lifted when visitors have been quiet for `quietAfterMs`. The
+ * floor keeps every confirmation moving during a long spike; nothing is dropped or reordered, only
+ * spaced.
  */
 export class VisitorFirstPace {
   static readonly FLOOR_PER_SEC = 20;
@@ -53,14 +54,13 @@ export class VisitorFirstPace {
   private tokens = 0;
   private refilledAt = 0;
   private tickAt = Number.NEGATIVE_INFINITY;
-  private startedSinceTick = 0;
 
   constructor(opts: VisitorFirstOptions = {}) {
     this.floor = Math.max(1, opts.floorPerSec ?? VisitorFirstPace.FLOOR_PER_SEC);
     this.busyHigh = opts.busyHigh ?? 0.7;
     this.busyLow = opts.busyLow ?? 0.5;
     this.quietAfterMs = opts.quietAfterMs ?? 1000;
-    this.tickMs = opts.tickMs ?? 100;
+    this.tickMs = opts.tickMs ?? 50;
     this.busy = opts.busy ?? eventLoopBusy();
   }
 
@@ -77,17 +77,13 @@ export class VisitorFirstPace {
   /** Milliseconds until the next email may start; 0 means now, and it is counted as started. */
   next(now: number): number {
     this.adjust(now);
-    if (this.rate === Number.POSITIVE_INFINITY) {
-      this.startedSinceTick++;
-      return 0;
-    }
+    if (this.rate === Number.POSITIVE_INFINITY) return 0;
     // A tick's worth may go at once, never more: a paced worker does not burst.
     const cap = Math.max(1, (this.rate * this.tickMs) / 1000);
     this.tokens = Math.min(cap, this.tokens + ((now - this.refilledAt) / 1000) * this.rate);
     this.refilledAt = now;
     if (this.tokens >= 1) {
       this.tokens -= 1;
-      this.startedSinceTick++;
       return 0;
     }
     return Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
@@ -97,18 +93,16 @@ export class VisitorFirstPace {
     const elapsed = now - this.tickAt;
     if (elapsed < this.tickMs) return;
     const busy = this.busy();
-    // The first tick has no span to measure a rate over.
-    const observed = Number.isFinite(elapsed) ? (this.startedSinceTick * 1000) / elapsed : 0;
     this.tickAt = now;
-    this.startedSinceTick = 0;
     if (now - this.lastArrival > this.quietAfterMs) {
       this.rate = Number.POSITIVE_INFINITY;
       return;
     }
     if (busy > this.busyHigh) {
-      // From unpaced, start from what the worker was actually doing; never halve below the floor.
-      const from = this.rate === Number.POSITIVE_INFINITY ? Math.max(observed, this.floor) : this.rate;
-      this.setRate(Math.max(this.floor, from / 2), now);
+      // Straight to the floor, not halving: after a quiet spell the worker may be sending at full
+      // speed, and halving from there took 0.7 s of the visitors' turns (the bench's open loop
+      // caught it as a p99 of 0.7 s); growing back is what is gradual.
+      this.setRate(this.floor, now);
     } else if (busy < this.busyLow && this.rate !== Number.POSITIVE_INFINITY) {
       const grown = this.rate * 1.5;
       this.setRate(grown > VisitorFirstPace.LIFT_PER_SEC ? Number.POSITIVE_INFINITY : grown, now);
