@@ -36,7 +36,7 @@ async function main(): Promise<void> {
       } finally {
         await migrating.close();
       }
-      return openStore(env.DATABASE_URL);
+      return openStore(env.DATABASE_URL, { backgroundCheckpoints: true });
     })
     .catch((error: unknown) => {
       throw new StartError(

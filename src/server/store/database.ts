@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -106,6 +107,11 @@ export interface OpenOptions {
    * that must act on an existing store rather than quietly start an empty one beside it.
    */
   create?: boolean;
+  /**
+   * SQLite only: WAL checkpoints on a worker thread instead of inside a COMMIT on the event loop
+   * (sqlite-checkpointer.ts). For the serving process; scripts and tests keep SQLite's own.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /** The store named does not exist, and was not to be created. */
@@ -177,7 +183,23 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
       typeof text === 'string' ? text.toLowerCase() : text,
     );
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect, description: `sqlite:${target}`, close: () => db.destroy() };
+    const checkpointer =
+      opts.backgroundCheckpoints && target !== ':memory:'
+        ? startSqliteCheckpointer(sqlite, target, {
+            // Before the app's logger exists, and rare: Node's warning channel (stderr) says it.
+            onFailure: (error) =>
+              process.emitWarning(`SQLite checkpoints are back on the serving connection: ${error}`),
+          })
+        : null;
+    return {
+      db,
+      dialect,
+      description: `sqlite:${target}`,
+      close: async () => {
+        await checkpointer?.stop();
+        await db.destroy();
+      },
+    };
   }
 
   const schema = opts.pgSchema;

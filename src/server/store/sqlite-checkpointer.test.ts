@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openStore } from './database.ts';
+import { BACKSTOP_PAGES, type CheckpointReport, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'dh-checkpointer-'));
+  file = path.join(dir, 'test.sqlite');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const serving = (): SqliteDatabase.Database => {
+  const db = new SqliteDatabase(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('create table t (id integer primary key, body text not null)');
+  return db;
+};
+
+const writeRows = (db: SqliteDatabase.Database, batches: number, perBatch = 100) => {
+  const insert = db.prepare('insert into t (body) values (?)');
+  const batch = db.transaction((n: number) => {
+    for (let i = 0; i < n; i++) insert.run(`row ${'x'.repeat(200)} ${i}`);
+  });
+  for (let b = 0; b < batches; b++) batch(perBatch);
+};
+
+describe('SQLite checkpoints on a worker thread', () => {
+  it('copies the WAL into the database file itself, while the serving connection only commits', async () => {
+    const db = serving();
+    const reports: CheckpointReport[] = [];
+    const checkpointer = startSqliteCheckpointer(db, file, { everyMs: 20, onReport: (r) => reports.push(r) });
+    try {
+      // The serving connection would not checkpoint before BACKSTOP_PAGES of WAL.
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
+      const before = statSync(file).size;
+      // About 200 pages: far under the backstop, so only the worker can have moved them.
+      writeRows(db, 30);
+      await vi.waitFor(
+        () => {
+          const done = reports.filter((r) => r.ok && r.log > 0 && r.checkpointed === r.log);
+          expect(done.length).toBeGreaterThan(0);
+          expect(statSync(file).size).toBeGreaterThan(before + 100 * 4096);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      expect(reports.filter((r) => !r.ok)).toEqual([]);
+    } finally {
+      await checkpointer.stop();
+    }
+    // Stopped: the serving connection checkpoints for itself again, at SQLite's default.
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(db.prepare('select count(*) as n from t').get()).toEqual({ n: 3000 });
+    db.close();
+  });
+
+  it('hands the checkpoints back to the serving connection when the worker cannot open the file', async () => {
+    const db = serving();
+    const reports: CheckpointReport[] = [];
+    const checkpointer = startSqliteCheckpointer(db, path.join(dir, 'missing.sqlite'), {
+      everyMs: 20,
+      onReport: (r) => reports.push(r),
+    });
+    await vi.waitFor(() => expect(reports.some((r) => !r.ok)).toBe(true), { timeout: 10_000, interval: 20 });
+    await checkpointer.stop();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    db.close();
+  });
+
+  it('a store opened with background checkpoints keeps every committed row across a close and a reopen', async () => {
+    const store = await openStore(`sqlite:${file}`, { backgroundCheckpoints: true });
+    await sql`create table t (id integer primary key)`.execute(store.db);
+    for (let i = 0; i < 50; i++) {
+      const ids = Array.from({ length: 20 }, (_, k) => sql`(${i * 20 + k})`);
+      await sql`insert into t (id) values ${sql.join(ids)}`.execute(store.db);
+    }
+    await store.close();
+    const reopened = new SqliteDatabase(file, { readonly: true });
+    expect(reopened.prepare('select count(*) as n from t').get()).toEqual({ n: 1000 });
+    reopened.close();
+  });
+});
