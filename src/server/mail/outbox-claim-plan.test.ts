@@ -97,7 +97,9 @@ describe.skipIf(!testPostgresUrl)('the outbox claim on PostgreSQL', () => {
     for (let i = 0; i < ids.length; i += 500) {
       await store.db
         .insertInto('outbox')
-        .values(ids.slice(i, i + 500).map((id, k) => newOutboxRow('note', id, new Date(clock().getTime() + (i + k) * 2))))
+        .values(
+          ids.slice(i, i + 500).map((id, k) => newOutboxRow('note', id, new Date(clock().getTime() + (i + k) * 2))),
+        )
         .execute();
     }
     clock.set(new Date(clock().getTime() + ids.length * 2).toISOString());
@@ -123,7 +125,10 @@ describe.skipIf(!testPostgresUrl)('the outbox claim on PostgreSQL', () => {
     const executor = store.db.getExecutor();
     const claim = claims
       .map((node) => executor.compileQuery(node, { queryId: 'plan' }))
-      .find((c) => /update "outbox" set "locked_by" = \$1, "locked_until"/.test(c.sql) && /"broadcast_id" is null/.test(c.sql));
+      .find(
+        (c) =>
+          /update "outbox" set "locked_by" = \$1, "locked_until"/.test(c.sql) && /"broadcast_id" is null/.test(c.sql),
+      );
     if (!claim) throw new Error('the worker sent no claim for confirmations');
 
     const plan = async () =>

@@ -332,7 +332,14 @@ for (const { dialect, skip, label } of dialectCases) {
       const mailer: Mailer = { ...smtp, send: (m) => (startedAt.push(performance.now()), smtp.send(m)) };
       // The loop reads as fully busy, as in a burst; 25 a second is 40 ms apart.
       const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 25, tickMs: 10 });
-      const w = new OutboxWorker({ db: store.db, dialect, mailer, clock, kinds: new Map([['note', note]]), visitorPace: pace });
+      const w = new OutboxWorker({
+        db: store.db,
+        dialect,
+        mailer,
+        clock,
+        kinds: new Map([['note', note]]),
+        visitorPace: pace,
+      });
       opened.push({ worker: w, mailer: smtp });
       const arrivals = setInterval(() => w.nudge(), 5);
       try {

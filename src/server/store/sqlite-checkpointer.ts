@@ -14,8 +14,7 @@ const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 
 /** What one background checkpoint did (SQLite's own three figures), or why it could not run. */
 export type CheckpointReport =
-  | { ok: true; busy: number; log: number; checkpointed: number }
-  | { ok: false; error: string };
+  { ok: true; busy: number; log: number; checkpointed: number } | { ok: false; error: string };
 
 // The worker's code, run with eval so the bundled server needs no second entry file: it opens the
 // same file with the same driver (its path is handed over, so nothing is resolved from the
