@@ -125,7 +125,7 @@ export const mailPlugin = fp(
         if (kinds.has(kind)) throw new Error(`The outbox kind ${kind} is registered already.`);
         kinds.set(kind, composer);
       },
-      nudge: () => worker.nudge(),
+      nudge: (what) => worker.nudge(what),
       onBroadcastRowSent: (listener) => broadcastListeners.push(listener),
     } satisfies Outbox);
 

@@ -235,12 +235,17 @@ export class OutboxWorker {
     await Promise.all(this.inFlight);
   }
 
-  /** Something was queued: look now rather than at the next poll. */
-  nudge(): void {
+  /**
+   * Something was queued: look now rather than at the next poll. A visitor's email (the default)
+   * looks for other kinds only: looking for broadcast rows at every sign-up was an empty claim in
+   * nearly every group commit of a burst (decision 0051); broadcast rows are looked for when a
+   * broadcast nudges, at every poll, and with claims that find them.
+   */
+  nudge(what: 'email' | 'broadcast' = 'email'): void {
     this.nudges++;
-    this.opts.visitorPace?.arrived(performance.now());
     this.othersDue = true;
-    this.broadcastDue = true;
+    if (what === 'broadcast') this.broadcastDue = true;
+    else this.opts.visitorPace?.arrived(performance.now());
     this.fill();
   }
 

@@ -27,8 +27,13 @@ export type Composer = (row: OutboxRow, now: Date) => Promise<MailMessage | 'can
 export interface Outbox {
   /** The composer for one kind of email (e.g. 'confirmation'); each kind is registered once. */
   registerKind(kind: string, composer: Composer): void;
-  /** Something was queued: send now rather than at the next poll. */
-  nudge(): void;
+  /**
+   * Something was queued: send now rather than at the next poll. `'broadcast'` when broadcast rows
+   * were (a broadcast started or resumed); otherwise a visitor's own email (a confirmation), which
+   * also tells the worker visitors are arriving (decision 0051) and does not send it looking for
+   * broadcast rows.
+   */
+  nudge(what?: 'email' | 'broadcast'): void;
   /**
    * Calls `listener` with the broadcast's id each time a row of it is marked sent (after the
    * mark's commit, outside it): the admin feature's brake re-checks the rates as rows are sent.

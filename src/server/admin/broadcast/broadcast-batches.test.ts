@@ -157,7 +157,7 @@ for (const { dialect, skip, label } of dialectCases) {
           return rows.every((r) => r.locked_by === null) && sink.messages.length >= acceptedAtPause + inExchange;
         }, 'the leased rows to be let go');
         // One more pass of the worker finds nothing to send: the rows let go wait for the resume.
-        w.nudge();
+        w.nudge('broadcast');
         await until(async () => (await rowsOf(id)).every((r) => r.locked_by === null), 'the worker to settle');
       } finally {
         clearInterval(releasing);
@@ -173,7 +173,7 @@ for (const { dialect, skip, label } of dialectCases) {
       const releaseAll = setInterval(letGo, 5);
       try {
         expect(await resume(t.store.db, id, 'ops@example.com', clock())).toMatchObject({ resumed: true });
-        w.nudge();
+        w.nudge('broadcast');
         await sink.waitFor(RECIPIENTS, 60_000);
       } finally {
         clearInterval(releaseAll);

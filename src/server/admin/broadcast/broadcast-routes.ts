@@ -264,7 +264,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
             `This broadcast was not sent: ${started.reason}. A second operator (a sender or an owner who neither wrote nor edited it) must approve this text first.`,
           );
         case 'started':
-          api.outbox.nudge();
+          api.outbox.nudge('broadcast');
           return current(res, id);
       }
     },
@@ -287,7 +287,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
           : res.code(404).send(apiError('not_found', notFound));
       }
       await audit(request, { action, subject: id, detail: changed.detail });
-      if (action === 'broadcast.resumed') api.outbox.nudge();
+      if (action === 'broadcast.resumed') api.outbox.nudge('broadcast');
       const b = await store.findBroadcast(db(), id);
       if (!b) return res.code(404).send(apiError('not_found', notFound));
       return reply(b);
