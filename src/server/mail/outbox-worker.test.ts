@@ -321,8 +321,8 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(left).toEqual([]);
     });
 
-    it('while visitors keep arriving and the loop is busy, spaces the emails at the floor, each still sent once, in order', async () => {
-      const emails = Array.from({ length: 6 }, (_, i) => `v${i}@example.com`);
+    it('while visitors keep arriving and the loop is busy, spaces a backlog of emails at the floor, each still sent once, in order', async () => {
+      const emails = Array.from({ length: 40 }, (_, i) => `v${String(i).padStart(2, '0')}@example.com`);
       for (const email of emails) {
         await queue(email);
         clock.advance(1);
@@ -330,8 +330,8 @@ for (const { dialect, skip, label } of dialectCases) {
       const smtp = smtpMailer(sink.url, FROM, 1);
       const startedAt: number[] = [];
       const mailer: Mailer = { ...smtp, send: (m) => (startedAt.push(performance.now()), smtp.send(m)) };
-      // The loop reads as fully busy, as in a burst; 25 a second is 40 ms apart.
-      const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 25, tickMs: 10 });
+      // The loop reads as fully busy, as in a burst; 50 a second is 20 ms apart.
+      const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 50, tickMs: 10 });
       // Every claim the worker sends, to tell its looks for broadcast rows from the others.
       const claims: string[] = [];
       const capture: KyselyPlugin = {
@@ -357,23 +357,50 @@ for (const { dialect, skip, label } of dialectCases) {
       const arrivals = setInterval(() => w.nudge(), 5);
       try {
         w.start();
-        await sink.waitFor(6);
+        await sink.waitFor(40);
       } finally {
         clearInterval(arrivals);
       }
       expect(recipientsOf()).toEqual(emails);
-      expect(pace.perSec).toBe(25);
-      const gaps = startedAt.slice(1).map((t, i) => t - (startedAt[i] ?? 0));
-      // 25 a second: five gaps of 40 ms on average (a late timer lets the next one follow a little
-      // sooner, as a token bucket does), and never two at once.
-      expect((startedAt.at(-1) ?? 0) - (startedAt[0] ?? 0)).toBeGreaterThanOrEqual(5 * 40 - 15);
-      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(20);
+      expect(pace.perSec).toBe(50);
+      // While the claims come back full (a backlog: the first 20 here, well before the queue's
+      // end), 50 a second: nine gaps of 20 ms on average (a late timer lets the next one follow a
+      // little sooner, as a token bucket does), and never two at once. At the queue's end the
+      // backlog is gone and the last few go as the slot allows.
+      const first = startedAt.slice(0, 10);
+      const gaps = first.slice(1).map((t, i) => t - (first[i] ?? 0));
+      expect((first.at(-1) ?? 0) - (first[0] ?? 0)).toBeGreaterThanOrEqual(9 * 20 - 10);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(8);
       // A visitor's nudge looks for confirmations, not for broadcast rows: those are looked for at
       // the start and at each poll (a second apart), where each nudge used to send the worker
       // looking (65 looks in this test before; a claim in nearly every group commit of a burst).
       const elapsedMs = performance.now() - began;
       const broadcastLooks = claims.filter((q) => /set "locked_by".*"broadcast_id" is not null/s.test(q));
       expect(broadcastLooks.length).toBeLessThanOrEqual(1 + Math.ceil(elapsedMs / 1000));
+    });
+
+    it('a confirmation with no backlog behind it is not held by the pace, however busy the loop', async () => {
+      await queue('trickle@example.com');
+      const smtp = smtpMailer(sink.url, FROM, 1);
+      // A pace that would space emails a second apart, and a loop that reads as fully busy.
+      const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 1, tickMs: 10 });
+      const w = new OutboxWorker({
+        db: store.db,
+        dialect,
+        mailer: smtp,
+        clock,
+        kinds: new Map([['note', note]]),
+        visitorPace: pace,
+      });
+      opened.push({ worker: w, mailer: smtp });
+      w.nudge();
+      w.start();
+      const began = performance.now();
+      await sink.waitFor(1);
+      expect(recipientsOf()).toEqual(['trickle@example.com']);
+      // Held by the pace, it would have waited its second.
+      expect(performance.now() - began).toBeLessThan(900);
+      expect(pace.perSec).toBe(Number.POSITIVE_INFINITY);
     });
 
     it('on stop, lets go of the rows it leased but had not started, and finishes the one under way', async () => {

@@ -341,15 +341,22 @@ export class OutboxWorker {
   private startReady(): void {
     while (!this.stopped && this.sending < this.concurrency) {
       const i = this.ready.findIndex((r) => r.broadcast_id === null || this.broadcastInFlight < this.broadcastSlots);
-      if (i === -1 || this.paceTimer) return;
-      const wait = this.opts.visitorPace?.next(performance.now()) ?? 0;
-      if (wait > 0) {
-        this.paceTimer = setTimeout(() => {
-          this.paceTimer = undefined;
-          this.fill();
-        }, wait);
-        this.paceTimer.unref();
-        return;
+      if (i === -1) return;
+      // Broadcast rows wait for the visitor pace; a confirmation only when confirmations are
+      // themselves the backlog (claims coming back full, as in a burst): a trickle of them still
+      // never waits behind a broadcast, whatever the broadcast does to the loop (0018, 0051).
+      const paced = this.ready[i]?.broadcast_id !== null || this.otherLookahead > this.concurrency;
+      if (paced && this.opts.visitorPace) {
+        if (this.paceTimer) return;
+        const wait = this.opts.visitorPace.next(performance.now());
+        if (wait > 0) {
+          this.paceTimer = setTimeout(() => {
+            this.paceTimer = undefined;
+            this.fill();
+          }, wait);
+          this.paceTimer.unref();
+          return;
+        }
       }
       const [row] = this.ready.splice(i, 1);
       if (row) this.launch(row);
