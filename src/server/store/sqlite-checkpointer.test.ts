@@ -4,7 +4,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openStore } from './database.ts';
+import { checkpointAfterErasure, openStore } from './database.ts';
 import { BACKSTOP_PAGES, type CheckpointReport, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 let dir: string;
@@ -84,5 +84,25 @@ describe('SQLite checkpoints on a worker thread', () => {
     const reopened = new SqliteDatabase(file, { readonly: true });
     expect(reopened.prepare('select count(*) as n from t').get()).toEqual({ n: 1000 });
     reopened.close();
+  });
+
+  it('an erasure still empties the WAL while the worker checkpoints beside it', async () => {
+    // The erased row's old pages must not stay in the WAL for a copy of the files to show; the
+    // erasure's TRUNCATE checkpoint waits out a background checkpoint under way, never gives up.
+    const store = await openStore(`sqlite:${file}`, { backgroundCheckpoints: true });
+    try {
+      await sql`create table t (id integer primary key, body text not null)`.execute(store.db);
+      // Over a second: several of the worker's 200 ms checkpoints fall among the erasures.
+      const began = performance.now();
+      for (let round = 0; round < 20 || performance.now() - began < 1000; round++) {
+        const rows = Array.from({ length: 50 }, (_, k) => sql`(${round * 50 + k}, ${`secret-${round}-${k}`})`);
+        await sql`insert into t (id, body) values ${sql.join(rows)}`.execute(store.db);
+        await sql`delete from t where id = ${round * 50}`.execute(store.db);
+        expect(await checkpointAfterErasure(store)).toBe(true);
+        expect(statSync(`${file}-wal`).size).toBe(0);
+      }
+    } finally {
+      await store.close();
+    }
   });
 });
