@@ -241,23 +241,18 @@ test.describe('the offer of a preferred language', () => {
     });
   });
 
-  test.describe('a browser that prefers English', () => {
-    test.use({ locale: 'en-GB' });
+  for (const [locale, who, what] of [
+    ['en-GB', 'English', 'is offered nothing'],
+    ['zh-TW', 'Traditional Chinese', 'is not offered Simplified Chinese'],
+  ] as const) {
+    test.describe(`a browser that prefers ${who}`, () => {
+      test.use({ locale });
 
-    test('is offered nothing', async ({ page }) => {
-      await page.goto('/');
-      await waitForHydration(page);
-      await expect(offerOf(page)).toBeHidden();
+      test(what, async ({ page }) => {
+        await page.goto('/');
+        await waitForHydration(page);
+        await expect(offerOf(page)).toBeHidden();
+      });
     });
-  });
-
-  test.describe('a browser that prefers Traditional Chinese', () => {
-    test.use({ locale: 'zh-TW' });
-
-    test('is not offered Simplified Chinese', async ({ page }) => {
-      await page.goto('/');
-      await waitForHydration(page);
-      await expect(offerOf(page)).toBeHidden();
-    });
-  });
+  }
 });

@@ -1,7 +1,8 @@
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertConfirmedSubscribers, insertSubscriber } from '../test/fixtures.ts';
 import { openTestStore, testClock, testPostgresUrl, type TestStore } from '../test/test-store.ts';
+import { captureUpdates } from '../test/update-capture.ts';
 import type { Mailer } from './mailer.ts';
 import { newOutboxRow } from './outbox.ts';
 import { OutboxWorker } from './outbox-worker.ts';
@@ -37,15 +38,7 @@ describe('the outbox claim on SQLite', () => {
       .values(newOutboxRow('note', id, clock()))
       .execute();
 
-    const claims: RootOperationNode[] = [];
-    const capture: KyselyPlugin = {
-      transformQuery: ({ node }) => {
-        if (node.kind === 'UpdateQueryNode') claims.push(node);
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    };
-    const db = store.db.withPlugin(capture);
+    const { db, updates } = captureUpdates(store.db);
     const worker = new OutboxWorker({
       db,
       dialect: 'sqlite',
@@ -56,10 +49,8 @@ describe('the outbox claim on SQLite', () => {
     expect(await worker.runOnce()).toBe(1);
     expect(sent).toEqual(['a@example.com']);
 
-    const executor = store.db.getExecutor();
     const plans: string[] = [];
-    for (const node of claims) {
-      const compiled = executor.compileQuery(node, { queryId: 'plan' });
+    for (const compiled of updates) {
       if (!/update "outbox" set "locked_by" = \?, "locked_until"/.test(compiled.sql)) continue;
       const rows = await store.db.executeQuery<{ detail: string }>(
         CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
@@ -104,16 +95,9 @@ describe.skipIf(!testPostgresUrl)('the outbox claim on PostgreSQL', () => {
     }
     clock.set(new Date(clock().getTime() + ids.length * 2).toISOString());
 
-    const claims: RootOperationNode[] = [];
-    const capture: KyselyPlugin = {
-      transformQuery: ({ node }) => {
-        if (node.kind === 'UpdateQueryNode') claims.push(node);
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    };
+    const { db, updates } = captureUpdates(store.db);
     const worker = new OutboxWorker({
-      db: store.db.withPlugin(capture),
+      db,
       dialect: 'postgres',
       mailer: { description: 'memory', send: async () => undefined, close: () => undefined },
       clock,
@@ -122,13 +106,10 @@ describe.skipIf(!testPostgresUrl)('the outbox claim on PostgreSQL', () => {
     });
     expect(await worker.runOnce()).toBe(1);
     await worker.stop();
-    const executor = store.db.getExecutor();
-    const claim = claims
-      .map((node) => executor.compileQuery(node, { queryId: 'plan' }))
-      .find(
-        (c) =>
-          /update "outbox" set "locked_by" = \$1, "locked_until"/.test(c.sql) && /"broadcast_id" is null/.test(c.sql),
-      );
+    const claim = updates.find(
+      (c) =>
+        /update "outbox" set "locked_by" = \$1, "locked_until"/.test(c.sql) && /"broadcast_id" is null/.test(c.sql),
+    );
     if (!claim) throw new Error('the worker sent no claim for confirmations');
 
     const plan = async () =>

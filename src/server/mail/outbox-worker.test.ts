@@ -4,7 +4,8 @@ import type { Database } from '../store/schema.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { startSmtpSink, type SinkHooks, type SmtpSink } from '../test/smtp-sink.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../test/test-store.ts';
-import type { Kysely, KyselyPlugin } from 'kysely';
+import { captureUpdates } from '../test/update-capture.ts';
+import type { Kysely } from 'kysely';
 import { smtpMailer, type Mailer } from './mailer.ts';
 import { newOutboxRow, type Composer } from './outbox.ts';
 import { OutboxWorker, retryDelayMs } from './outbox-worker.ts';
@@ -333,17 +334,9 @@ for (const { dialect, skip, label } of dialectCases) {
       // The loop reads as fully busy, as in a burst; 50 a second is 20 ms apart.
       const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 50, tickMs: 10 });
       // Every claim the worker sends, to tell its looks for broadcast rows from the others.
-      const claims: string[] = [];
-      const capture: KyselyPlugin = {
-        transformQuery: ({ node }) => {
-          if (node.kind === 'UpdateQueryNode')
-            claims.push(store.db.getExecutor().compileQuery(node, { queryId: 'count' }).sql);
-          return node;
-        },
-        transformResult: async ({ result }) => result,
-      };
+      const { db, updates } = captureUpdates(store.db);
       const w = new OutboxWorker({
-        db: store.db.withPlugin(capture),
+        db,
         dialect,
         mailer,
         clock,
@@ -375,7 +368,7 @@ for (const { dialect, skip, label } of dialectCases) {
       // the start and at each poll (a second apart), where each nudge used to send the worker
       // looking (65 looks in this test before; a claim in nearly every group commit of a burst).
       const elapsedMs = performance.now() - began;
-      const broadcastLooks = claims.filter((q) => /set "locked_by".*"broadcast_id" is not null/s.test(q));
+      const broadcastLooks = updates.filter((q) => /set "locked_by".*"broadcast_id" is not null/s.test(q.sql));
       expect(broadcastLooks.length).toBeLessThanOrEqual(1 + Math.ceil(elapsedMs / 1000));
     });
 

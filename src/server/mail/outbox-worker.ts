@@ -179,7 +179,10 @@ export class OutboxWorker {
   private othersDue = true;
   private broadcastDue = true;
   private nudges = 0;
-  /** Rows of other kinds kept in hand beyond the slots: a slot's worth, more under a backlog. */
+  /**
+   * Rows of other kinds kept leased ahead of the slots, so a slot that frees starts its next email
+   * at once instead of waiting for a claim's commit: a slot's worth, more under a backlog.
+   */
   private otherLookahead: number;
   /** Wakes the slots when the visitor pace lets the next email go. */
   private paceTimer: NodeJS.Timeout | undefined;
@@ -269,12 +272,6 @@ export class OutboxWorker {
       });
   }
 
-  // Rows of other kinds kept leased ahead of the slots, so a slot that frees starts its next email
-  // at once instead of waiting for a claim's commit (a group commit's cycle under load).
-  private get lookahead(): number {
-    return this.otherLookahead;
-  }
-
   private async fillSlots(): Promise<void> {
     for (;;) {
       this.again = false;
@@ -297,7 +294,7 @@ export class OutboxWorker {
       const otherRoom =
         othersReady > this.concurrency
           ? 0
-          : Math.max(0, this.concurrency - this.sending + this.lookahead - othersReady);
+          : Math.max(0, this.concurrency - this.sending + this.otherLookahead - othersReady);
       const otherWant = this.othersDue || broadcastWant > 0 ? otherRoom : 0;
       if (otherWant === 0 && broadcastWant === 0) {
         // Enough in hand: the next send to end starts one of them and fills again. Rows nobody

@@ -95,10 +95,10 @@ export function startSqliteCheckpointer(
       resolve();
     });
   });
+  // An error is always followed by 'exit', which gives the checkpoints back.
   worker.on('error', (error) => {
     opts.onReport?.({ ok: false, error: error.message });
     opts.onFailure?.(error.message);
-    if (sqlite.open) restore();
   });
   // The process may exit while it runs: nothing is lost, the next open replays the WAL.
   worker.unref();
