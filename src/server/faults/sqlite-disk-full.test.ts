@@ -93,8 +93,12 @@ describe('SQLite disk full', () => {
         /^Our database is not answering just now, so your sign-up could not be saved\./,
       );
       expect(Number(refused?.retryAfter)).toBeGreaterThan(0);
-      // Still full: the next one is refused the same way, and the page is still served.
-      expect((await signUp()).status).toBe(503);
+      // Still full: the next one is refused the same way, unless a checkpoint (on its own thread
+      // since decision 0051) has just let the WAL start over in space it already holds: then it is
+      // stored durably and acknowledged, and counted below with every other acknowledged one.
+      // Either way it is never a 500 and never lost; the page is still served.
+      const next = await signUp();
+      expect(isAck(next) || (next.status === 503 && next.body.error?.code === 'unavailable')).toBe(true);
       expect(await statusOf(`${server.origin}/`)).toBe(200);
 
       // The log says what happened, by code, and names no one.
