@@ -19,6 +19,7 @@ import type { Mailer } from './mail/mailer.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { clientErrorHandler, frameworkErrorHandler, httpContractPlugin } from './plugins/http-contract.ts';
+import { trustProxyFn } from './lib/client-address.ts';
 import { FastPaths } from './lib/fast-paths.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
@@ -112,10 +113,6 @@ export const timeouts = {
   checkEveryMs: 1_000,
 } as const;
 
-// A hop count N trusts the N nearest proxies (Fastify's types take it as a function).
-const trustProxyOption = (v: Env['TRUST_PROXY']) =>
-  typeof v === 'number' ? (_address: string, hop: number) => hop < v : v;
-
 /**
  * The whole server as one Fastify app, in the order fastify/demo keeps: infrastructure plugins
  * first (each named, each declaring what it needs), then one plugin per feature. `app.printPlugins()`
@@ -141,13 +138,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
   });
   const fastPaths = new FastPaths();
+  // One reading of the client's address, for Fastify's request.ip and for the fast paths.
+  const trust = trustProxyFn(env.TRUST_PROXY);
   const app: FastifyInstance = Fastify({
     logger: loggerOptions(env, deps.logStream),
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
     bodyLimit: 16 * 1024,
     // http-contract answers 503 while closing, in the one error shape.
     return503OnClosing: false,
-    trustProxy: trustProxyOption(env.TRUST_PROXY),
+    trustProxy: trust,
     // The server Fastify would make (its timeouts are set here, since Fastify leaves a server it
     // did not make alone), with the fast paths asked first: answers from memory that skip
     // Fastify's routing and hooks and keep what those give (decision 0049).
@@ -221,6 +220,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
     retentionDays: env.VISIT_RETENTION_DAYS,
     visitsPerMinute: env.VISIT_RATE_LIMIT,
+    fastPaths,
+    headersFor,
+    trust,
   });
   await app.register(allowlistFeature, {
     mode: content.wallet.mode,

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
+import type http from 'node:http';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { Address } from 'ox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,56 +10,24 @@ import { apiPaths, healthPaths, metricsPath } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
 import { FastPaths } from '../lib/fast-paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
+import { ask, captureLogLines, header, serveTwice, type Answer } from '../test/fast-path-harness.ts';
 import { sampleOf } from '../test/prometheus-text.ts';
 import { PROOF_RECHECK_MS } from './proof-cache.ts';
 import { freezeSnapshot, LEAF_ENCODING } from './snapshots.ts';
 
-// The proof route's fast path (decision 0049) against the route itself, over real HTTP: the same
-// app is served twice, once as main.ts serves it (fast path first) and once through Fastify's own
-// handler alone (`app.routing`, what the fast path hands anything else to). Every answer must be
-// the same status, the same headers in the same order, and the same bytes.
+// The proof route's fast path (decision 0049) against the route itself, over real HTTP
+// (fast-path-harness.ts). Every answer must be the same status, the same headers in the same
+// order, and the same bytes.
 
 const TOKEN = 'metrics-token-for-the-fast-path-test';
 const randomAddress = () => Address.checksum(`0x${randomBytes(20).toString('hex')}`);
 
-interface Answer {
-  status: number;
-  /** Name and value pairs in the order they came, names lower-cased; Date only as present. */
-  headers: [string, string][];
-  body: string;
-}
-
-function ask(port: number, path: string, opts: { method?: string; headers?: Record<string, string> } = {}) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers ?? {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const headers: [string, string][] = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2) {
-            const name = (res.rawHeaders[i] ?? '').toLowerCase();
-            // The two answers are a few milliseconds apart; the second may tick over.
-            headers.push([name, name === 'date' ? '(a date)' : (res.rawHeaders[i + 1] ?? '')]);
-          }
-          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString() });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const header = (a: Answer, name: string) => a.headers.find(([n]) => n === name)?.[1];
-
 describe('the proof fast path answers exactly as the route', () => {
   let t: TestApp;
   let fastPort: number;
-  let routeServer: http.Server;
   let routePort: number;
-  const lines: Record<string, unknown>[] = [];
+  let closeRoute: () => Promise<void>;
+  const { stream: logStream, lines } = captureLogLines();
   const listed = Array.from({ length: 5 }, randomAddress);
 
   const fastLines = () => lines.filter((l) => String(l.reqId).startsWith('fast-'));
@@ -103,26 +69,12 @@ describe('the proof fast path answers exactly as the route', () => {
     t = await buildTestApp({
       content: parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } }),
       env: { LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN },
-      logStream: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          for (const line of chunk.toString().split('\n').filter(Boolean))
-            lines.push(JSON.parse(line) as Record<string, unknown>);
-          done();
-        },
-      }),
+      logStream,
     });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    fastPort = (t.app.server.address() as AddressInfo).port;
-    // Fastify's own handler, as the fast path hands requests to it; kept alive as long, so even
-    // Keep-Alive reads the same.
-    routeServer = http.createServer((req, res) => t.app.routing(req, res));
-    routeServer.keepAliveTimeout = t.app.server.keepAliveTimeout;
-    await new Promise<void>((resolve) => routeServer.listen(0, '127.0.0.1', resolve));
-    routePort = (routeServer.address() as AddressInfo).port;
+    ({ fastPort, routePort, close: closeRoute } = await serveTwice(t.app));
   });
   afterAll(async () => {
-    routeServer.closeAllConnections();
-    await new Promise((resolve) => routeServer.close(resolve));
+    await closeRoute();
     await t?.close();
   });
 

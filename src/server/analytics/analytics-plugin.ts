@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { dayOf } from '../lib/days.ts';
+import type { TrustFn } from '../lib/client-address.ts';
+import type { FastPaths } from '../lib/fast-paths.ts';
 import { errorText } from '../lib/log-safe.ts';
+import type { HeadersFor } from '../plugins/security-headers.ts';
 import { intervalJob, scheduledJob } from '../plugins/jobs.ts';
 import { type BeaconDropReason, provideBeaconMetrics } from './beacon-metrics.ts';
 import { AudienceSums, nextPresetChange, offerAudienceSums } from './audience-sums.ts';
@@ -10,6 +13,8 @@ import { purgeAnalytics } from './retention.ts';
 import { MemoryVisitBudget, SharedOrLocalVisitBudget } from './visit-budget.ts';
 import { BotVerdicts } from './visit-filter.ts';
 import { VisitRecorder } from './visit-recorder.ts';
+import { visitFastPath } from './visit-fast-path.ts';
+import { visitIntake } from './visit-intake.ts';
 import { registerVisitRoutes } from './visit-routes.ts';
 import { DailySalts } from './visitor-hash.ts';
 
@@ -31,7 +36,17 @@ const beaconDropOf: Record<DropReason, BeaconDropReason | null> = {
  * Audience presets' sums of closed days ready (so no operator's report reads them).
  */
 export const analyticsFeature = fp(
-  async (app: FastifyInstance, opts: { publicUrl: string; retentionDays: number; visitsPerMinute: number }) => {
+  async (
+    app: FastifyInstance,
+    opts: {
+      publicUrl: string;
+      retentionDays: number;
+      visitsPerMinute: number;
+      fastPaths: FastPaths;
+      headersFor: HeadersFor;
+      trust: false | TrustFn;
+    },
+  ) => {
     const warn = (what: string) => (error: unknown) => app.log.warn({ err: errorText(error) }, what);
     provideBeaconMetrics(app.metrics);
     const recorder = new VisitRecorder(app.store.db, {
@@ -60,7 +75,26 @@ export const analyticsFeature = fp(
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
     };
-    registerVisitRoutes(app, { recorder, salts, budget, verdicts, publicUrl: opts.publicUrl, afterReply });
+    const intake = visitIntake({
+      recorder,
+      salts,
+      budget,
+      verdicts,
+      geo: app.geo,
+      metrics: app.metrics.beacons,
+      clock: app.clock,
+      publicUrl: opts.publicUrl,
+      afterReply,
+    });
+    registerVisitRoutes(app, intake);
+    opts.fastPaths.add(
+      visitFastPath(intake, {
+        headersFor: opts.headersFor,
+        trust: opts.trust,
+        underPressure: () => app.isUnderPressure(),
+        onError: warn('visit not counted'),
+      }),
+    );
 
     const flushAll = async () => {
       await Promise.all(inFlight);
@@ -95,7 +129,16 @@ export const analyticsFeature = fp(
     name: 'analytics',
     fastify: '5.x',
     encapsulate: true,
-    dependencies: ['dh-store', 'dh-clock', 'dh-redis', 'dh-geo', 'dh-write-protection', 'dh-jobs', 'dh-metrics'],
-    decorators: { fastify: ['store', 'clock', 'redis', 'geo', 'protection', 'jobs', 'metrics'] },
+    dependencies: [
+      'dh-store',
+      'dh-clock',
+      'dh-redis',
+      'dh-geo',
+      'dh-write-protection',
+      'dh-jobs',
+      'dh-metrics',
+      'dh-health',
+    ],
+    decorators: { fastify: ['store', 'clock', 'redis', 'geo', 'protection', 'jobs', 'metrics', 'isUnderPressure'] },
   },
 );
