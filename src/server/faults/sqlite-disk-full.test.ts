@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerHandle } from '../../../bench/lib/processes.ts';
 import { openStore } from '../store/database.ts';
+import { mountSmallDisk, type SmallDisk } from '../test/small-disk.ts';
 import {
   isAck,
   missingSignups,
@@ -25,10 +23,8 @@ import {
 const MOUNT_SIZE = '16m';
 const LEAVE_FREE_BYTES = 32 * 1024;
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-disk-full-'));
-const file = path.join(dir, 'dh.sqlite');
-const filler = path.join(dir, 'filler');
-let mounted: true | string = 'not tried';
+let disk: SmallDisk | undefined;
+let file = '';
 
 const integrity = (): unknown => {
   const db = new Database(file, { readonly: true });
@@ -43,25 +39,20 @@ describe('SQLite disk full', () => {
   let server: ServerHandle | undefined;
 
   beforeAll(() => {
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${MOUNT_SIZE},mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
-      mounted = true;
-    } catch (error) {
-      mounted = `this test mounts a ${MOUNT_SIZE} tmpfs to fill, which needs root (or CAP_SYS_ADMIN); mount said: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`;
-    }
+    disk = mountSmallDisk('dh-disk-full-', MOUNT_SIZE);
+    file = path.join(disk.dir, 'dh.sqlite');
   });
 
   afterAll(async () => {
     await server?.stop();
-    if (mounted === true) execFileSync('umount', ['-l', dir]);
-    rmSync(dir, { recursive: true, force: true });
+    disk?.remove();
   });
 
   it(
     'answers 503 in words, keeps the file whole, and takes sign-ups again once space returns',
     { timeout: 120_000 },
     async (ctx) => {
-      if (mounted !== true) return ctx.skip(`Skipped: ${mounted}`);
+      if (!disk || disk.mounted !== true) return ctx.skip(`Skipped: ${disk?.mounted ?? 'no disk'}`);
       server = await startServer({ DATABASE_URL: `sqlite:${file}` });
       const visitor = await visitorOf(server.origin);
       const acked: string[] = [];
@@ -74,8 +65,7 @@ describe('SQLite disk full', () => {
       };
       expect(isAck(await signUp())).toBe(true);
 
-      const { bavail, bsize } = statfsSync(dir);
-      writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - LEAVE_FREE_BYTES)));
+      disk.fill(LEAVE_FREE_BYTES);
 
       // Sign-ups go on into the last kilobytes (and the WAL's space already allocated) until one is refused.
       let refused: SignupAnswer | undefined;
@@ -108,7 +98,7 @@ describe('SQLite disk full', () => {
       expect(log).not.toMatch(/@example\.com/);
       expect(integrity()).toBe('ok');
 
-      rmSync(filler);
+      disk.empty();
       const freedAt = performance.now();
       await until(async () => isAck(await signUp()), 'a sign-up to be taken once space returned');
       const backMs = performance.now() - freedAt;

@@ -189,6 +189,7 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
             // Before the app's logger exists, and rare: Node's warning channel (stderr) says it.
             onFailure: (error) =>
               process.emitWarning(`SQLite checkpoints are back on the serving connection: ${error}`),
+            onRecovery: () => process.emitWarning('SQLite checkpoints are back on their own thread.'),
           })
         : null;
     return {

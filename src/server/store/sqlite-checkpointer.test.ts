@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkpointAfterErasure, openStore } from './database.ts';
+import { mountSmallDisk } from '../test/small-disk.ts';
 import { BACKSTOP_PAGES, type CheckpointReport, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 let dir: string;
@@ -71,6 +72,62 @@ describe('SQLite checkpoints on a worker thread', () => {
     await checkpointer.stop();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     db.close();
+  });
+
+  it('goes on through a full disk: the serving connection checkpoints meanwhile, the worker again once space is back', async (ctx) => {
+    const disk = mountSmallDisk('dh-checkpoint-full-', '4m');
+    try {
+      if (disk.mounted !== true) return ctx.skip(`Skipped: ${disk.mounted}`);
+      file = path.join(disk.dir, 'test.sqlite');
+      const db = serving();
+      const reports: CheckpointReport[] = [];
+      const failures: string[] = [];
+      let recoveries = 0;
+      const checkpointer = startSqliteCheckpointer(db, file, {
+        everyMs: 20,
+        onReport: (r) => reports.push(r),
+        onFailure: (error) => failures.push(error),
+        onRecovery: () => recoveries++,
+      });
+      try {
+        // A WAL of some 150 pages, copied into the file: the WAL's space is now held for reuse.
+        writeRows(db, 20);
+        const copied = () => reports.some((r) => r.ok && r.log > 0 && r.checkpointed === r.log);
+        await vi.waitFor(() => expect(copied()).toBe(true), { timeout: 10_000, interval: 20 });
+        // No space left: new rows still fit in the WAL the file already holds, but copying them
+        // into the database file would grow it, and fails.
+        disk.fill(0);
+        writeRows(db, 10);
+        await vi.waitFor(() => expect(failures).toHaveLength(1), { timeout: 10_000, interval: 20 });
+        expect(failures[0]).toMatch(/full|space/i);
+        expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+        // It keeps trying (reports come on every attempt in tests), and says it failed once.
+        const failedSoFar = reports.filter((r) => !r.ok).length;
+        await vi.waitFor(() => expect(reports.filter((r) => !r.ok).length).toBeGreaterThan(failedSoFar + 2), {
+          timeout: 10_000,
+          interval: 20,
+        });
+        expect(failures).toHaveLength(1);
+
+        disk.empty();
+        await vi.waitFor(() => expect(recoveries).toBe(1), { timeout: 10_000, interval: 20 });
+        expect(reports.filter((r) => r.ok && r.recovered)).toHaveLength(1);
+        expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
+        const before = reports.length;
+        writeRows(db, 10);
+        await vi.waitFor(
+          () => expect(reports.slice(before).some((r) => r.ok && r.log > 0 && r.checkpointed === r.log)).toBe(true),
+          { timeout: 10_000, interval: 20 },
+        );
+      } finally {
+        await checkpointer.stop();
+      }
+      expect(db.prepare('select count(*) as n from t').get()).toEqual({ n: 4000 });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    } finally {
+      disk.remove();
+    }
   });
 
   it('a store opened with background checkpoints keeps every committed row across a close and a reopen', async () => {

@@ -12,9 +12,12 @@ export const CHECKPOINT_EVERY_MS = 200;
 export const BACKSTOP_PAGES = 10_000;
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 
-/** What one background checkpoint did (SQLite's own three figures), or why it could not run. */
+/**
+ * What one background checkpoint did (SQLite's own three figures, and whether it is the first to
+ * succeed after failures), or why it could not run.
+ */
 export type CheckpointReport =
-  { ok: true; busy: number; log: number; checkpointed: number } | { ok: false; error: string };
+  { ok: true; busy: number; log: number; checkpointed: number; recovered: boolean } | { ok: false; error: string };
 
 // The worker's code, run with eval so the bundled server needs no second entry file: it opens the
 // same file with the same driver (its path is handed over, so nothing is resolved from the
@@ -26,14 +29,20 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 0');
+// A checkpoint can fail for a while (a full disk) and then succeed again: the thread goes on
+// trying, and says so only when it starts failing and when it succeeds again, not five times a
+// second.
+let failing = false;
 const step = () => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (workerData.report || r.busy) parentPort.postMessage({ ok: true, busy: r.busy, log: r.log, checkpointed: r.checkpointed });
+    const recovered = failing;
+    failing = false;
+    if (workerData.report || r.busy || recovered)
+      parentPort.postMessage({ ok: true, busy: r.busy, log: r.log, checkpointed: r.checkpointed, recovered });
   } catch (e) {
-    // Once: the serving connection takes its checkpoints back when this thread has ended.
-    parentPort.postMessage({ ok: false, error: String((e && e.message) || e) });
-    end();
+    if (!failing || workerData.report) parentPort.postMessage({ ok: false, error: String((e && e.message) || e) });
+    failing = true;
   }
 };
 const timer = setInterval(step, workerData.everyMs);
@@ -59,8 +68,9 @@ export interface SqliteCheckpointer {
  * of that moment waited, and that was the open loop's p99 (docs/decisions/0051). A second
  * connection on a worker thread checkpoints every CHECKPOINT_EVERY_MS instead. Durability is
  * unchanged (every COMMIT still fsyncs the WAL on the serving connection before it is answered);
- * only the copy into the database file moved. If the worker fails, the serving connection's own
- * checkpoints come back at SQLite's default.
+ * only the copy into the database file moved. While the worker's checkpoints fail (a full disk),
+ * or once it has died, the serving connection's own come back at SQLite's default; when the worker
+ * succeeds again they move back to it.
  */
 export function startSqliteCheckpointer(
   sqlite: SqliteDatabase.Database,
@@ -71,9 +81,12 @@ export function startSqliteCheckpointer(
     onReport?: (report: CheckpointReport) => void;
     /** The worker could not checkpoint (or died): the serving connection's own are back. */
     onFailure?: (error: string) => void;
+    /** The worker checkpoints again after failures: the serving connection's are the backstop again. */
+    onRecovery?: () => void;
   } = {},
 ): SqliteCheckpointer {
   const restore = () => sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+  const backstop = () => sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
@@ -83,11 +96,21 @@ export function startSqliteCheckpointer(
       report: Boolean(opts.onReport),
     },
   });
-  sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  backstop();
   let stopped = false;
+  let failing = false;
   worker.on('message', (report: CheckpointReport) => {
     opts.onReport?.(report);
-    if (!report.ok) opts.onFailure?.(report.error);
+    if (!sqlite.open || stopped) return;
+    if (!report.ok && !failing) {
+      failing = true;
+      restore();
+      opts.onFailure?.(report.error);
+    } else if (report.ok && failing) {
+      failing = false;
+      backstop();
+      opts.onRecovery?.();
+    }
   });
   const exited = new Promise<void>((resolve) => {
     worker.once('exit', () => {
