@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -228,15 +229,46 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
   };
 }
 
+/** How long an erasure keeps asking for its WAL to be emptied before it says it could not. */
+export const ERASURE_CHECKPOINT_PATIENCE_MS = 2_000;
+const ERASURE_CHECKPOINT_RETRY_MS = 10;
+
 /**
  * After an erasure: SQLite's WAL still holds the pages as they were before the delete, so they
  * are copied back into the database file and the WAL is truncated to nothing. (PostgreSQL's dead
  * rows go with VACUUM, which autovacuum runs; its WAL and archives are recycled on their own
  * schedule: docs/deploy.md, "Erasure".)
+ *
+ * A TRUNCATE checkpoint answers busy at once while another connection runs a checkpoint (SQLite's
+ * checkpoint lock invokes no busy handler): the background checkpointer's PASSIVE one, every
+ * 200 ms, takes milliseconds. While another process reads, it would wait in the busy handler, and
+ * better-sqlite3 would hold the event loop for the whole busy_timeout. So each attempt runs
+ * without a busy handler, on the connection held for it alone, and is asked again with the event
+ * loop free in between, for up to `patienceMs`; false only when the WAL still could not be
+ * emptied by then (another process kept reading or writing).
  */
-export async function checkpointAfterErasure(store: Pick<Store, 'db' | 'dialect'>): Promise<boolean> {
+export async function checkpointAfterErasure(
+  store: Pick<Store, 'db' | 'dialect'>,
+  patienceMs: number = ERASURE_CHECKPOINT_PATIENCE_MS,
+): Promise<boolean> {
   if (store.dialect !== 'sqlite') return true;
-  // busy = 1: another connection (a second process) was reading, and the WAL could not be emptied.
-  const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
-  return rows[0]?.busy === 0;
+  const attempt = () =>
+    store.db.connection().execute(async (connection) => {
+      const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(connection);
+      const timeout = Number(rows[0]?.timeout ?? 0);
+      await sql`pragma busy_timeout = 0`.execute(connection);
+      try {
+        // busy = 1: another connection was checkpointing, reading or writing; the WAL was not emptied.
+        const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(connection);
+        return rows[0]?.busy === 0;
+      } finally {
+        await sql.raw(`pragma busy_timeout = ${timeout}`).execute(connection);
+      }
+    });
+  const until = performance.now() + patienceMs;
+  for (;;) {
+    if (await attempt()) return true;
+    if (performance.now() >= until) return false;
+    await sleep(ERASURE_CHECKPOINT_RETRY_MS);
+  }
 }

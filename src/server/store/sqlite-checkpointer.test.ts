@@ -162,4 +162,36 @@ describe('SQLite checkpoints on a worker thread', () => {
       await store.close();
     }
   });
+
+  it('an erasure waits out a reader for a while, and says so when the WAL could not be emptied', async () => {
+    const store = await openStore(`sqlite:${file}`);
+    const reader = new SqliteDatabase(file, { readonly: true });
+    try {
+      await sql`create table t (id integer primary key, body text not null)`.execute(store.db);
+      await sql`insert into t (id, body) values (1, 'secret')`.execute(store.db);
+      // A read transaction in another connection pins the WAL as it is.
+      const read = () => {
+        reader.exec('begin');
+        reader.prepare('select count(*) from t').get();
+      };
+      read();
+      await sql`delete from t where id = 1`.execute(store.db);
+      // It never waits in SQLite's busy handler (that would hold the event loop for the whole
+      // busy_timeout): timers keep firing while it asks.
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 5);
+      const gaveUp = await checkpointAfterErasure(store, 100);
+      clearInterval(ticker);
+      expect(gaveUp).toBe(false);
+      expect(ticks).toBeGreaterThan(2);
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+      // The reader finishes while the erasure is still asking: it is emptied then, not given up on.
+      setTimeout(() => reader.exec('commit'), 50);
+      expect(await checkpointAfterErasure(store, 5_000)).toBe(true);
+      expect(statSync(`${file}-wal`).size).toBe(0);
+    } finally {
+      reader.close();
+      await store.close();
+    }
+  });
 });

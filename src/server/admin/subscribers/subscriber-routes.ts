@@ -159,7 +159,7 @@ export function registerSubscriberRoutes(
       const files = (await api.mailer.forget?.(person.email)) ?? 0;
       if (!(await checkpointAfterErasure(api.store))) {
         request.log.warn(
-          'after an erasure the SQLite WAL could not be emptied (another process was reading); it will be at the next checkpoint',
+          'after an erasure the SQLite WAL could not be emptied (another process kept reading); it will be at the next checkpoint',
         );
       }
       await audit(request, { action: 'subscriber.erased', subject: id, detail: `was ${person.status}` });
