@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { Address } from 'ox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
 import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import { parseSiteContent } from '../../shared/content-schema.ts';
-import { apiPaths, healthPaths, metricsPath } from '../../shared/paths.ts';
+import { apiPaths, healthPaths } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
 import { FastPaths } from '../lib/fast-paths.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { ask, captureLogLines, header, serveTwice, type Answer } from '../test/fast-path-harness.ts';
+import { ask, header, serveAppTwice, type Answer } from '../test/fast-path-harness.ts';
 import { sampleOf } from '../test/prometheus-text.ts';
 import { PROOF_RECHECK_MS } from './proof-cache.ts';
 import { freezeSnapshot, LEAF_ENCODING } from './snapshots.ts';
@@ -23,20 +22,19 @@ const TOKEN = 'metrics-token-for-the-fast-path-test';
 const randomAddress = () => Address.checksum(`0x${randomBytes(20).toString('hex')}`);
 
 describe('the proof fast path answers exactly as the route', () => {
-  let t: TestApp;
-  let fastPort: number;
-  let routePort: number;
-  let closeRoute: () => Promise<void>;
-  const { stream: logStream, lines } = captureLogLines();
+  const served = serveAppTwice({
+    content: parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } }),
+    env: { LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN },
+  });
+  const { lines, fastLines, scrape } = served;
   const listed = Array.from({ length: 5 }, randomAddress);
 
-  const fastLines = () => lines.filter((l) => String(l.reqId).startsWith('fast-'));
   /** The fast path's answer and the route's, for the same request; the fast one first. */
   const both = async (path: string, opts: Parameters<typeof ask>[2] = {}) => {
     const before = fastLines().length;
-    const fast = await ask(fastPort, path, opts);
+    const fast = await ask(served.fastPort, path, opts);
     const viaFast = fastLines().length > before;
-    const route = await ask(routePort, path, opts);
+    const route = await ask(served.routePort, path, opts);
     return { fast, route, viaFast };
   };
   /** Asserts the two are the same, and that the fast path (not Fastify behind it) answered. */
@@ -47,9 +45,9 @@ describe('the proof fast path answers exactly as the route', () => {
     return fast;
   };
   const freeze = () =>
-    t.store.db.transaction().execute((trx) =>
+    served.t.store.db.transaction().execute((trx) =>
       freezeSnapshot(trx, {
-        now: t.clock(),
+        now: served.t.clock(),
         requestedBy: 'a@dh.example',
         approvedBy: 'b@dh.example',
         keepOpen: true,
@@ -57,26 +55,11 @@ describe('the proof fast path answers exactly as the route', () => {
     );
   /** Past the periodic check: the next request waits for it (through the route), later ones do not. */
   const checkNow = async () => {
-    t.clock.advance(PROOF_RECHECK_MS);
+    served.t.clock.advance(PROOF_RECHECK_MS);
     const first = await both(fillPath(apiPaths.allowlistProof, { address: randomAddress() }));
     expect(first.viaFast, 'a request that finds the check due goes to the route').toBe(false);
   };
   const proofPath = (address: string) => fillPath(apiPaths.allowlistProof, { address });
-  const scrape = async () =>
-    (await t.app.inject({ url: metricsPath, headers: { authorization: `Bearer ${TOKEN}` } })).body;
-
-  beforeAll(async () => {
-    t = await buildTestApp({
-      content: parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } }),
-      env: { LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN },
-      logStream,
-    });
-    ({ fastPort, routePort, close: closeRoute } = await serveTwice(t.app));
-  });
-  afterAll(async () => {
-    await closeRoute();
-    await t?.close();
-  });
 
   it('before any snapshot: 404 in the one error shape, in words', async () => {
     await checkNow();
@@ -87,8 +70,8 @@ describe('the proof fast path answers exactly as the route', () => {
   });
 
   it('a listed address, lower-case or checksummed, HEAD, If-None-Match; an unlisted one; a malformed one', async () => {
-    const at = t.clock().toISOString();
-    await t.store.db
+    const at = served.t.clock().toISOString();
+    await served.t.store.db
       .insertInto('allowlist_entries')
       .values(listed.map((address) => ({ address, joined_at: at, country: null })))
       .execute();
@@ -157,9 +140,9 @@ describe('the proof fast path answers exactly as the route', () => {
     const [a = ''] = listed;
     const before = await same(proofPath(a));
     const late = randomAddress();
-    await t.store.db
+    await served.t.store.db
       .insertInto('allowlist_entries')
-      .values({ address: late, joined_at: t.clock().toISOString(), country: null })
+      .values({ address: late, joined_at: served.t.clock().toISOString(), country: null })
       .execute();
     const second = await freeze();
     // Until the check, the snapshot loaded is served, as the route does.

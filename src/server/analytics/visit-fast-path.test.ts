@@ -1,8 +1,7 @@
 import type http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, metricsPath } from '../../shared/paths.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { ask, captureLogLines, serveTwice, type AskOptions } from '../test/fast-path-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { apiPaths } from '../../shared/paths.ts';
+import { ask, serveAppTwice, type AskOptions } from '../test/fast-path-harness.ts';
 import { sampleOf } from '../test/prometheus-text.ts';
 import { securityHeadersFor } from '../plugins/security-headers.ts';
 import { visitFastPath } from './visit-fast-path.ts';
@@ -21,21 +20,15 @@ const beaconHeaders = {
 };
 
 describe('the beacon fast path answers and counts exactly as the route', () => {
-  let t: TestApp;
-  let fastPort: number;
-  let routePort: number;
-  let closeRoute: () => Promise<void>;
-  const { stream: logStream, lines } = captureLogLines();
+  const served = serveAppTwice({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN } });
+  const { fastLines, scrape } = served;
   let client = 0;
 
-  const fastLines = () => lines.filter((l) => String(l.reqId).startsWith('fast-'));
-  const scrape = async () =>
-    (await t.app.inject({ url: metricsPath, headers: { authorization: `Bearer ${TOKEN}` } })).body;
   const dropsOf = (text: string, reason: string) => sampleOf(text, 'dh_beacons_dropped_total', { reason }) ?? 0;
   /** Every visit row, written out: the work after each 204 awaited, then the buffer flushed. */
   const visits = async () => {
-    await t.app.jobs.runOnce('visit-flush');
-    return t.store.db.selectFrom('visits').selectAll().execute();
+    await served.t.app.jobs.runOnce('visit-flush');
+    return served.t.store.db.selectFrom('visits').selectAll().execute();
   };
 
   /**
@@ -47,9 +40,9 @@ describe('the beacon fast path answers and counts exactly as the route', () => {
     const address = `130.149.${Math.floor(++client / 250)}.${(client % 250) + 1}`;
     const withClient = { ...opts, headers: { 'x-forwarded-for': address, ...opts.headers } };
     const result = [];
-    for (const port of [fastPort, routePort]) {
+    for (const port of [served.fastPort, served.routePort]) {
       await visits();
-      await t.store.db.deleteFrom('visits').execute();
+      await served.t.store.db.deleteFrom('visits').execute();
       const before = { lines: fastLines().length, metrics: await scrape() };
       const answer = await ask(port, path, withClient);
       const rows = await visits();
@@ -68,15 +61,6 @@ describe('the beacon fast path answers and counts exactly as the route', () => {
     expect(route.viaFast).toBe(false);
     return { answer: fast.answer, rows: fast.rows, drops: fast.drops, viaFast: fast.viaFast };
   };
-
-  beforeAll(async () => {
-    t = await buildTestApp({ env: { TRUST_PROXY: 'true', LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN }, logStream });
-    ({ fastPort, routePort, close: closeRoute } = await serveTwice(t.app));
-  });
-  afterAll(async () => {
-    await closeRoute();
-    await t?.close();
-  });
 
   it('a beacon from our own page: 204, then one visit with its place, referrer host and hash', async () => {
     const body = JSON.stringify({ p: '/es/', r: 'https://www.t.co/x?y=1', tz: 'Europe/Berlin', l: 'de-DE', extra: 1 });

@@ -42,16 +42,24 @@ for (const { dialect, skip, label } of dialectCases) {
       db: Kysely<Database> = store.db,
       broadcastRatePerSec?: number,
       concurrency = 1,
+      more: {
+        /** What the worker sends through, made from the SMTP mailer (which is closed after the test). */
+        wrap?: (smtp: Mailer) => Mailer;
+        visitorPace?: VisitorFirstPace;
+        pollMs?: number;
+      } = {},
     ) => {
       const mailer = smtpMailer(smtpUrl, FROM, concurrency);
       const w = new OutboxWorker({
         db,
         dialect,
-        mailer,
+        mailer: more.wrap ? more.wrap(mailer) : mailer,
         clock,
         kinds: new Map([['note', note]]),
         concurrency,
         ...(broadcastRatePerSec ? { broadcastRatePerSec } : {}),
+        ...(more.visitorPace ? { visitorPace: more.visitorPace } : {}),
+        ...(more.pollMs ? { pollMs: more.pollMs } : {}),
       });
       opened.push({ worker: w, mailer });
       return w;
@@ -328,22 +336,15 @@ for (const { dialect, skip, label } of dialectCases) {
         await queue(email);
         clock.advance(1);
       }
-      const smtp = smtpMailer(sink.url, FROM, 1);
       const startedAt: number[] = [];
-      const mailer: Mailer = { ...smtp, send: (m) => (startedAt.push(performance.now()), smtp.send(m)) };
       // The loop reads as fully busy, as in a burst; 50 a second is 20 ms apart.
       const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 50, tickMs: 10 });
       // Every claim the worker sends, to tell its looks for broadcast rows from the others.
       const { db, updates } = captureUpdates(store.db);
-      const w = new OutboxWorker({
-        db,
-        dialect,
-        mailer,
-        clock,
-        kinds: new Map([['note', note]]),
+      const w = worker(sink.url, db, undefined, 1, {
+        wrap: (smtp) => ({ ...smtp, send: (m) => (startedAt.push(performance.now()), smtp.send(m)) }),
         visitorPace: pace,
       });
-      opened.push({ worker: w, mailer: smtp });
       // A visitor has arrived before the worker first looks, as in a burst; then one every 5 ms.
       const began = performance.now();
       w.nudge();
@@ -374,18 +375,9 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('a confirmation with no backlog behind it is not held by the pace, however busy the loop', async () => {
       await queue('trickle@example.com');
-      const smtp = smtpMailer(sink.url, FROM, 1);
       // A pace that would space emails a second apart, and a loop that reads as fully busy.
       const pace = new VisitorFirstPace({ busy: () => 1, floorPerSec: 1, tickMs: 10 });
-      const w = new OutboxWorker({
-        db: store.db,
-        dialect,
-        mailer: smtp,
-        clock,
-        kinds: new Map([['note', note]]),
-        visitorPace: pace,
-      });
-      opened.push({ worker: w, mailer: smtp });
+      const w = worker(sink.url, store.db, undefined, 1, { visitorPace: pace });
       w.nudge();
       w.start();
       const began = performance.now();

@@ -2,6 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { metricsPath } from '../../shared/paths.ts';
+import { buildTestApp, type TestApp } from './built-app.ts';
 
 // A fast path (decision 0049) against the route behind it, over real HTTP: the same app served
 // twice, once as main.ts serves it (fast paths first) and once through Fastify's own handler
@@ -51,7 +54,7 @@ export function ask(port: number, path: string, opts: AskOptions = {}): Promise<
 export const header = (a: Answer, name: string): string | undefined => a.headers.find(([n]) => n === name)?.[1];
 
 /** The app listening as main.ts serves it, and a second server on Fastify's own handler alone. */
-export async function serveTwice(
+async function serveTwice(
   app: FastifyInstance,
 ): Promise<{ fastPort: number; routePort: number; close: () => Promise<void> }> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -72,7 +75,7 @@ export async function serveTwice(
 }
 
 /** The app's log as parsed lines, and the stream to hand `buildTestApp` as its `logStream`. */
-export function captureLogLines(): { stream: Writable; lines: Record<string, unknown>[] } {
+function captureLogLines(): { stream: Writable; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -82,4 +85,61 @@ export function captureLogLines(): { stream: Writable; lines: Record<string, unk
     },
   });
   return { stream, lines };
+}
+
+export interface ServedTwice {
+  readonly t: TestApp;
+  /** The app as main.ts serves it: the fast paths first. */
+  readonly fastPort: number;
+  /** Fastify's own handler alone. */
+  readonly routePort: number;
+  /** The app's log, parsed. */
+  readonly lines: Record<string, unknown>[];
+  /** The log lines the fast paths wrote (their request ids start with `fast-`). */
+  fastLines(): Record<string, unknown>[];
+  /** The metrics page, read with the METRICS_TOKEN the app was built with. */
+  scrape(): Promise<string>;
+}
+
+/**
+ * For a describe block: builds the test app (logging to a capture) before its tests, serves it
+ * twice (see serveTwice), and closes both after them.
+ */
+export function serveAppTwice(
+  options: Omit<NonNullable<Parameters<typeof buildTestApp>[0]>, 'logStream'>,
+): ServedTwice {
+  const { stream, lines } = captureLogLines();
+  let built: { t: TestApp; fastPort: number; routePort: number; close: () => Promise<void> } | undefined;
+  const ready = () => {
+    if (!built) throw new Error('serveAppTwice: used outside its describe block’s tests');
+    return built;
+  };
+  beforeAll(async () => {
+    const t = await buildTestApp({ ...options, logStream: stream });
+    built = { t, ...(await serveTwice(t.app)) };
+  });
+  afterAll(async () => {
+    await built?.close();
+    await built?.t.close();
+  });
+  return {
+    get t() {
+      return ready().t;
+    },
+    get fastPort() {
+      return ready().fastPort;
+    },
+    get routePort() {
+      return ready().routePort;
+    },
+    lines,
+    fastLines: () => lines.filter((l) => String(l.reqId).startsWith('fast-')),
+    scrape: async () =>
+      (
+        await ready().t.app.inject({
+          url: metricsPath,
+          headers: { authorization: `Bearer ${options.env?.METRICS_TOKEN ?? ''}` },
+        })
+      ).body,
+  };
 }
