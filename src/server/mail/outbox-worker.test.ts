@@ -373,6 +373,24 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(broadcastLooks.length).toBeLessThanOrEqual(1 + Math.ceil(elapsedMs / 1000));
     });
 
+    it('finds rows nobody nudged about at its poll, however often visitors nudge in between', async () => {
+      // The poll is how a broadcast row another instance queued (or a retry come due) is found:
+      // a visitor's nudge does not look for broadcast rows (decision 0051), so a stream of them
+      // must not keep putting the poll off.
+      const w = worker(sink.url, store.db, undefined, 1, { pollMs: 100 });
+      w.start();
+      const arrivals = setInterval(() => w.nudge(), 10);
+      try {
+        // Started, looked once and found nothing; the broadcast row comes in without a word.
+        await vi.waitFor(() => expect(w.writes.claims).toBeGreaterThan(0), { timeout: 5_000, interval: 10 });
+        await queue('from-another-instance@example.com', 'note', 'bc-1');
+        await sink.waitFor(1);
+        expect(recipientsOf()).toEqual(['from-another-instance@example.com']);
+      } finally {
+        clearInterval(arrivals);
+      }
+    });
+
     it('a confirmation with no backlog behind it is not held by the pace, however busy the loop', async () => {
       await queue('trickle@example.com');
       // A pace that would space emails a second apart, and a loop that reads as fully busy.

@@ -153,6 +153,8 @@ function withBounceHeaders(message: MailMessage, row: OutboxRow, verp: Verp): Ma
 export class OutboxWorker {
   readonly id = randomUUID();
   private timer: NodeJS.Timeout | undefined;
+  /** When `timer` fires (performance.now()). */
+  private timerAt = 0;
   private filling: Promise<void> | undefined;
   private again = false;
   private stopped = true;
@@ -218,6 +220,7 @@ export class OutboxWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.paceTimer) clearTimeout(this.paceTimer);
     this.paceTimer = undefined;
     await this.filling;
@@ -259,7 +262,6 @@ export class OutboxWorker {
       this.again = true;
       return;
     }
-    if (this.timer) clearTimeout(this.timer);
     this.filling = this.fillSlots()
       .catch((error: unknown) => {
         // The database being briefly unreachable is no reason to stop; the next poll tries again.
@@ -383,10 +385,19 @@ export class OutboxWorker {
     this.inFlight.add(send);
   }
 
+  /**
+   * The next poll, in `ms` at the latest. A poll already due sooner stands: put off again at every
+   * fill, it never came while visitors kept nudging (a fill each), and what only a poll finds (a
+   * broadcast row another instance queued, a retry come due) waited for the visitors to stop.
+   */
   private wakeIn(ms: number): void {
     if (this.stopped) return;
+    const at = performance.now() + ms;
+    if (this.timer && this.timerAt <= at) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.othersDue = true;
       this.broadcastDue = true;
       this.fill();
