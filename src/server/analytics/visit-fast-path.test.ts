@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apiPaths } from '../../shared/paths.ts';
 import { ask, serveAppTwice, type AskOptions } from '../test/fast-path-harness.ts';
@@ -143,12 +144,77 @@ describe('the beacon fast path answers and counts exactly as the route', () => {
       ],
       ['a query string', { method: 'POST', headers: beaconHeaders, body }, `${apiPaths.visit}?x=1`],
       ['GET', { headers: beaconHeaders }],
+      // Other spellings of the path, and of the one header the fast path trusts.
+      ['a trailing slash', { method: 'POST', headers: beaconHeaders, body }, `${apiPaths.visit}/`],
+      ['capitals', { method: 'POST', headers: beaconHeaders, body }, apiPaths.visit.toUpperCase()],
+      ['an encoded letter', { method: 'POST', headers: beaconHeaders, body }, apiPaths.visit.replace('v', '%76')],
+      ['a doubled slash', { method: 'POST', headers: beaconHeaders, body }, `/${apiPaths.visit}`],
+      [
+        'Sec-Fetch-Site twice',
+        { method: 'POST', headers: { ...beaconHeaders, 'sec-fetch-site': ['same-origin', 'cross-site'] }, body },
+      ],
     ];
     for (const [label, opts, path] of others) {
       const { answer, viaFast } = await both(opts, path);
       expect(viaFast, label).toBe(false);
       expect(answer.status, label).toBeLessThan(500);
     }
+  });
+
+  it('hostile spellings in a beacon are counted alike, never as one of our pages by name', async () => {
+    const hostile = [
+      { p: '/\u200bes/' }, // an invisible character
+      { p: '/\u0435s/' }, // a Cyrillic letter that looks like "e"
+      { p: '/%65s/' }, // percent-encoded
+      { p: '/es/\u0000' },
+      { p: '/\u202eprivacy', tz: 'Europe/\u202eBerlin', l: 'en\u200b-GB' },
+      { p: '/', r: 'https://xn--80ak6aa92e.com/', tz: '../../etc', l: '<script>' },
+    ];
+    for (const beacon of hostile) {
+      const { rows, viaFast } = await both({ method: 'POST', headers: beaconHeaders, body: JSON.stringify(beacon) });
+      expect(viaFast).toBe(true);
+      expect(rows).toHaveLength(1);
+      const [row] = rows;
+      if (beacon.p !== '/') expect(row?.path, beacon.p).toMatch(/\(other\)$/);
+      // Only the characters a zone or a language tag can have are kept.
+      expect(row?.client_timezone).toMatch(/^[\w\-/+.]+$/);
+      expect(row?.language).toMatch(/^[\w\-/+.]+$/);
+    }
+  });
+
+  it('whatever the body, both answer and count alike (a property, 60 bodies)', async () => {
+    const anyBody = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.json({ maxDepth: 3 }),
+      fc
+        .record(
+          { p: fc.string({ maxLength: 600 }), r: fc.string(), tz: fc.string({ maxLength: 80 }), l: fc.string() },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o)),
+    );
+    await fc.assert(
+      fc.asyncProperty(anyBody, async (body) => {
+        const { answer } = await both({ method: 'POST', headers: beaconHeaders, body });
+        expect(answer.status).toBe(204);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('beacons from one client racing each other spend its budget once each', async () => {
+    // VISIT_RATE_LIMIT's default: 10 counted visits a minute per client.
+    await served.t.app.jobs.runOnce('visit-flush');
+    await served.t.store.db.deleteFrom('visits').execute();
+    const before = await scrape();
+    const headers = { ...beaconHeaders, 'x-forwarded-for': '198.51.100.77' };
+    const body = JSON.stringify({ p: '/' });
+    await Promise.all(
+      Array.from({ length: 14 }, () => ask(served.fastPort, apiPaths.visit, { method: 'POST', headers, body })),
+    );
+    await served.t.app.jobs.runOnce('visit-flush');
+    expect(await served.t.store.db.selectFrom('visits').selectAll().execute()).toHaveLength(10);
+    expect(dropsOf(await scrape(), 'over-budget') - dropsOf(before, 'over-budget')).toBe(4);
   });
 
   it('counts its answers in the same HTTP metrics', async () => {

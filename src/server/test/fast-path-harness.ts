@@ -19,7 +19,8 @@ export interface Answer {
 
 export interface AskOptions {
   method?: string;
-  headers?: Record<string, string>;
+  /** A list sends the header once per value. */
+  headers?: Record<string, string | string[]>;
   /** Sent as it is; with `chunked`, in two chunks without a Content-Length. */
   body?: string;
   chunked?: boolean;
