@@ -76,7 +76,7 @@ const CHUNK = 200;
  * rows it carries (docs/decisions/0047).
  */
 async function readKnown(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   keys: string[],
   hashes: Map<string, string>,
 ): Promise<{
@@ -114,151 +114,203 @@ async function readKnown(
   return { known, suppressed: suppressed.filter(Boolean) };
 }
 
+type SignupItem = { input: SignupInput; meta: SignupMeta };
+
+/** What a batch of sign-ups writes, decided from the batch's one read. */
+interface SignupWrites {
+  inserts: SubscriberRow[];
+  updates: Map<string, SubscriberUpdate>;
+  emails: ReturnType<typeof outboxRow>[];
+  results: SignupResult[];
+}
+
 /**
- * Sign-ups as a batch for the group committer: one SELECT for every address in the batch (and
- * their suppressions), one multi-row INSERT for the new people and one for their confirmation
- * emails (one statement on PostgreSQL), and an UPDATE per known address. A new address is
- * stored pending with its consent, its confirmation email queued in the same transaction. A known
- * address (the caller cannot tell the difference: no enumeration) that is not yet confirmed has
- * its name and comment updated and gets another confirmation email once the cooldown has passed;
- * a confirmed one is left exactly as it is.
+ * Reads what the batch's addresses already are (one SELECT, their suppressions with it) and
+ * decides each sign-up's writes and answer. A new address is stored pending with its consent, its
+ * confirmation email queued with it. A known address (the caller cannot tell the difference: no
+ * enumeration) that is not yet confirmed has its name and comment updated and gets another
+ * confirmation email once the cooldown has passed; a confirmed one is left exactly as it is.
  */
-export const signupBatchWith = (
-  suppressions?: Suppressions,
-): BatchKind<{ input: SignupInput; meta: SignupMeta }, SignupResult> => ({
-  async run(trx, items) {
-    const keys = [...new Set(items.map((i) => i.input.email.toLowerCase()))];
-    // A suppressed address is stored as any sign-up and answered alike (no enumeration), but is
-    // never mailed: its confirmation is not queued.
-    const suppressed = new Set<string>();
-    const known = new Map<string, Known>();
-    for (let i = 0; i < keys.length; i += CHUNK) {
-      const chunk = keys.slice(i, i + CHUNK);
-      const read = await readKnown(trx, chunk, suppressions?.hashesOf(chunk) ?? new Map<string, string>());
-      for (const r of read.known) known.set(r.email_key, r);
-      for (const address of read.suppressed) suppressed.add(address);
-    }
+async function planSignups(
+  reader: Kysely<Database>,
+  suppressions: Suppressions | undefined,
+  items: SignupItem[],
+): Promise<SignupWrites> {
+  const keys = [...new Set(items.map((i) => i.input.email.toLowerCase()))];
+  // A suppressed address is stored as any sign-up and answered alike (no enumeration), but is
+  // never mailed: its confirmation is not queued.
+  const suppressed = new Set<string>();
+  const known = new Map<string, Known>();
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const chunk = keys.slice(i, i + CHUNK);
+    const read = await readKnown(reader, chunk, suppressions?.hashesOf(chunk) ?? new Map<string, string>());
+    for (const r of read.known) known.set(r.email_key, r);
+    for (const address of read.suppressed) suppressed.add(address);
+  }
 
-    const inserts: SubscriberRow[] = [];
-    const updates = new Map<string, SubscriberUpdate>();
-    const emails: ReturnType<typeof outboxRow>[] = [];
-    const results: SignupResult[] = [];
-
-    for (const { input, meta } of items) {
-      const key = input.email.toLowerCase();
-      const now = iso(meta.now);
-      const row = known.get(key);
-      if (!row) {
-        // Time-ordered: new rows land at the end of the key's index, not on a random page of it.
-        const id = timeOrderedId();
-        const insert: SubscriberRow = {
-          id,
-          ...typedFields(input),
-          email_key: key,
-          status: 'pending',
-          created_at: now,
-          updated_at: now,
-          confirmed_at: null,
-          unsubscribed_at: null,
-          last_confirmation_at: now,
-          consent_version: consentWordingIn(meta.locale ?? defaultLocale).version,
-          consent_at: now,
-          consent_page: meta.page,
-          country: meta.location?.country ?? null,
-          region: meta.location?.region ?? null,
-          city: meta.location?.city ?? null,
-          locale: meta.locale ?? defaultLocale,
-        };
-        const mail = !suppressed.has(key);
-        if (!mail) insert.last_confirmation_at = null;
-        inserts.push(insert);
-        if (mail) emails.push(outboxRow(id, meta.now));
-        known.set(key, {
-          id,
-          status: 'pending',
-          last_confirmation_at: insert.last_confirmation_at ?? null,
-          pendingInsert: insert,
-        });
-        results.push({ outcome: 'created', subscriberId: id, emailQueued: mail });
-        continue;
-      }
-      if (row.pendingInsert) {
-        // The same address twice in one batch: the second is an update, mailed already.
-        Object.assign(row.pendingInsert, { ...typedFields(input), updated_at: now });
-        results.push({ outcome: 'updated', subscriberId: row.id, emailQueued: false });
-        continue;
-      }
-
-      if (row.status === 'confirmed') {
-        // Whoever types a confirmed person's address cannot change their record: only the person
-        // consented to what is stored. Same answer as any sign-up (the caller cannot tell).
-        results.push({ outcome: 'updated', subscriberId: row.id, emailQueued: false });
-        continue;
-      }
-
-      const cooledDown =
-        row.last_confirmation_at === null ||
-        meta.now.getTime() - Date.parse(row.last_confirmation_at) >= CONFIRMATION_COOLDOWN_MS;
-      const wasUnsubscribed = row.status === 'unsubscribed';
-      const sendAgain = cooledDown && !suppressed.has(key);
-      const status: SubscriberStatus = wasUnsubscribed ? 'pending' : row.status;
-      updates.set(row.id, {
-        ...updates.get(row.id),
+  const inserts: SubscriberRow[] = [];
+  const updates = new Map<string, SubscriberUpdate>();
+  const emails: ReturnType<typeof outboxRow>[] = [];
+  const results: SignupResult[] = [];
+  for (const { input, meta } of items) {
+    const key = input.email.toLowerCase();
+    const now = iso(meta.now);
+    const row = known.get(key);
+    if (!row) {
+      // Time-ordered: new rows land at the end of the key's index, not on a random page of it.
+      const id = timeOrderedId();
+      const insert: SubscriberRow = {
+        id,
         ...typedFields(input),
-        status,
+        email_key: key,
+        status: 'pending',
+        created_at: now,
         updated_at: now,
-        // Asking again is consenting again, to the wording shown now.
+        confirmed_at: null,
+        unsubscribed_at: null,
+        last_confirmation_at: now,
         consent_version: consentWordingIn(meta.locale ?? defaultLocale).version,
         consent_at: now,
         consent_page: meta.page,
+        country: meta.location?.country ?? null,
+        region: meta.location?.region ?? null,
+        city: meta.location?.city ?? null,
         locale: meta.locale ?? defaultLocale,
-        ...(sendAgain ? { last_confirmation_at: now } : {}),
+      };
+      const mail = !suppressed.has(key);
+      if (!mail) insert.last_confirmation_at = null;
+      inserts.push(insert);
+      if (mail) emails.push(outboxRow(id, meta.now));
+      known.set(key, {
+        id,
+        status: 'pending',
+        last_confirmation_at: insert.last_confirmation_at ?? null,
+        pendingInsert: insert,
       });
-      row.status = status;
-      if (sendAgain) {
-        row.last_confirmation_at = now;
-        emails.push(outboxRow(row.id, meta.now));
-      }
-      results.push({
-        outcome: wasUnsubscribed ? 'resubscribed' : 'updated',
-        subscriberId: row.id,
-        emailQueued: sendAgain,
-      });
+      results.push({ outcome: 'created', subscriberId: id, emailQueued: mail });
+      continue;
+    }
+    if (row.pendingInsert) {
+      // The same address twice in one batch: the second is an update, mailed already.
+      Object.assign(row.pendingInsert, { ...typedFields(input), updated_at: now });
+      results.push({ outcome: 'updated', subscriberId: row.id, emailQueued: false });
+      continue;
     }
 
-    for (const [id, set] of updates) await trx.updateTable('subscribers').set(set).where('id', '=', id).execute();
-    if (
-      trx.getExecutor().adapter instanceof PostgresAdapter &&
-      inserts.length > 0 &&
-      inserts.length <= CHUNK &&
-      emails.length > 0 &&
-      emails.length <= CHUNK
-    ) {
-      // The people and their emails in one statement (a data-modifying WITH): one round trip
-      // fewer. PostgreSQL checks the outbox rows' foreign key at the statement's end, when the
-      // subscribers it names are in. SQLite has no INSERT inside WITH, and no round trips to save.
-      await trx
-        .with('new_subscribers', (db) => db.insertInto('subscribers').values(inserts))
-        .insertInto('outbox')
-        .values(emails)
-        .execute();
-      return results;
+    if (row.status === 'confirmed') {
+      // Whoever types a confirmed person's address cannot change their record: only the person
+      // consented to what is stored. Same answer as any sign-up (the caller cannot tell).
+      results.push({ outcome: 'updated', subscriberId: row.id, emailQueued: false });
+      continue;
     }
-    for (let i = 0; i < inserts.length; i += CHUNK) {
-      await trx
-        .insertInto('subscribers')
-        .values(inserts.slice(i, i + CHUNK))
-        .execute();
+
+    const cooledDown =
+      row.last_confirmation_at === null ||
+      meta.now.getTime() - Date.parse(row.last_confirmation_at) >= CONFIRMATION_COOLDOWN_MS;
+    const wasUnsubscribed = row.status === 'unsubscribed';
+    const sendAgain = cooledDown && !suppressed.has(key);
+    const status: SubscriberStatus = wasUnsubscribed ? 'pending' : row.status;
+    updates.set(row.id, {
+      ...updates.get(row.id),
+      ...typedFields(input),
+      status,
+      updated_at: now,
+      // Asking again is consenting again, to the wording shown now.
+      consent_version: consentWordingIn(meta.locale ?? defaultLocale).version,
+      consent_at: now,
+      consent_page: meta.page,
+      locale: meta.locale ?? defaultLocale,
+      ...(sendAgain ? { last_confirmation_at: now } : {}),
+    });
+    row.status = status;
+    if (sendAgain) {
+      row.last_confirmation_at = now;
+      emails.push(outboxRow(row.id, meta.now));
     }
-    for (let i = 0; i < emails.length; i += CHUNK) {
-      await trx
-        .insertInto('outbox')
-        .values(emails.slice(i, i + CHUNK))
-        .execute();
-    }
-    return results;
-  },
-});
+    results.push({
+      outcome: wasUnsubscribed ? 'resubscribed' : 'updated',
+      subscriberId: row.id,
+      emailQueued: sendAgain,
+    });
+  }
+  return { inserts, updates, emails, results };
+}
+
+const isPostgres = (db: Kysely<Database>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * The new people and their confirmation emails as one statement where it can be: on PostgreSQL
+ * a data-modifying WITH (PostgreSQL checks the outbox rows' foreign key at the statement's end,
+ * when the subscribers it names are in), within one chunk. SQLite has no INSERT inside WITH, and
+ * no round trips to save.
+ */
+function insertsAsOne(db: Kysely<Database>, w: SignupWrites): { execute(): Promise<unknown> } | undefined {
+  if (!isPostgres(db) || w.inserts.length === 0 || w.inserts.length > CHUNK || w.emails.length > CHUNK)
+    return undefined;
+  if (w.emails.length === 0) return db.insertInto('subscribers').values(w.inserts);
+  return db
+    .with('new_subscribers', (q) => q.insertInto('subscribers').values(w.inserts))
+    .insertInto('outbox')
+    .values(w.emails);
+}
+
+/** The batch's writes, inside the transaction `trx`: an UPDATE per known address, then the inserts. */
+async function writeSignups(trx: Transaction<Database>, w: SignupWrites): Promise<void> {
+  for (const [id, set] of w.updates) await trx.updateTable('subscribers').set(set).where('id', '=', id).execute();
+  const one = insertsAsOne(trx, w);
+  if (one) {
+    await one.execute();
+    return;
+  }
+  for (let i = 0; i < w.inserts.length; i += CHUNK) {
+    await trx
+      .insertInto('subscribers')
+      .values(w.inserts.slice(i, i + CHUNK))
+      .execute();
+  }
+  for (let i = 0; i < w.emails.length; i += CHUNK) {
+    await trx
+      .insertInto('outbox')
+      .values(w.emails.slice(i, i + CHUNK))
+      .execute();
+  }
+}
+
+/**
+ * Sign-ups as a batch for the group committer: one SELECT for every address in the batch (and
+ * their suppressions), one multi-row INSERT for the new people and one for their confirmation
+ * emails (one statement on PostgreSQL), and an UPDATE per known address (planSignups says which).
+ *
+ * On PostgreSQL a batch of sign-ups alone runs without the committer's transaction (runAlone):
+ * its read needs none (under READ COMMITTED, PostgreSQL's default, which the app keeps, a SELECT inside a
+ * transaction sees no more and locks no more than one just before it), and its writes are
+ * atomic by themselves when they are one statement, the common case of new addresses only;
+ * otherwise they get a transaction of their own. Two round trips instead of four: BEGIN and
+ * COMMIT cost a busy machine a wake-up of the backend and of the server each
+ * (docs/decisions/0053). A new address that another instance inserts between the read and the
+ * write fails the statement on the unique key, and the committer retries each sign-up in a
+ * transaction of its own, as for any failed batch.
+ */
+export function signupBatchWith(suppressions?: Suppressions): BatchKind<SignupItem, SignupResult> {
+  const run = async (trx: Transaction<Database>, items: SignupItem[]): Promise<SignupResult[]> => {
+    const w = await planSignups(trx, suppressions, items);
+    await writeSignups(trx, w);
+    return w.results;
+  };
+  return {
+    run,
+    async runAlone(db, items) {
+      // SQLite: one connection, no round trips to save; the batch keeps its one transaction.
+      if (!isPostgres(db)) return db.transaction().execute((trx) => run(trx, items));
+      const w = await planSignups(db, suppressions, items);
+      const one = w.updates.size === 0 ? insertsAsOne(db, w) : undefined;
+      if (one) await one.execute();
+      else if (w.updates.size > 0 || w.inserts.length > 0)
+        await db.transaction().execute((trx) => writeSignups(trx, w));
+      return w.results;
+    },
+  };
+}
 
 /** Sign-ups without a suppression list (tests, scripts); the server's carries app.suppressions. */
 export const signupBatch = signupBatchWith();

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { openTestStore, type TestStore } from '../test/test-store.ts';
-import { GroupCommitter, type Job } from './group-commit.ts';
+import { type BatchKind, GroupCommitter, type Job } from './group-commit.ts';
+import type { Database } from './schema.ts';
 import { StoreUnavailableError } from './store-errors.ts';
 
 // The group committer's behaviour when the store fails (docs/decisions/0020-faults.md); its
@@ -128,5 +129,68 @@ describe('group commit when the store fails', () => {
     }
     answer();
     await committer.idle();
+  });
+});
+
+// A kind that keeps its own writes atomic runs a batch of its own without the committer's
+// transaction (runAlone: PostgreSQL's sign-ups, two round trips instead of four, decision 0053).
+describe('group commit of a kind that runs alone', () => {
+  let store: TestStore;
+  beforeEach(async () => {
+    store = await openTestStore('sqlite', { migrate: false });
+    await sql`create table marks (name text primary key)`.execute(store.db);
+  });
+  afterEach(() => store.destroy());
+
+  const insertMarks = (db: Kysely<Database>, names: string[]) =>
+    sql`insert into marks (name) values ${sql.join(names.map((n) => sql`(${n})`))}`.execute(db);
+  const names = async () =>
+    (await sql<{ name: string }>`select name from marks order by name`.execute(store.db)).rows.map((r) => r.name);
+  const markKind = () => {
+    const seen = { alone: [] as string[][], inTransaction: [] as string[][] };
+    const kind: BatchKind<string, string> = {
+      async run(trx, inputs) {
+        seen.inTransaction.push(inputs);
+        await insertMarks(trx, inputs);
+        return inputs.map((n) => `${n}!`);
+      },
+      async runAlone(db, inputs) {
+        seen.alone.push(inputs);
+        // One statement: atomic by itself, as the sign-ups' insert is on PostgreSQL.
+        await insertMarks(db, inputs);
+        return inputs.map((n) => `${n}!`);
+      },
+    };
+    return { kind, seen };
+  };
+
+  it('hands a batch of that kind alone to runAlone, and one shared with other jobs to run in one transaction', async () => {
+    const committer = new GroupCommitter(store.db);
+    const { kind, seen } = markKind();
+    expect(await Promise.all(['a', 'b', 'c'].map((n) => committer.runIn(kind, n)))).toEqual(['a!', 'b!', 'c!']);
+    expect(seen).toEqual({ alone: [['a', 'b', 'c']], inTransaction: [] });
+
+    const shared = await Promise.all([
+      committer.runIn(kind, 'd'),
+      committer.run(async (trx) => {
+        await insertMarks(trx, ['job']);
+        return 'job';
+      }),
+      committer.runIn(kind, 'e'),
+    ]);
+    expect(shared).toEqual(['d!', 'job', 'e!']);
+    expect(seen.inTransaction).toEqual([['d', 'e']]);
+    expect(await names()).toEqual(['a', 'b', 'c', 'd', 'e', 'job']);
+  });
+
+  it('retries each input in a transaction of its own when runAlone fails, so one bad input fails alone', async () => {
+    await insertMarks(store.db, ['taken']);
+    const committer = new GroupCommitter(store.db);
+    const { kind, seen } = markKind();
+    const results = await Promise.allSettled(['x', 'taken', 'y'].map((n) => committer.runIn(kind, n)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(seen.alone).toEqual([['x', 'taken', 'y']]);
+    expect(seen.inTransaction).toEqual([['x'], ['taken'], ['y']]);
+    expect(await names()).toEqual(['taken', 'x', 'y']);
   });
 });

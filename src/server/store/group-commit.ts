@@ -11,6 +11,14 @@ export type Job<T> = (trx: Transaction<Database>) => Promise<T>;
  */
 export interface BatchKind<I, O> {
   run(trx: Transaction<Database>, inputs: I[]): Promise<O[]>;
+  /**
+   * The same work for a batch holding nothing else, given the database rather than a transaction:
+   * a kind that can keep its writes atomic by itself (one statement, or a transaction of its own
+   * only when it needs more) spares the batch BEGIN and COMMIT, two of its round trips on
+   * PostgreSQL (docs/decisions/0053). Same outputs, same durability: each answer still waits for
+   * the commit that holds its writes.
+   */
+  runAlone?(db: Kysely<Database>, inputs: I[]): Promise<O[]>;
 }
 
 interface Queued {
@@ -148,6 +156,38 @@ export class GroupCommitter {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** One output per item, in order, once the batch's writes have committed. */
+  private runBatch(batch: Queued[]): Promise<unknown[]> {
+    const kind = batch[0]?.kind;
+    if (kind?.runAlone && batch.every((item) => item.kind === kind)) {
+      return kind.runAlone(
+        this.db,
+        batch.map((item) => item.input),
+      );
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const out: unknown[] = new Array(batch.length);
+      const byKind = new Map<BatchKind<unknown, unknown>, number[]>();
+      for (const [i, item] of batch.entries()) {
+        if (!item.kind) out[i] = await runOne(trx, item);
+        else {
+          // Appended in place: copying the list at each item made a batch of n cost n² / 2 copies.
+          const indexes = byKind.get(item.kind);
+          if (indexes) indexes.push(i);
+          else byKind.set(item.kind, [i]);
+        }
+      }
+      for (const [kind, indexes] of byKind) {
+        const outputs = await kind.run(
+          trx,
+          indexes.map((i) => batch[i]?.input),
+        );
+        indexes.forEach((i, k) => (out[i] = outputs[k]));
+      }
+      return out;
+    });
+  }
+
   private async drain(): Promise<void> {
     this.draining = true;
     while (this.queue.length > 0) {
@@ -160,27 +200,7 @@ export class GroupCommitter {
       if (batch.length === 0) continue;
       this.batches++;
       try {
-        const results = await this.db.transaction().execute(async (trx) => {
-          const out: unknown[] = new Array(batch.length);
-          const byKind = new Map<BatchKind<unknown, unknown>, number[]>();
-          for (const [i, item] of batch.entries()) {
-            if (!item.kind) out[i] = await runOne(trx, item);
-            else {
-              // Appended in place: copying the list at each item made a batch of n cost n² / 2 copies.
-              const indexes = byKind.get(item.kind);
-              if (indexes) indexes.push(i);
-              else byKind.set(item.kind, [i]);
-            }
-          }
-          for (const [kind, indexes] of byKind) {
-            const outputs = await kind.run(
-              trx,
-              indexes.map((i) => batch[i]?.input),
-            );
-            indexes.forEach((i, k) => (out[i] = outputs[k]));
-          }
-          return out;
-        });
+        const results = await this.runBatch(batch);
         batch.forEach((item, i) => resolveItem(item, results[i]));
       } catch (batchError) {
         if (batch.length === 1 || isStoreUnavailable(batchError)) batch.forEach((item) => rejectItem(item, batchError));
