@@ -74,7 +74,12 @@ export const mailPlugin = fp(
       mailer,
       kinds,
       clock: app.clock,
-      committer: app.committer,
+      // SQLite: the worker's claims and marks share the sign-ups' commits (one fsync on the event
+      // loop for all, decision 0047). PostgreSQL commits in the database, off the event loop, and
+      // concurrent commits share a WAL flush there: in a sign-up batch a claim (an UPDATE over the
+      // pending queue) made every sign-up of the batch wait for it, in a transaction of five round
+      // trips; on a connection of its own it waits for nobody (decision 0053).
+      ...(app.store.dialect === 'sqlite' ? { committer: app.committer } : {}),
       // Visitors first: during a burst the confirmations are spaced, not the sign-ups (decision 0051).
       visitorPace: new VisitorFirstPace(),
       ...(opts.broadcastRatePerSec ? { broadcastRatePerSec: opts.broadcastRatePerSec } : {}),

@@ -133,6 +133,39 @@ describe.skipIf(!testPostgresUrl)(
         { email_key: 'pg1@example.com', name: 'Again' },
         { email_key: 'pg2@example.com', name: 'Count' },
       ]);
+
+      // The confirmations' claims, tokens and marks go on connections of their own, never into a
+      // sign-up batch (decision 0053): the committer runs none of them.
+      const before = t.app.committer.batches;
+      await t.app.jobs.runOnce('outbox');
+      expect(t.app.committer.batches).toBe(before);
+      const outcomes = await base.db
+        .selectFrom('outbox')
+        .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+        .groupBy('status')
+        .orderBy('status')
+        .execute();
+      // pg2 was confirmed before its email left: that one is cancelled.
+      expect(outcomes.map((o) => [o.status, Number(o.n)])).toEqual([
+        ['cancelled', 1],
+        ['sent', 30],
+      ]);
     });
   },
 );
+
+describe('SQLite per sign-up', () => {
+  it("shares the sign-ups' commits with the confirmations' claims, tokens and marks (one fsync for all)", async () => {
+    const t = await buildTestApp({ env: { SIGNUP_RATE_LIMIT: '1000' } });
+    cleanups.push(() => t.close());
+    const visitor = await visitPage(t.app);
+    t.clock.advance(5000);
+    expect((await postSignupJson(t.app, visitor, { name: 'Lite', email: 'lite@example.com' })).statusCode).toBe(200);
+    const before = t.app.committer.batches;
+    await t.app.jobs.runOnce('outbox');
+    expect(t.app.committer.batches).toBeGreaterThan(before);
+    const row = await t.store.db.selectFrom('outbox').select(['status', 'token_hash']).executeTakeFirstOrThrow();
+    expect(row.status).toBe('sent');
+    expect(row.token_hash).not.toBeNull();
+  });
+});

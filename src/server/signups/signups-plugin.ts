@@ -20,7 +20,9 @@ export const signupsFeature = fp(
       CONFIRMATION_KIND,
       confirmationComposer({
         db: app.store.db,
-        committer: app.committer,
+        // The token's write goes with the worker's (mail-plugin.ts): in the sign-ups' commit on
+        // SQLite, on a connection of its own on PostgreSQL (decision 0053).
+        ...(app.store.dialect === 'sqlite' ? { committer: app.committer } : {}),
         content: opts.content,
         publicUrl: opts.publicUrl,
         keys: app.keys,
