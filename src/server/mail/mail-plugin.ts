@@ -74,12 +74,10 @@ export const mailPlugin = fp(
       mailer,
       kinds,
       clock: app.clock,
-      // SQLite: the worker's claims and marks share the sign-ups' commits (one fsync on the event
-      // loop for all, decision 0047). PostgreSQL commits in the database, off the event loop, and
-      // concurrent commits share a WAL flush there: in a sign-up batch a claim (an UPDATE over the
-      // pending queue) made every sign-up of the batch wait for it, in a transaction of five round
-      // trips; on a connection of its own it waits for nobody (decision 0053).
-      ...(app.store.dialect === 'sqlite' ? { committer: app.committer } : {}),
+      // SQLite: the sign-ups' committer, sharing their fsync. PostgreSQL: the mail's own, beside
+      // them: a claim (an UPDATE over the pending queue) inside a sign-up batch made every sign-up
+      // of it wait, in a transaction of five round trips (core.ts, decision 0053).
+      committer: app.mailCommitter,
       // Visitors first: during a burst the confirmations are spaced, not the sign-ups (decision 0051).
       visitorPace: new VisitorFirstPace(),
       ...(opts.broadcastRatePerSec ? { broadcastRatePerSec: opts.broadcastRatePerSec } : {}),
@@ -152,6 +150,6 @@ export const mailPlugin = fp(
     name: 'dh-mail',
     fastify: '5.x',
     dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-redis', 'dh-jobs', 'dh-metrics'],
-    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'redis', 'jobs', 'metrics'] },
+    decorators: { fastify: ['store', 'committer', 'mailCommitter', 'clock', 'keys', 'redis', 'jobs', 'metrics'] },
   },
 );

@@ -32,6 +32,14 @@ declare module 'fastify' {
     store: Store;
     /** Durable writes from requests go through here (one commit per burst; see group-commit.ts). */
     committer: GroupCommitter;
+    /**
+     * The mail's writes (the outbox worker's claims and marks, a confirmation's token): the same
+     * committer on SQLite, where sharing a commit shares its fsync on the event loop; a second one
+     * on PostgreSQL, where a commit waits in the database and concurrent commits share a WAL flush.
+     * There the mail's writes run beside the sign-ups' batches rather than inside them, still one
+     * transaction at a time (decision 0053).
+     */
+    mailCommitter: GroupCommitter;
     keys: Keys;
   }
 }
@@ -47,10 +55,15 @@ export const clockPlugin = fp(
 export const storePlugin = fp(
   async (app: FastifyInstance, opts: { store: Store }) => {
     const committer = new GroupCommitter(opts.store.db);
+    const mailCommitter = opts.store.dialect === 'sqlite' ? committer : new GroupCommitter(opts.store.db);
     app.decorate('store', opts.store);
     app.decorate('committer', committer);
+    app.decorate('mailCommitter', mailCommitter);
     // Whatever requests queued is committed before the caller closes the store.
-    app.addHook('onClose', () => committer.idle());
+    app.addHook('onClose', async () => {
+      await committer.idle();
+      await mailCommitter.idle();
+    });
   },
   { name: 'dh-store', fastify: '5.x' },
 );

@@ -23,7 +23,8 @@ export function confirmationComposer(opts: {
    * fsync) with the sign-ups and outbox writes of the moment. Written on `db` on its own, each
    * email's token was a commit of its own, an fsync on the event loop per email: while the worker
    * drained a queue after a burst, that held every sign-up waiting (docs/decisions/0047, second
-   * session). Without it (tests, scripts), `db`.
+   * session). On PostgreSQL the server passes the mail's own committer, beside the sign-ups'
+   * (decision 0053). Without it (tests, scripts), `db`.
    */
   committer?: Pick<GroupCommitter, 'run'>;
   content: SiteContent;

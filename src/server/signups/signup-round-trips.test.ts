@@ -134,11 +134,14 @@ describe.skipIf(!testPostgresUrl)(
         { email_key: 'pg2@example.com', name: 'Count' },
       ]);
 
-      // The confirmations' claims, tokens and marks go on connections of their own, never into a
-      // sign-up batch (decision 0053): the committer runs none of them.
+      // The confirmations' claims, tokens and marks go through the mail's own committer, one
+      // transaction at a time beside the sign-ups' batches, never into one (decision 0053).
       const before = t.app.committer.batches;
+      const mailBefore = t.app.mailCommitter.batches;
       await t.app.jobs.runOnce('outbox');
+      expect(t.app.mailCommitter).not.toBe(t.app.committer);
       expect(t.app.committer.batches).toBe(before);
+      expect(t.app.mailCommitter.batches).toBeGreaterThan(mailBefore);
       const outcomes = await base.db
         .selectFrom('outbox')
         .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
@@ -163,6 +166,7 @@ describe('SQLite per sign-up', () => {
     expect((await postSignupJson(t.app, visitor, { name: 'Lite', email: 'lite@example.com' })).statusCode).toBe(200);
     const before = t.app.committer.batches;
     await t.app.jobs.runOnce('outbox');
+    expect(t.app.mailCommitter).toBe(t.app.committer);
     expect(t.app.committer.batches).toBeGreaterThan(before);
     const row = await t.store.db.selectFrom('outbox').select(['status', 'token_hash']).executeTakeFirstOrThrow();
     expect(row.status).toBe('sent');

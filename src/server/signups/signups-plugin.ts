@@ -20,9 +20,8 @@ export const signupsFeature = fp(
       CONFIRMATION_KIND,
       confirmationComposer({
         db: app.store.db,
-        // The token's write goes with the worker's (mail-plugin.ts): in the sign-ups' commit on
-        // SQLite, on a connection of its own on PostgreSQL (decision 0053).
-        ...(app.store.dialect === 'sqlite' ? { committer: app.committer } : {}),
+        // With the worker's claims and marks (core.ts, decision 0053).
+        committer: app.mailCommitter,
         content: opts.content,
         publicUrl: opts.publicUrl,
         keys: app.keys,
@@ -49,6 +48,7 @@ export const signupsFeature = fp(
       fastify: [
         'store',
         'committer',
+        'mailCommitter',
         'clock',
         'keys',
         'pages',
