@@ -44,9 +44,9 @@ describe('the confirmation composer', () => {
     const compose = confirmationComposer({
       db: store.db.withPlugin(readOnly),
       committer: {
-        run: (job) => {
+        runIn: (kind, input) => {
           jobs++;
-          return committer.run(job);
+          return committer.runIn(kind, input);
         },
       },
       content: parseSiteContent(siteContent),

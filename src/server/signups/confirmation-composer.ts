@@ -5,12 +5,44 @@ import { localePath } from '../../shared/locale-paths.ts';
 import { pagePaths } from '../../shared/paths.ts';
 import type { Composer } from '../mail/outbox.ts';
 import type { Keys } from '../plugins/core.ts';
-import type { GroupCommitter } from '../store/group-commit.ts';
+import type { BatchKind, GroupCommitter } from '../store/group-commit.ts';
 import type { Database } from '../store/schema.ts';
 import { confirmationEmail } from './confirmation-email.ts';
 import { CONFIRM_LINK_VALID_MS } from './signup-store.ts';
 import { newLinkToken } from './tokens.ts';
 import { unsubscribeUrl } from './unsubscribe-link.ts';
+
+interface TokenWrite {
+  outboxId: string;
+  hash: string;
+  expiresAt: string;
+}
+
+const storeToken = (db: Kysely<Database>, w: TokenWrite) =>
+  db
+    .updateTable('outbox')
+    .set({ token_hash: w.hash, token_expires_at: w.expiresAt })
+    .where('id', '=', w.outboxId)
+    .execute();
+
+/**
+ * Token writes for the group committer. One alone is one UPDATE, atomic by itself, so it needs no
+ * BEGIN and COMMIT: on PostgreSQL, where the mail has a committer of its own and a worker sending
+ * one email at a time writes one token per batch, that is one round trip an email instead of
+ * three (decision 0053).
+ */
+const tokenWrites: BatchKind<TokenWrite, void> = {
+  async run(trx, writes) {
+    for (const w of writes) await storeToken(trx, w);
+    return writes.map(() => undefined);
+  },
+  async runAlone(db, writes) {
+    const [only] = writes;
+    if (only && writes.length === 1) await storeToken(db, only);
+    else await db.transaction().execute((trx) => tokenWrites.run(trx, writes));
+    return writes.map(() => undefined);
+  },
+};
 
 /**
  * Builds a confirmation email at send time. The link's token is made here and only its hash is
@@ -26,7 +58,7 @@ export function confirmationComposer(opts: {
    * session). On PostgreSQL the server passes the mail's own committer, beside the sign-ups'
    * (decision 0053). Without it (tests, scripts), `db`.
    */
-  committer?: Pick<GroupCommitter, 'run'>;
+  committer?: Pick<GroupCommitter, 'runIn'>;
   content: SiteContent;
   publicUrl: string;
   keys: Keys;
@@ -41,13 +73,8 @@ export function confirmationComposer(opts: {
     if (!sub || sub.status !== 'pending') return 'cancel';
     const { token, hash } = newLinkToken();
     // Stored (durably: the committer answers after the commit) before the email can leave.
-    const storeToken = (db: Kysely<Database>) =>
-      db
-        .updateTable('outbox')
-        .set({ token_hash: hash, token_expires_at: new Date(now.getTime() + CONFIRM_LINK_VALID_MS).toISOString() })
-        .where('id', '=', row.id)
-        .execute();
-    await (opts.committer ? opts.committer.run((trx) => storeToken(trx)) : storeToken(opts.db));
+    const write = { outboxId: row.id, hash, expiresAt: new Date(now.getTime() + CONFIRM_LINK_VALID_MS).toISOString() };
+    await (opts.committer ? opts.committer.runIn(tokenWrites, write) : storeToken(opts.db, write));
     // The language they signed up in; a locale this build no longer has falls back to the default.
     const locale = isLocale(sub.locale) ? sub.locale : defaultLocale;
     return confirmationEmail({

@@ -153,6 +153,23 @@ describe.skipIf(!testPostgresUrl)(
         ['cancelled', 1],
         ['sent', 30],
       ]);
+
+      // One confirmation on its own, as a worker sending one at a time sends it: two passes of the
+      // worker, each a claim (BEGIN, other kinds, broadcast rows, COMMIT), the second finding
+      // nothing; the subscriber's read; the token, one UPDATE without BEGIN and COMMIT (decision
+      // 0053: three round trips before); the suppression check; the mark (BEGIN, UPDATE, COMMIT).
+      expect((await postSignupJson(t.app, visitor, { name: 'One', email: 'one@example.com' })).statusCode).toBe(200);
+      pg.reset();
+      await t.app.jobs.runOnce('outbox');
+      expect(pg.counts().requests).toBe(14);
+      const one = await base.db
+        .selectFrom('outbox')
+        .innerJoin('subscribers', 'subscribers.id', 'outbox.subscriber_id')
+        .select(['outbox.status', 'outbox.token_hash'])
+        .where('subscribers.email_key', '=', 'one@example.com')
+        .executeTakeFirstOrThrow();
+      expect(one.status).toBe('sent');
+      expect(one.token_hash).not.toBeNull();
     });
   },
 );
