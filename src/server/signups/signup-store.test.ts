@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signupSchema } from '../../shared/signup-schema.ts';
 import { GroupCommitter } from '../store/group-commit.ts';
@@ -15,6 +16,7 @@ import {
 } from './signup-store.ts';
 import { Suppressions } from '../mail/outbox.ts';
 import { newLinkToken } from './tokens.ts';
+import { insertSubscriber } from '../test/fixtures.ts';
 
 // Parsed as the server does, so a field added to the schema needs nothing here.
 const input = signupSchema.parse({ name: 'Ada', email: 'Ada@example.com', comment: '' });
@@ -64,6 +66,46 @@ for (const { dialect, skip, label } of dialectCases) {
       // The first runs alone; the rest queue behind it and share a commit.
       expect(committer.batches).toBeLessThanOrEqual(3);
     });
+
+    it.skipIf(dialect !== 'postgres')(
+      'a new address another instance inserts between the read and the write: the insert fails on the unique key and the sign-up is retried as an update',
+      async () => {
+        // A batch of sign-ups alone reads, then writes in one statement, with no transaction
+        // around both (decision 0053). Another instance's insert of the same address, not yet
+        // committed when this one reads, makes this one's insert wait and then fail.
+        let commitOther!: () => void;
+        const release = new Promise<void>((resolve) => (commitOther = resolve));
+        let inserted!: () => void;
+        const otherHasInserted = new Promise<void>((resolve) => (inserted = resolve));
+        const otherInstance = store.db.transaction().execute(async (trx) => {
+          await insertSubscriber(trx, 'race@example.com', { now: clock() });
+          inserted();
+          await release;
+        });
+        await otherHasInserted;
+        const answer = committer.runIn(signupBatch, {
+          // Another spelling of the same address.
+          input: { ...input, email: 'RACE@Example.COM', name: 'Racer' },
+          meta: { now: clock(), page: '/' },
+        });
+        await expect
+          .poll(
+            async () =>
+              (
+                await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+                  where wait_event_type = 'Lock' and query like 'with "new_subscribers"%'`.execute(store.db)
+              ).rows[0]?.n,
+          )
+          .toBe('1');
+        commitOther();
+        await otherInstance;
+        expect(await answer).toMatchObject({ outcome: 'updated', emailQueued: false });
+        const rows = await store.db.selectFrom('subscribers').select(['email_key', 'name']).execute();
+        expect(rows).toEqual([{ email_key: 'race@example.com', name: 'Racer' }]);
+        // Inside the other instance's cooldown: no second confirmation.
+        expect(await store.db.selectFrom('outbox').select('id').execute()).toHaveLength(0);
+      },
+    );
 
     it('handles the same address twice within one batch: one row, one email, latest name', async () => {
       await signUp({ email: 'known@example.com' }); // known before the batch

@@ -183,6 +183,23 @@ describe('group commit of a kind that runs alone', () => {
     expect(await names()).toEqual(['a', 'b', 'c', 'd', 'e', 'job']);
   });
 
+  it('retries even a lone input whose runAlone failed, in a transaction (as a row written meanwhile is then read)', async () => {
+    const committer = new GroupCommitter(store.db);
+    const { kind, seen } = markKind();
+    let failures = 0;
+    const flaky: BatchKind<string, string> = {
+      run: kind.run,
+      runAlone: () => {
+        failures++;
+        return Promise.reject(new Error('another instance wrote the row between the read and the write'));
+      },
+    };
+    expect(await committer.runIn(flaky, 'late')).toBe('late!');
+    expect(failures).toBe(1);
+    expect(seen.inTransaction).toEqual([['late']]);
+    expect(await names()).toEqual(['late']);
+  });
+
   it('retries each input in a transaction of its own when runAlone fails, so one bad input fails alone', async () => {
     await insertMarks(store.db, ['taken']);
     const committer = new GroupCommitter(store.db);

@@ -157,9 +157,9 @@ export class GroupCommitter {
   }
 
   /** One output per item, in order, once the batch's writes have committed. */
-  private runBatch(batch: Queued[]): Promise<unknown[]> {
+  private runBatch(batch: Queued[], alone: boolean): Promise<unknown[]> {
     const kind = batch[0]?.kind;
-    if (kind?.runAlone && batch.every((item) => item.kind === kind)) {
+    if (alone && kind?.runAlone) {
       return kind.runAlone(
         this.db,
         batch.map((item) => item.input),
@@ -199,11 +199,17 @@ export class GroupCommitter {
       const batch = this.queue.splice(0, this.maxBatch).filter((item) => !item.done);
       if (batch.length === 0) continue;
       this.batches++;
+      const kind = batch[0]?.kind;
+      const alone = kind?.runAlone !== undefined && batch.every((item) => item.kind === kind);
       try {
-        const results = await this.runBatch(batch);
+        const results = await this.runBatch(batch, alone);
         batch.forEach((item, i) => resolveItem(item, results[i]));
       } catch (batchError) {
-        if (batch.length === 1 || isStoreUnavailable(batchError)) batch.forEach((item) => rejectItem(item, batchError));
+        // A lone job that failed in a transaction of its own would fail again. A batch that ran
+        // alone is retried even when it holds one input: read again, a row another instance wrote
+        // between its read and its write is found, not run into (decision 0053).
+        if ((batch.length === 1 && !alone) || isStoreUnavailable(batchError))
+          batch.forEach((item) => rejectItem(item, batchError));
         else {
           for (const item of batch) {
             if (item.done) continue;
