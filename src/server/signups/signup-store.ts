@@ -282,14 +282,14 @@ async function writeSignups(trx: Transaction<Database>, w: SignupWrites): Promis
  * emails (one statement on PostgreSQL), and an UPDATE per known address (planSignups says which).
  *
  * On PostgreSQL a batch of sign-ups alone runs without the committer's transaction (runAlone):
- * its read needs none (under READ COMMITTED, PostgreSQL's default, which the app keeps, a SELECT inside a
- * transaction sees no more and locks no more than one just before it), and its writes are
- * atomic by themselves when they are one statement, the common case of new addresses only;
+ * its read needs none (under READ COMMITTED, PostgreSQL's default, which the app keeps, a SELECT
+ * inside a transaction sees no more and locks no more than one just before it), and its writes
+ * are atomic by themselves when they are one statement, the common case of new addresses only;
  * otherwise they get a transaction of their own. Two round trips instead of four: BEGIN and
  * COMMIT cost a busy machine a wake-up of the backend and of the server each
  * (docs/decisions/0053). A new address that another instance inserts between the read and the
- * write fails the statement on the unique key, and the committer retries each sign-up in a
- * transaction of its own, as for any failed batch.
+ * write fails the statement on the unique key, and the committer retries each sign-up (even a
+ * lone one) in a transaction of its own, where it is read again and found.
  */
 export function signupBatchWith(suppressions?: Suppressions): BatchKind<SignupItem, SignupResult> {
   const run = async (trx: Transaction<Database>, items: SignupItem[]): Promise<SignupResult[]> => {
