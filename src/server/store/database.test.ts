@@ -1,12 +1,21 @@
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync, type PathLike } from 'node:fs';
+import type * as Fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { openStore, parseDatabaseUrl } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { testSecrets } from '../test/test-store.ts';
+
+// Another process's rollback journal lives only for its transaction: it can be seen and then be
+// gone before this process gets to it. Any existence check saying "there" for a journal that is
+// not stands in for that moment (two instances starting on one file at once crashed on it in CI).
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof Fs>();
+  return { ...fs, existsSync: (p: PathLike) => String(p).endsWith('-journal') || fs.existsSync(p) };
+});
 
 describe('parseDatabaseUrl', () => {
   it('defaults to the embedded SQLite file', () => {
@@ -38,6 +47,21 @@ describe('the SQLite file is readable by its owner only', () => {
       await migrateToLatest(store.db, { secrets: testSecrets() });
       expect(mode(path.dirname(file))).toBe(0o700);
       for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f), f).toBe(0o600);
+      await store.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("opens while another process's journal has just been deleted, and tightens the side files that are there", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'dh-perm-'));
+    try {
+      const file = path.join(root, 'dh.sqlite');
+      writeFileSync(file, '');
+      writeFileSync(`${file}-wal`, '');
+      chmodSync(`${file}-wal`, 0o644);
+      const store = await openStore(`sqlite:${file}`);
+      expect(mode(`${file}-wal`)).toBe(0o600);
       await store.close();
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -85,13 +85,24 @@ export function parseDatabaseUrl(url: string | undefined): { dialect: Dialect; t
  * The list's file readable by this user only: its folder is created 0700, the file itself made
  * (or tightened to) 0600 before SQLite opens it. SQLite creates its -wal and -shm files with the
  * database file's permissions, so they follow. A folder that existed already is the operator's
- * and is left as it is.
+ * and is left as it is. Nothing here asks whether a file exists first: another process opening
+ * the same list deletes its -journal when its transaction ends, so a file seen a moment ago can be
+ * gone at the chmod (two instances starting at once crashed on exactly that).
  */
-function ownerOnly(file: string): void {
+export function ownerOnly(file: string): void {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
-  if (existsSync(file)) chmodSync(file, 0o600);
-  else closeSync(openSync(file, 'a', 0o600));
-  for (const side of [`${file}-wal`, `${file}-shm`, `${file}-journal`]) if (existsSync(side)) chmodSync(side, 0o600);
+  // 'a' creates a missing file with the mode and leaves an existing one's bytes alone.
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+  for (const side of [`${file}-wal`, `${file}-shm`, `${file}-journal`]) chmodIfPresent(side);
+}
+
+function chmodIfPresent(file: string): void {
+  try {
+    chmodSync(file, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 export interface OpenOptions {
