@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { parseKeyText, type Env } from '../env.ts';
 import { parseDatabaseUrl } from './database.ts';
@@ -41,13 +51,31 @@ export function erasureLedgerPath(env: Pick<Env, 'DATABASE_URL' | 'ERASURE_LEDGE
 function keyFromFile(file: string): DataKey {
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    // 'wx': made by us, owner-only from its first byte; a second process racing us loses and reads ours.
+    // Written whole under a name of its own, then linked into place: owner-only from its first
+    // byte, and a second process racing us either links first (we read its key) or finds ours
+    // complete. Opening the final name with 'wx' and writing after let a racer read it empty.
+    const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+    const fd = openSync(draft, 'wx', 0o600);
     try {
-      const fd = openSync(file, 'wx', 0o600);
       writeSync(fd, `${randomBytes(32).toString('base64')}\n`);
+      fsyncSync(fd);
+    } finally {
       closeSync(fd);
+    }
+    try {
+      linkSync(draft, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(draft);
+    }
+    // The key's name durable before anything is sealed with it: a crash must not keep the rows
+    // and lose the only key that opens them.
+    const dir = openSync(path.dirname(file), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
     }
   }
   const key = parseKeyText(readFileSync(file, 'utf8'));

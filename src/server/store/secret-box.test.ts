@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +103,8 @@ describe('outside production, with no key configured', () => {
       const file = path.join(dir, 'data', 'dh.data-key');
       expect(first.source).toContain(file);
       expect(statSync(file).mode & 0o777).toBe(0o600);
+      // Written under a draft name and linked into place; the draft does not stay behind.
+      expect(readdirSync(path.dirname(file))).toEqual(['dh.data-key']);
       expect(secretBoxFromEnv(env).current.id).toBe(first.current.id);
       expect(readFileSync(file, 'utf8').trim()).toMatch(/^[A-Za-z0-9+/]{43}=$/);
       // Production then uses the file that is there (it never makes one), and DATA_KEY set later
