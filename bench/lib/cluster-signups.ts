@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { deleteRedisKeys } from '../../src/server/test/test-redis.ts';
 import type { RawResponse } from './http.ts';
 import { startCluster } from './cluster.ts';
+import { startSinkProcess } from './mail.ts';
 import type { LoadSummary } from './load.ts';
 import type { ScratchDatabase } from './postgres.ts';
 import { progress, type LoadShape } from './run.ts';
@@ -44,10 +45,13 @@ export async function runClusterSignups(opts: {
     { protocol: 'redis', url: opts.redisUrl },
     { protocol: 'postgres', url: opts.scratch.url },
   ]);
+  // The confirmations go over SMTP, as a site on PostgreSQL sends them, to a sink of its own.
+  const sink = await startSinkProcess();
   try {
     const cluster = await startCluster({
       databaseUrl: wire.urlFor('postgres', opts.scratch.url),
       redisUrl: wire.urlFor('redis', opts.redisUrl),
+      smtpUrl: sink.url,
       env: { ...SIGNUP_ENV, REDIS_KEY_PREFIX: prefix },
       ...(opts.nodeArgs ? { nodeArgs: opts.nodeArgs } : {}),
       ...(opts.server ? { server: opts.server } : {}),
@@ -82,6 +86,7 @@ export async function runClusterSignups(opts: {
       await stop();
     }
   } finally {
+    await sink.process.stop();
     await wire.process.stop();
     await deleteRedisKeys(prefix, opts.redisUrl).catch(() => undefined);
   }

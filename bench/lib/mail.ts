@@ -6,7 +6,18 @@ import { openStore, type Store } from '../../src/server/store/database.ts';
 import { migrateToLatest } from '../../src/server/store/migrate.ts';
 import { startSmtpSink } from '../../src/server/test/smtp-sink.ts';
 import { cpuProfileArgs } from './post-bench.ts';
-import { cpuSeconds, runFiguresChild, startBuiltServer, testSecretsForBench, withTimeout } from './processes.ts';
+import path from 'node:path';
+import { httpGet } from './http.ts';
+import {
+  cpuSeconds,
+  repoRoot,
+  runFiguresChild,
+  type ServerHandle,
+  startBuiltServer,
+  startOnFreePort,
+  testSecretsForBench,
+  withTimeout,
+} from './processes.ts';
 
 /** Seeded subscribers' addresses start with this; every other address is a sign-up's. */
 export const BROADCAST_PREFIX = 'bc';
@@ -58,6 +69,32 @@ export async function startRecordingSink(): Promise<RecordingSink> {
     },
     close: () => sink.close(),
   };
+}
+
+export interface SinkProcess {
+  /** smtp://127.0.0.1:port, for a server's SMTP_URL. */
+  url: string;
+  /** Messages the sink has accepted so far. */
+  accepted(): Promise<number>;
+  process: ServerHandle;
+}
+
+/**
+ * An SMTP sink in a process of its own (smtp-sink-child.ts), for a bench whose load generator's
+ * timing must not share an event loop with the SMTP sessions. Its CPU is the machine's, as a mail
+ * server on the same host would be; `process.pid` lets a bench count it.
+ */
+export async function startSinkProcess(): Promise<SinkProcess> {
+  const handle = await startOnFreePort((port) => ({
+    name: 'SMTP sink',
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(repoRoot, 'bench/lib/smtp-sink-child.ts')],
+    env: { ...process.env, SINK_HTTP_PORT: String(port) },
+  }));
+  const read = async () =>
+    JSON.parse((await httpGet(`${handle.origin}/`)).body.toString('utf8')) as { url: string; accepted: number };
+  const { url } = await read();
+  return { url, accepted: async () => (await read()).accepted, process: handle };
 }
 
 /** Opens (and migrates) the store at `databaseUrl`, as the server would find it. */
