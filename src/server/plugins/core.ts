@@ -34,7 +34,7 @@ declare module 'fastify' {
     committer: GroupCommitter;
     /**
      * The mail's writes (the outbox worker's claims and marks, a confirmation's token): the same
-     * committer on SQLite, where sharing a commit shares its fsync on the event loop; a second one
+     * committer on SQLite, where there is one writer and sharing a commit shares its WAL sync; a second one
      * on PostgreSQL, where a commit waits in the database and concurrent commits share a WAL flush.
      * There the mail's writes run beside the sign-ups' batches rather than inside them, still one
      * transaction at a time (decision 0053).
@@ -54,7 +54,7 @@ export const clockPlugin = fp(
 /** The store is opened and migrated by the caller, who also closes it after the app. */
 export const storePlugin = fp(
   async (app: FastifyInstance, opts: { store: Store }) => {
-    const committer = new GroupCommitter(opts.store.db);
+    const committer = new GroupCommitter(opts.store.db, undefined, undefined, opts.store.batchDurability);
     const mailCommitter = opts.store.dialect === 'sqlite' ? committer : new GroupCommitter(opts.store.db);
     app.decorate('store', opts.store);
     app.decorate('committer', committer);

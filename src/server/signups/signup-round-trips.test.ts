@@ -178,13 +178,25 @@ describe('SQLite per sign-up', () => {
   it("shares the sign-ups' commits with the confirmations' claims, tokens and marks (one fsync for all)", async () => {
     const t = await buildTestApp({ env: { SIGNUP_RATE_LIMIT: '1000' } });
     cleanups.push(() => t.close());
+    // Every batch commits through the store's WAL sync off the event loop (decision 0054).
+    const durability = t.app.store.batchDurability;
+    if (!durability) throw new Error('a SQLite file store makes its batches durable itself');
+    const run = durability.run.bind(durability);
+    let synced = 0;
+    durability.run = async (db, work) => {
+      const out = await run(db, work);
+      synced++;
+      return out;
+    };
     const visitor = await visitPage(t.app);
     t.clock.advance(5000);
     expect((await postSignupJson(t.app, visitor, { name: 'Lite', email: 'lite@example.com' })).statusCode).toBe(200);
+    expect(synced).toBe(1);
     const before = t.app.committer.batches;
     await t.app.jobs.runOnce('outbox');
     expect(t.app.mailCommitter).toBe(t.app.committer);
     expect(t.app.committer.batches).toBeGreaterThan(before);
+    expect(synced).toBe(1 + t.app.committer.batches - before);
     const row = await t.store.db.selectFrom('outbox').select(['status', 'token_hash']).executeTakeFirstOrThrow();
     expect(row.status).toBe('sent');
     expect(row.token_hash).not.toBeNull();
