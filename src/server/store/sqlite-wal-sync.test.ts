@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommitter } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import { type BatchDurability, sqliteWalSync } from './sqlite-wal-sync.ts';
+import { StoreUnavailableError } from './store-errors.ts';
 
 /** A sync the test lets go of: `calls` resolves at each call with the WAL's inode it was given. */
 function heldSync() {
@@ -98,6 +99,27 @@ describe("SQLite batches: the WAL's sync off the event loop (decision 0054)", ()
     expect(level()).toBe(2);
     expect(sync.waiting).toHaveLength(0);
     expect(await marks()).toEqual([]);
+  });
+
+  it('a sync that fails answers the batch "unavailable" and does not run its jobs again', async () => {
+    const failing = sqliteWalSync(sqlite, `${file}-wal`, () =>
+      Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })),
+    );
+    const committer = new GroupCommitter(db, 200, 10_000, failing);
+    let runs = 0;
+    const job = (name: string) =>
+      committer.run(async (trx) => {
+        runs++;
+        await sql`insert into marks (name) values (${name})`.execute(trx);
+      });
+    const answers = await Promise.allSettled([job('a'), job('b')]);
+    expect(answers.map((a) => a.status === 'rejected' && a.reason instanceof StoreUnavailableError)).toEqual([
+      true,
+      true,
+    ]);
+    expect(runs).toBe(2);
+    expect(level()).toBe(2);
+    await failing.close();
   });
 
   it('a batch that commits while another sync is running waits for a sync of its own, begun after its commit', async () => {

@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import { StoreUnavailableError } from './store-errors.ts';
 
 /**
  * How a group committer makes a batch durable when the driver would otherwise wait for the disk
@@ -44,8 +45,15 @@ export function sqliteWalSync(
   let wal: FileHandle | undefined;
   let syncing: Promise<void> | undefined;
   const syncWal = async (): Promise<void> => {
-    wal ??= await open(walFile, 'r');
-    await datasync(wal);
+    try {
+      wal ??= await open(walFile, 'r');
+      await datasync(wal);
+    } catch (error) {
+      // The batch has committed; only its durability is in doubt. Said as "unavailable", so the
+      // committer answers its callers 503 ("may not have been saved") and does not run their
+      // jobs again one by one, as it would after a failed transaction.
+      throw new StoreUnavailableError('The database could not make its last writes durable.', { cause: error });
+    }
   };
   return {
     async run(db, work) {

@@ -11,8 +11,8 @@ export const STORE_RETRY_AFTER_S = 30;
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
   readonly statusCode = 503;
-  constructor(message = 'The database did not answer in time.') {
-    super(message);
+  constructor(message = 'The database did not answer in time.', options?: ErrorOptions) {
+    super(message, options);
   }
 }
 
