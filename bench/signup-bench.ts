@@ -8,7 +8,7 @@
 // configuration a site runs with a mail server, sends them over SMTP to a sink in a process of its
 // own (the sink's CPU is the machine's, as a local relay's would be, and not counted as the
 // server's). Either way the outbox worker does the same database work per email (claim, compose
-// with a token, mark done). Until 2026-11-26 the PostgreSQL row wrote files too, which charged it
+// with a token, mark done). Before decision 0054 the PostgreSQL row wrote files too, which charged it
 // about 0.6 ms of kernel time per email that an SMTP sender does not pay (decision 0054).
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
