@@ -24,6 +24,20 @@ async function loadHome(page: Page): Promise<void> {
   expect(response?.status()).toBe(200);
 }
 
+type PrivacyProbe = Window & { privacySignalRead?: boolean };
+
+/**
+ * Waits until the beacon script has loaded and read the visitor's privacy signal (the test's own
+ * getter notes the read), then lets the page's pending timers run: by then the beacon has decided,
+ * and a beacon it meant to send would have left. `networkidle` alone raced the script on a busy
+ * machine: the page can be quiet for 500 ms before its after-paint script has even been fetched.
+ */
+async function beaconDecided(page: Page, seen: { all: Request[] }): Promise<void> {
+  await expect.poll(() => seen.all.some((r) => /\/assets\/beacon-[^/]+\.js$/.test(r.url()))).toBe(true);
+  await expect.poll(() => page.evaluate(() => (window as PrivacyProbe).privacySignalRead === true)).toBe(true);
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}
+
 test.describe('the visit beacon', () => {
   test.use({ timezoneId: 'Europe/Berlin', locale: 'en-GB' });
 
@@ -68,11 +82,15 @@ test.describe('the visit beacon', () => {
   });
 
   test('Global Privacy Control on: no beacon at all', async ({ page }) => {
-    await page.addInitScript(() => Object.defineProperty(navigator, 'globalPrivacyControl', { get: () => true }));
+    await page.addInitScript(() =>
+      Object.defineProperty(navigator, 'globalPrivacyControl', {
+        get: () => ((window as PrivacyProbe).privacySignalRead = true),
+      }),
+    );
     const seen = watchRequests(page);
     await loadHome(page);
     // The beacon script did load and run; it chose not to send.
-    expect(seen.all.some((r) => /\/assets\/beacon-[^/]+\.js$/.test(r.url()))).toBe(true);
+    await beaconDecided(page, seen);
     expect(
       await page.evaluate(() => (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl),
     ).toBe(true);
@@ -80,10 +98,17 @@ test.describe('the visit beacon', () => {
   });
 
   test('Do Not Track on: no beacon at all', async ({ page }) => {
-    await page.addInitScript(() => Object.defineProperty(navigator, 'doNotTrack', { get: () => '1' }));
+    await page.addInitScript(() =>
+      Object.defineProperty(navigator, 'doNotTrack', {
+        get: () => {
+          (window as PrivacyProbe).privacySignalRead = true;
+          return '1';
+        },
+      }),
+    );
     const seen = watchRequests(page);
     await loadHome(page);
-    expect(seen.all.some((r) => /\/assets\/beacon-[^/]+\.js$/.test(r.url()))).toBe(true);
+    await beaconDecided(page, seen);
     expect(await page.evaluate(() => navigator.doNotTrack)).toBe('1');
     expect(seen.visits).toEqual([]);
   });
