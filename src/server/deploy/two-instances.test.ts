@@ -130,6 +130,16 @@ describe.skipIf(missingServices !== '')(
       await deleteRedisKeys(redisPrefix);
     });
 
+    /**
+     * The access log's lines since `before`, once there are at least `n`: nginx writes a request's
+     * line after it has sent the answer, so the client can read the answer first (a clean-clone CI
+     * run counted 23 of 24).
+     */
+    async function loggedSince(before: number, n: number): Promise<string[]> {
+      await until(() => cluster.accessLog().length - before >= n, `nginx to log ${n} requests`);
+      return cluster.accessLog().slice(before);
+    }
+
     it('takes sign-ups and confirms them whichever instance answers', async () => {
       const people = Array.from({ length: 6 }, (_, i) => ({ email: `p${i}-${run}@example.com`, browser: new Browser(cluster.url, `127.0.1.${i + 1}`) }));
       const before = cluster.accessLog().length;
@@ -159,7 +169,7 @@ describe.skipIf(missingServices !== '')(
       expect(confirmed).toHaveLength(people.length);
       // nginx alternates: cookies issued by one instance were checked by the other, links made by
       // one were opened and pressed on the other.
-      const lines = cluster.accessLog().slice(before);
+      const lines = await loggedSince(before, people.length * 4);
       expect(lines).toHaveLength(people.length * 4);
       const answered = cluster.answeredBy((l) => lines.includes(l));
       for (const instance of cluster.instances) expect(answered.get(instance.upstream), `requests ${instance.name} answered`).toBeGreaterThanOrEqual(people.length);
@@ -184,7 +194,8 @@ describe.skipIf(missingServices !== '')(
       const { id } = JSON.parse(draft.body.toString()) as { id: string };
       const sent = await operatorBrowser.send('POST', adminApiPaths.broadcastSend.replace(':id', id), { json: {} });
       expect(sent.status, sent.body.toString()).toBe(200);
-      const consoleLines = cluster.accessLog().slice(before);
+      // Four session reads, the draft, the send.
+      const consoleLines = await loggedSince(before, 6);
       const answered = cluster.answeredBy((l) => consoleLines.includes(l));
       for (const instance of cluster.instances) expect(answered.get(instance.upstream), `console requests ${instance.name} answered`).toBeGreaterThanOrEqual(2);
 
@@ -205,6 +216,10 @@ describe.skipIf(missingServices !== '')(
       const before = cluster.accessLog().length;
       const statuses: number[] = [];
       for (let i = 0; i <= SIGNUP_LIMIT; i++) statuses.push((await browser.signUp(`limit${i}-${run}@example.com`)).status);
+      await until(
+        () => cluster.accessLog().slice(before).filter((l) => pathOf(l) === pagePaths.signup).length > SIGNUP_LIMIT,
+        'nginx to log every sign-up',
+      );
       const posts = cluster.accessLog().slice(before).filter((l) => pathOf(l) === pagePaths.signup);
       const answered = cluster.answeredBy((l) => posts.includes(l));
       // Proof that the counts were shared: the posts went to both instances.
