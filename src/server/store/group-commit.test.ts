@@ -17,6 +17,13 @@ describe('group commit', () => {
   const marks = async () =>
     (await sql<{ name: string }>`select name from marks order by name`.execute(store.db)).rows.map((r) => r.name);
 
+  /** A promise the test opens when it chooses: `opened` resolves once `open()` is called. */
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { opened, open };
+  };
+
   describe('when the store fails', () => {
     const mark =
       (name: string): Job<string> =>
@@ -26,11 +33,9 @@ describe('group commit', () => {
       };
     it('tells a caller "unavailable" at its deadline while the store does not answer, and never runs a job dropped meanwhile', async () => {
       const committer = new GroupCommitter(store.db, 200, 100);
-      let answer!: () => void;
-      const stuck = new Promise<void>((resolve) => (answer = resolve));
       // A transaction that hangs, as one does when the database has stopped answering.
-      let started!: () => void;
-      const begun = new Promise<void>((resolve) => (started = resolve));
+      const { opened: stuck, open: answer } = gate();
+      const { opened: begun, open: started } = gate();
       const hung = committer.run(async (trx) => {
         started();
         await stuck;
@@ -89,10 +94,8 @@ describe('group commit', () => {
 
     it('gives each caller its own deadline, counted from when it queued, with one timer for all of them', async () => {
       const committer = new GroupCommitter(store.db, 200, 200);
-      let answer!: () => void;
-      const stuck = new Promise<void>((resolve) => (answer = resolve));
-      let started!: () => void;
-      const begun = new Promise<void>((resolve) => (started = resolve));
+      const { opened: stuck, open: answer } = gate();
+      const { opened: begun, open: started } = gate();
       const t0 = performance.now();
       const settledAt = (p: Promise<unknown>) =>
         p.then(
