@@ -71,6 +71,7 @@ test('two wallets announce; the visitor picks one, the chain is switched, the me
 
   // A later visit finds it joined; leaving takes another signature.
   await page.reload();
+  await waitForHydration(page);
   await block(page).getByRole('button', { name: walletMessages.connect }).click();
   await block(page).getByRole('button', { name: 'Alpha Wallet' }).click();
   await expect(status(page)).toContainText(`${short(address)} is on the allowlist since `);
