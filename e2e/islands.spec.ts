@@ -156,6 +156,26 @@ test.describe('before an island has woken', () => {
     await expect(page.getByRole('banner').getByRole('status')).toHaveText(/coming soon/i);
   });
 
+  test('a tap on the wallet button before even the loader has arrived still flips it, once', async ({ page }) => {
+    const release = await holdChunk(page, 'entry-client');
+    const requested = page.waitForRequest((r) => loader.test(new URL(r.url()).pathname));
+    // The held loader holds the load event too: wait only for the document, then for the page to
+    // have painted and asked for the loader.
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await requested;
+    const button = page.getByRole('button', { name: 'Connect Wallet', exact: true });
+    await button.tap();
+    await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', 'true');
+    await expect(button).toHaveAttribute('data-flipped', 'false');
+    release();
+    await waitForIsland(page, 'wallet');
+    await expect(button).toHaveAttribute('data-flipped', 'true');
+    await expect(page.getByRole('banner').getByRole('status')).toHaveText(/coming soon/i);
+    // Handed over once: a later tap is the island's own, and flips it back.
+    await button.tap();
+    await expect(button).toHaveAttribute('data-flipped', 'false');
+  });
+
   test('a submit before the form has woken is a plain post, and signs up', async ({ page }) => {
     // The form's chunk never arrives; the cookies came at idle time, so one press is enough.
     await page.route('**/assets/signup-island-*.js', (route) => route.abort());

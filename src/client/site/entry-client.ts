@@ -5,6 +5,7 @@
 // button at the first sign of intent. Until then the server's HTML does the work: the FAQ is
 // native <details>, the wallet flips in CSS on hover and focus, the form posts without script.
 // docs/decisions/0010-page-islands.md
+import { earlyClicksGlobal } from '../../shared/early-clicks.ts';
 import { ensureXsrfCookie } from '../lib/xsrf-cookie.ts';
 import type { IslandName, IslandProps, IslandWake } from './islands/island-names.ts';
 import './styles.css';
@@ -35,12 +36,16 @@ const isIslandName = (name: string | undefined): name is IslandName => !!name &&
 // before the click that follows, a hover before the press.
 const intentEvents = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'input'] as const;
 
+// Taps on script-only buttons that landed after the first paint, before this loader had arrived:
+// the page's inline script kept them (server/site/site-build.ts). Each wakes its island at once.
+const beforeLoader = window[earlyClicksGlobal]?.() ?? [];
+
 function wake<N extends IslandName>(container: HTMLElement, name: N): void {
   const spec = islands[name];
   // Clicks that land before the island's code has arrived: replayed once it has hydrated, so a
   // quick tap on a slow phone still flips the wallet button. (A click after hydrateRoot is
   // React's own to replay; see hydrate.tsx.)
-  const early: HTMLElement[] = [];
+  const early = beforeLoader.filter((button) => container.contains(button));
   const remember = (event: Event) => {
     if (event.target instanceof HTMLElement) early.push(event.target);
   };
@@ -84,6 +89,7 @@ function wake<N extends IslandName>(container: HTMLElement, name: N): void {
     });
     for (const child of container.children) observer.observe(child);
   }
+  if (early.length > 0) start();
 }
 
 for (const container of document.querySelectorAll<HTMLElement>('[data-island]')) {

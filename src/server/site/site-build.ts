@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locale } from '../../../content/messages/locales.ts';
+import { earlyClicksGlobal } from '../../shared/early-clicks.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 
 /** What the server needs from `npm run build`: the SSR renderer and the client's entry files. */
@@ -13,7 +14,7 @@ export interface SiteBuild {
   /** What the presale banner says at `nowMs` (to the minute) in `locale`: the home page changes with it. */
   countdownSentence: (locale: Locale, opensAtMs: number, nowMs: number) => string;
   css: string;
-  /** The one inline script: loads the islands' loader and the beacon once the first paint is on screen. */
+  /** The one inline script: loads the islands' loader and the beacon once the first paint is on screen, and keeps taps on islands' buttons until the loader has arrived. */
   loaderScript: string;
   /** CSP hashes of every inline <style> the documents carry. */
   styleHashes: string[];
@@ -77,12 +78,24 @@ export const loaderFor = (scripts: string[]): string =>
   // not done later, when a visitor may already have scrolled.)
   'if("scrollRestoration"in history)history.scrollRestoration="manual";' +
   languageOfferScript +
+  earlyClicksScript +
   // go() runs once on either path: the observer disconnects before calling it.
   '(function(u){var P=window.PerformanceObserver;' +
   'function go(){u.forEach(function(s){var e=document.createElement("script");e.type="module";e.src=s;document.head.appendChild(e)})}' +
   'if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)' +
   'new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
   `else requestAnimationFrame(function(){setTimeout(go)})})(${JSON.stringify(scripts)})`;
+
+/**
+ * Keeps the taps on an island's script-only buttons (type="button": without script they do
+ * nothing) that land between the first paint and the loader's arrival, which on a slow phone is the
+ * loader's download: the loader takes them (src/client/site/entry-client.ts), wakes their islands
+ * and replays them, as it does for taps while an island's own code is on the way. Submit buttons
+ * and links are left alone: they already work without script, and a replay would act twice.
+ */
+export const earlyClicksScript =
+  '(function(){var q=[];function c(e){var b=e.target.closest&&e.target.closest("[data-island] button[type=button]");if(b)q.push(b)}' +
+  `document.addEventListener("click",c,true);window.${earlyClicksGlobal}=function(){document.removeEventListener("click",c,true);return q}})();`;
 
 /**
  * Shows the home page's offer of another language (sections/language-offer.tsx) when the browser
