@@ -7,7 +7,7 @@ import { testAccount } from '../src/server/test/test-account.ts';
 import { walletMessages, walletPageWords, walletRefusals } from '../content/messages/en/allowlist.ts';
 import { startAllowlistServer, type AllowlistServer } from './allowlist-server.ts';
 import { injectWallets } from './injected-wallet.ts';
-import { waitForHydration, waitForIsland, watchConsole } from './support.ts';
+import { openBeforeLoader, waitForHydration, waitForIsland, watchConsole } from './support.ts';
 
 let server: AllowlistServer | undefined;
 test.afterEach(async ({ page }) => {
@@ -135,6 +135,21 @@ test('with no wallet at all: a plain explanation and links that open the page in
   const metamask = block(page).getByRole('link', { name: walletMessages.openIn({ wallet: 'MetaMask' }) });
   await expect(metamask).toHaveAttribute('href', `https://metamask.app.link/dapp/${new URL(server.origin).host}/`);
   await expect(block(page).getByRole('link', { name: /^Open in / })).toHaveCount(3);
+});
+
+test('a press on Connect before the page’s loader has arrived is kept: the wallet is asked once the loader is in', async ({
+  page,
+}) => {
+  server = await startAllowlistServer('allowlist', 1);
+  const wallets = await injectWallets(page, [{ uuid: 'dd44dd-delta', name: 'Delta Wallet', chainId: '0x1' }]);
+  const release = await openBeforeLoader(page, `${server.origin}/`);
+  await block(page).getByRole('button', { name: walletMessages.connect }).click();
+  expect(await wallets.calls()).toEqual([]);
+  release();
+  await waitForIsland(page, 'allowlist');
+  await expect(status(page)).toHaveText(walletMessages.notJoined({ address: short(wallets.account.address) }));
+  // Replayed once: one request for the accounts, not two.
+  expect((await wallets.calls()).filter((c) => c.method === 'eth_requestAccounts')).toHaveLength(1);
 });
 
 test.describe('with JavaScript off', () => {

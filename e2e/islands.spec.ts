@@ -1,25 +1,22 @@
 // The page's islands (docs/decisions/0010-page-islands.md): no React before a visitor does
 // something; each island's code arrives when it is needed, takes over without moving anything;
 // what a person does before it arrives still works.
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signupAnswers } from '../content/messages/en/signup.ts';
 import { uniqueEmail, waitForMail } from './outbox.ts';
-import { PHONE, waitForHydration, waitForIsland, watchConsole, watchScripts } from './support.ts';
+import {
+  holdChunk,
+  openBeforeLoader,
+  PHONE,
+  waitForHydration,
+  waitForIsland,
+  watchConsole,
+  watchScripts,
+} from './support.ts';
 
 const island = (name: string) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`);
 const loader = island('entry-client');
 const beacon = island('beacon');
-
-/** Holds every request for one island's chunk until `release` is called. */
-async function holdChunk(page: Page, name: string): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`**/assets/${name}-*.js`, async (route: Route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 /** Layout shifts the page has recorded since it started loading (none after an input count). */
 function layoutShift(page: Page): Promise<number> {
@@ -157,12 +154,7 @@ test.describe('before an island has woken', () => {
   });
 
   test('a tap on the wallet button before even the loader has arrived still flips it, once', async ({ page }) => {
-    const release = await holdChunk(page, 'entry-client');
-    const requested = page.waitForRequest((r) => loader.test(new URL(r.url()).pathname));
-    // The held loader holds the load event too: wait only for the document, then for the page to
-    // have painted and asked for the loader.
-    await page.goto('/', { waitUntil: 'domcontentloaded' });
-    await requested;
+    const release = await openBeforeLoader(page, '/');
     const button = page.getByRole('button', { name: 'Connect Wallet', exact: true });
     await button.tap();
     await expect(page.locator('html')).not.toHaveAttribute('data-hydrated', 'true');

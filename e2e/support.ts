@@ -1,6 +1,6 @@
 // Shared helpers for the browser tests. The page's words come from the one content file, so a
 // re-brand changes the expectations with it.
-import type { CDPSession, ConsoleMessage, Locator, Page } from '@playwright/test';
+import type { CDPSession, ConsoleMessage, Locator, Page, Route } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { siteContent } from '../content/site-content.ts';
 
@@ -69,6 +69,30 @@ export async function waitForIsland(page: Page, name: IslandName): Promise<void>
     'data-island-state',
     'hydrated',
   );
+}
+
+/** Holds every request for one chunk (`entry-client`, `wallet-island`, …) until `release` is called. */
+export async function holdChunk(page: Page, name: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/assets/${name}-*.js`, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
+ * Opens `url` with the islands' loader held back, and returns once the page has painted and asked
+ * for it: the moment a quick tap on a slow phone lands in. The held loader holds the load event too,
+ * so only the document is waited for. Call the returned function to let the loader arrive.
+ */
+export async function openBeforeLoader(page: Page, url: string): Promise<() => void> {
+  const release = await holdChunk(page, 'entry-client');
+  const requested = page.waitForRequest((r) => /^\/assets\/entry-client-[\w-]+\.js$/.test(new URL(r.url()).pathname));
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await requested;
+  return release;
 }
 
 /** The scripts the page has requested so far, as paths (/assets/…). */
