@@ -14,7 +14,10 @@ export interface SiteBuild {
   /** What the presale banner says at `nowMs` (to the minute) in `locale`: the home page changes with it. */
   countdownSentence: (locale: Locale, opensAtMs: number, nowMs: number) => string;
   css: string;
-  /** The one inline script: loads the islands' loader and the beacon once the first paint is on screen, and keeps taps on islands' buttons until the loader has arrived. */
+  /**
+   * The one inline script: loads the islands' loader and the beacon once the first paint is on
+   * screen, and keeps taps on islands' buttons until the loader has arrived.
+   */
   loaderScript: string;
   /** CSP hashes of every inline <style> the documents carry. */
   styleHashes: string[];
@@ -91,10 +94,11 @@ export const loaderFor = (scripts: string[]): string =>
  * nothing) that land between the first paint and the loader's arrival, which on a slow phone is the
  * loader's download: the loader takes them (src/client/site/entry-client.ts), wakes their islands
  * and replays them, as it does for taps while an island's own code is on the way. Submit buttons
- * and links are left alone: they already work without script, and a replay would act twice.
+ * and links are left alone: they already work without script, and a replay would act twice. A
+ * button tapped again because nothing happened is kept once: the person meant it once.
  */
 export const earlyClicksScript =
-  '(function(){var q=[];function c(e){var b=e.target.closest&&e.target.closest("[data-island] button[type=button]");if(b)q.push(b)}' +
+  '(function(){var q=[];function c(e){var b=e.target.closest&&e.target.closest("[data-island] button[type=button]");if(b&&q.indexOf(b)<0)q.push(b)}' +
   `document.addEventListener("click",c,true);window.${earlyClicksGlobal}=function(){document.removeEventListener("click",c,true);return q}})();`;
 
 /**
