@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signupAnswers } from '../content/messages/en/signup.ts';
 import { uniqueEmail, waitForMail } from './outbox.ts';
 import {
+  chunkPath,
   holdChunk,
   openBeforeLoader,
   PHONE,
@@ -14,9 +15,8 @@ import {
   watchScripts,
 } from './support.ts';
 
-const island = (name: string) => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`);
-const loader = island('entry-client');
-const beacon = island('beacon');
+const loader = chunkPath('entry-client');
+const beacon = chunkPath('beacon');
 
 /** Layout shifts the page has recorded since it started loading (none after an input count). */
 function layoutShift(page: Page): Promise<number> {
@@ -95,18 +95,18 @@ test.describe('waking', () => {
     await page.goto('/');
     await waitForHydration(page);
     await page.waitForLoadState('networkidle');
-    expect(scripts.some((s) => island('hydrate').test(s))).toBe(false);
+    expect(scripts.some((s) => chunkPath('hydrate').test(s))).toBe(false);
 
     await page.getByRole('button', { name: 'Connect Wallet', exact: true }).hover();
     await waitForIsland(page, 'wallet');
-    expect(scripts.some((s) => island('wallet-island').test(s))).toBe(true);
-    expect(scripts.some((s) => island('hydrate').test(s))).toBe(true);
+    expect(scripts.some((s) => chunkPath('wallet-island').test(s))).toBe(true);
+    expect(scripts.some((s) => chunkPath('hydrate').test(s))).toBe(true);
     // The form is still far below: its code (zod/mini, the HTTP helper) has not been asked for.
-    expect(scripts.some((s) => island('signup-island').test(s))).toBe(false);
+    expect(scripts.some((s) => chunkPath('signup-island').test(s))).toBe(false);
 
     await page.locator('form.signup-form').scrollIntoViewIfNeeded();
     await waitForIsland(page, 'signup');
-    expect(scripts.some((s) => island('signup-island').test(s))).toBe(true);
+    expect(scripts.some((s) => chunkPath('signup-island').test(s))).toBe(true);
   });
 
   test('nothing moves when the islands wake, and the console stays clean', async ({ page }) => {

@@ -71,6 +71,9 @@ export async function waitForIsland(page: Page, name: IslandName): Promise<void>
   );
 }
 
+/** A built chunk's path (/assets/<name>-<hash>.js), as a pattern. */
+export const chunkPath = (name: string): RegExp => new RegExp(`^/assets/${name}-[\\w-]+\\.js$`);
+
 /** Holds every request for one chunk (`entry-client`, `wallet-island`, …) until `release` is called. */
 export async function holdChunk(page: Page, name: string): Promise<() => void> {
   let release = () => {};
@@ -89,7 +92,7 @@ export async function holdChunk(page: Page, name: string): Promise<() => void> {
  */
 export async function openBeforeLoader(page: Page, url: string): Promise<() => void> {
   const release = await holdChunk(page, 'entry-client');
-  const requested = page.waitForRequest((r) => /^\/assets\/entry-client-[\w-]+\.js$/.test(new URL(r.url()).pathname));
+  const requested = page.waitForRequest((r) => chunkPath('entry-client').test(new URL(r.url()).pathname));
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await requested;
   return release;

@@ -34,10 +34,10 @@ declare module 'fastify' {
     committer: GroupCommitter;
     /**
      * The mail's writes (the outbox worker's claims and marks, a confirmation's token): the same
-     * committer on SQLite, where there is one writer and sharing a commit shares its WAL sync; a second one
-     * on PostgreSQL, where a commit waits in the database and concurrent commits share a WAL flush.
-     * There the mail's writes run beside the sign-ups' batches rather than inside them, still one
-     * transaction at a time (decision 0053).
+     * committer on SQLite, where there is one writer and sharing a commit shares its WAL sync; a
+     * second one on PostgreSQL, where a commit waits in the database and concurrent commits share a
+     * WAL flush. There the mail's writes run beside the sign-ups' batches rather than inside them,
+     * still one transaction at a time (decision 0053).
      */
     mailCommitter: GroupCommitter;
     keys: Keys;
