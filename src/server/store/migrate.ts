@@ -22,13 +22,17 @@ import { allowlistEmailLinkMigration } from './migrations/0020-allowlist-email-l
 import { broadcastLocalesMigration } from './migrations/0021-broadcast-locales.ts';
 import { outboxBroadcastClaimIndexMigration } from './migrations/0022-outbox-broadcast-claim-index.ts';
 import { outboxBroadcastStatusPartialMigration } from './migrations/0023-outbox-broadcast-status-partial.ts';
+import { walletLinkConfirmationMigration } from './migrations/0024-wallet-link-confirmation.ts';
+import { policyRefusalsMigration } from './migrations/0027-policy-refusals.ts';
+import { signInTriesMigration } from './migrations/0025-sign-in-tries.ts';
+import { broadcastEditorsMigration } from './migrations/0026-broadcast-editors.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
 
 // Versioned, in order, never edited once shipped: add a new file for each change. Built per run:
 // migration 0009 encrypts stored secrets with the data key it is given.
-const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migration> => ({
+export const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migration> => ({
   '0001-signups': signupsMigration,
   '0002-analytics': analyticsMigration,
   '0003-link-keys': linkKeysMigration,
@@ -52,6 +56,10 @@ const migrationsWith = (secrets: SecretBox | undefined): Record<string, Migratio
   '0021-broadcast-locales': broadcastLocalesMigration,
   '0022-outbox-broadcast-claim-index': outboxBroadcastClaimIndexMigration,
   '0023-outbox-broadcast-status-partial': outboxBroadcastStatusPartialMigration,
+  '0024-wallet-link-confirmation': walletLinkConfirmationMigration,
+  '0025-sign-in-tries': signInTriesMigration,
+  '0026-broadcast-editors': broadcastEditorsMigration,
+  '0027-policy-refusals': policyRefusalsMigration,
 });
 
 /**

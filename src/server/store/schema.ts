@@ -98,6 +98,11 @@ export interface BroadcastsTable {
   translations: string;
   /** 1: a locale without a version of its own gets English; 0: every locale needs one. */
   english_fallback: number;
+  /**
+   * JSON array of the operators who changed the text since an approval last covered their change
+   * (migration 0026): none of them may approve it (broadcast-store.ts).
+   */
+  editors: string;
 }
 
 export interface SettingsTable {
@@ -185,6 +190,8 @@ export interface OperatorChallengesTable {
   operator_id: string;
   created_at: IsoTime;
   expires_at: IsoTime;
+  /** Second-factor answers checked so far (migration 0025): five wrong ones end the sign-in. */
+  tries: Generated<number>;
 }
 
 export interface OperatorSessionsTable {
@@ -276,7 +283,8 @@ export interface ErasureLedgerTable {
   erased_at: IsoTime;
 }
 
-export type SuppressionReason = 'hard-bounce' | 'complaint' | 'soft-bounce-limit' | 'manual';
+/** 'policy-refusals': a receiver's filter refused it repeatedly (migration 0027; suppression.ts). */
+export type SuppressionReason = 'hard-bounce' | 'complaint' | 'soft-bounce-limit' | 'manual' | 'policy-refusals';
 
 /** Addresses never mailed again, as keyed hashes (migration 0015; suppression.ts). */
 export interface SuppressionsTable {
@@ -293,7 +301,8 @@ export interface SuppressionsTable {
   lifted_by: string | null;
 }
 
-export type BounceKind = 'hard' | 'soft' | 'complaint';
+/** 'policy': refused for policy or content (5.7.x), not for the address (migration 0027). */
+export type BounceKind = 'hard' | 'soft' | 'complaint' | 'policy';
 
 /** Every bounce or complaint heard, once per (source, event_id) (migration 0015). */
 export interface BounceEventsTable {
@@ -319,13 +328,35 @@ export interface AllowlistEntriesTable {
   address: string;
   joined_at: IsoTime;
   country: string | null;
-  /** The subscriber this wallet asked to be told at (migration 0020); null: none, or erased. */
+  /**
+   * The subscriber whose owner confirmed this wallet's link, pressing the button of the email sent
+   * for it (migration 0024; one wallet per subscriber); null: none, or erased.
+   */
   subscriber_id: Generated<string | null>;
-  /** When the link was last asked for. */
-  link_asked_at: Generated<IsoTime | null>;
+  /** When that link was confirmed (migration 0024). */
+  email_linked_at: Generated<IsoTime | null>;
   /** SHA-256 of the single-use link token the join reply carried; null once spent. */
   link_token_hash: Generated<string | null>;
   link_token_expires_at: Generated<IsoTime | null>;
+}
+
+/** A wallet's link to an email, asked for and not yet confirmed: one per wallet (migration 0024). */
+export interface AllowlistLinkRequestsTable {
+  /** The wallet (allowlist_entries.address). */
+  address: string;
+  subscriber_id: string;
+  /** The email sent for this request; its composer writes `token_hash`. */
+  outbox_id: string;
+  asked_at: IsoTime;
+  expires_at: IsoTime;
+  /** SHA-256 of the token in that email; null until the email is made. */
+  token_hash: string | null;
+}
+
+/** When an address was last sent a link request, whoever asked (migration 0024). */
+export interface AllowlistLinkMailTable {
+  subscriber_id: string;
+  mailed_at: IsoTime;
 }
 
 /** Single-use values of the Sign-In with Ethereum messages the server wrote (migration 0018). */
@@ -381,5 +412,7 @@ export interface Database {
   webhook_nonces: WebhookNoncesTable;
   allowlist_entries: AllowlistEntriesTable;
   allowlist_nonces: AllowlistNoncesTable;
+  allowlist_link_requests: AllowlistLinkRequestsTable;
+  allowlist_link_mail: AllowlistLinkMailTable;
   allowlist_snapshots: AllowlistSnapshotsTable;
 }

@@ -1,16 +1,8 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertSubscriber } from '../../test/fixtures.ts';
-import {
-  dialectCases,
-  openTestStore,
-  testSecrets,
-  type TestStore,
-  untilNoSchemaVanishes,
-} from '../../test/test-store.ts';
-import { migrateToLatest } from '../migrate.ts';
-import { signupsMigration } from './0001-signups.ts';
-import { analyticsMigration } from './0002-analytics.ts';
+import { migrateTheRest, migrateUpTo } from '../../test/migration-steps.ts';
+import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 
 for (const { dialect, skip, label } of dialectCases) {
   describe.skipIf(skip)(`migration 0005 on ${label}`, () => {
@@ -21,23 +13,11 @@ for (const { dialect, skip, label } of dialectCases) {
     afterEach(() => store.destroy());
 
     it('carries an existing list over: sign-ups per day backfilled, existing people searchable', async () => {
-      const before = new Migrator({
-        db: store.db,
-        provider: {
-          getMigrations: async () => ({ '0001-signups': signupsMigration, '0002-analytics': analyticsMigration }),
-        },
-        ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
-      });
-      expect((await untilNoSchemaVanishes(store.pgSchema, () => before.migrateToLatest())).error).toBeUndefined();
+      await migrateUpTo(store, '0002-analytics');
       await insertSubscriber(store.db, 'early@example.com', { now: new Date('2026-11-20T10:00:00Z') });
       await insertSubscriber(store.db, 'second@example.com', { now: new Date('2026-11-20T11:00:00Z') });
 
-      expect(
-        await migrateToLatest(store.db, {
-          ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}),
-          secrets: testSecrets(),
-        }),
-      ).toContain('0005-console-queries');
+      expect(await migrateTheRest(store)).toContain('0005-console-queries');
       const days = await store.db.selectFrom('daily_signups').selectAll().execute();
       expect(days.map((d) => [d.day, Number(d.signups)])).toEqual([['2026-11-20', 2]]);
 
