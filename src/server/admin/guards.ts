@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { apiError } from '../../shared/api-error.ts';
 import { roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
-import { BACKGROUND_HEADER, sessionTimes } from '../../shared/admin/sign-in-schema.ts';
+import { BACKGROUND_HEADER, secondFactorSpentMessage, sessionTimes } from '../../shared/admin/sign-in-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { ForbiddenError } from '../plugins/write-protection.ts';
 import { cookieOptions, findChallenge, loadSession, PENDING_COOKIE, SESSION_COOKIE } from './sign-in/sessions.ts';
@@ -84,9 +84,11 @@ export async function pendingSignIn(
 ): Promise<{ token: string; challenge: NonNullable<Awaited<ReturnType<typeof findChallenge>>> } | null> {
   const token = request.cookies[PENDING_COOKIE];
   const challenge = token ? await findChallenge(request.server.store.db, token, request.server.clock()) : null;
-  if (token && challenge) return { token, challenge };
+  if (token && challenge && !challenge.spent) return { token, challenge };
   reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
-  await reply.code(401).header('cache-control', 'no-store').send(apiError('unauthorized', pendingTimedOutMessage));
+  // Spent: five wrong answers (sign-in/sessions.ts). Said before any back-off, for any factor.
+  const message = challenge?.spent ? secondFactorSpentMessage : pendingTimedOutMessage;
+  await reply.code(401).header('cache-control', 'no-store').send(apiError('unauthorized', message));
   return null;
 }
 

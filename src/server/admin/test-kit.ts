@@ -1,13 +1,16 @@
 // Test helpers for the console's API: a browser-like client (cookie jar, same-origin headers, the
-// XSRF token on writes) and operators made straight in the store.
+// XSRF token on writes), operators made straight in the store, their codes and passkeys.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+import type { RegistrationOptions } from '../../shared/admin/passkey-schema.ts';
 import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
 import { addOperator } from './operators/operators.ts';
 import { totpCode } from './operators/totp.ts';
+import { SoftwareAuthenticator } from './sign-in/software-authenticator.ts';
 import { testSecrets } from '../test/test-store.ts';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -33,6 +36,26 @@ export async function makeOperator(
 
 /** The code an authenticator app shows at `at`. */
 export const codeAt = (op: TestOperator, at: Date): string => totpCode(op.secret, at);
+
+/** A 6-digit code that is none of the three an authenticator could show around `at`. */
+export function wrongCodeAt(op: TestOperator, at: Date): string {
+  const near = [-30_000, 0, 30_000].map((d) => codeAt(op, new Date(at.getTime() + d)));
+  return ['000000', '000001', '000002', '000003'].find((c) => !near.includes(c)) ?? '000004';
+}
+
+/** What the audit log says of each failed sign-in of `email`, in no particular order. */
+export async function failedSignIns(db: Kysely<Database>, email: string): Promise<(string | null)[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select('detail')
+    .where('action', '=', 'sign-in.failed')
+    .where('subject', '=', email)
+    .execute();
+  return rows.map((r) => r.detail);
+}
+
+/** The site a passkey is scoped to: the test app's PUBLIC_URL is https://dh.example. */
+export const passkeySite = { origin: 'https://dh.example', rpId: 'dh.example' };
 
 export class ConsoleClient {
   readonly cookies = new Map<string, string>();
@@ -103,4 +126,17 @@ export class ConsoleClient {
     if (second.statusCode !== 200) throw new Error(`code step: ${second.statusCode} ${second.body}`);
     return second;
   }
+}
+
+/** A new passkey, added by a client signed in with fresh proof. */
+export async function addPasskey(c: ConsoleClient, name = 'Work laptop'): Promise<SoftwareAuthenticator> {
+  const key = new SoftwareAuthenticator(passkeySite);
+  const options = await c.post(adminApiPaths.passkeyRegistrationOptions);
+  expect(options.statusCode, options.body).toBe(200);
+  const added = await c.post(adminApiPaths.passkeys, {
+    name,
+    response: key.register(options.json<RegistrationOptions>()),
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  return key;
 }

@@ -49,6 +49,9 @@ export const auditActions = {
   'subscriber.viewed': 'Person’s details viewed',
   'subscribers.export-counted': 'Subscribers export finished (rows counted)',
   'sign-in.alert': 'Many failed sign-ins for one address',
+  // Too many wrong authenticator codes for one operator from any network: their codes are held for
+  // a while (passkeys and recovery codes still work). The subject is the operator.
+  'sign-in.codes-held': 'Authenticator codes held after many wrong codes',
   // Suppression list: the subject is the entry's id, the detail its reason.
   'suppression.lifted': 'Suppression lifted',
   // The detail says how many entries the file held (none names an address).

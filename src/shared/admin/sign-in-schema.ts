@@ -94,6 +94,9 @@ export const BACKGROUND_HEADER = 'x-dh-background';
 /** The one answer to a failed sign-in, whether the address exists or not. */
 export const signInFailedMessage = 'That email and password do not match an operator. Please try again.';
 export const codeFailedMessage = 'That code is not right, or it has been used already. Please try the newest code.';
+/** Five wrong answers end a pending sign-in (the server's SECOND_FACTOR_TRIES): the password step again. */
+export const secondFactorSpentMessage =
+  'This sign-in was stopped after five wrong answers. Please enter your email and password again.';
 
 /** A new operator's address (the command line): a real address, stored normalised. */
 export const operatorEmailSchema = z

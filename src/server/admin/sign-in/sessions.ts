@@ -170,20 +170,56 @@ export async function createChallenge(db: Kysely<Database>, operatorId: string, 
   return token;
 }
 
-/** The operator a pending sign-in is for, while it is live. */
+/**
+ * A pending sign-in has this many second-factor answers checked, whatever the factor; when all
+ * were wrong it is spent, and only the password step again starts a new one. So each correct
+ * password buys at most five guesses at a 6-digit code, from any number of networks.
+ */
+export const SECOND_FACTOR_TRIES = 5;
+
+/** The operator a pending sign-in is for, while it is live; `spent` once its tries are used up. */
 export async function findChallenge(
   db: Kysely<Database>,
   token: string,
   now: Date,
-): Promise<{ operatorId: string; email: string; sealedTotpSecret: string; role: OperatorRole } | null> {
+): Promise<{
+  operatorId: string;
+  email: string;
+  sealedTotpSecret: string;
+  role: OperatorRole;
+  spent: boolean;
+} | null> {
   const row = await db
     .selectFrom('operator_challenges as c')
     .innerJoin('operators as o', 'o.id', 'c.operator_id')
-    .select(['c.operator_id', 'c.expires_at', 'o.email', 'o.totp_secret', 'o.role'])
+    .select(['c.operator_id', 'c.expires_at', 'c.tries', 'o.email', 'o.totp_secret', 'o.role'])
     .where('c.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
   if (!row || Date.parse(row.expires_at) <= now.getTime()) return null;
-  return { operatorId: row.operator_id, email: row.email, sealedTotpSecret: row.totp_secret, role: row.role };
+  return {
+    operatorId: row.operator_id,
+    email: row.email,
+    sealedTotpSecret: row.totp_secret,
+    role: row.role,
+    spent: Number(row.tries) >= SECOND_FACTOR_TRIES,
+  };
+}
+
+/**
+ * Takes one of a pending sign-in's tries before its answer is checked: the try's number (1 to
+ * SECOND_FACTOR_TRIES), or null when none is left. One conditional UPDATE, so answers sent at
+ * once (two instances, many connections) can never have more than five checked between them.
+ * A spent row stays until it expires (purgeExpired), so a replayed cookie is told why.
+ */
+export async function claimChallengeTry(db: Kysely<Database>, token: string): Promise<number | null> {
+  const row = await db
+    .updateTable('operator_challenges')
+    .set((eb) => ({ tries: eb('tries', '+', 1) }))
+    .where('token_hash', '=', tokenHash(token))
+    .where('tries', '<', SECOND_FACTOR_TRIES)
+    .returning('tries')
+    .executeTakeFirst();
+  return row ? Number(row.tries) : null;
 }
 
 export async function endChallenge(db: Kysely<Database>, token: string): Promise<void> {

@@ -16,6 +16,8 @@ import {
   laterBlock,
   memoryFailureCounters,
   networkPolicy,
+  OPERATOR_WRONG_CODES,
+  operatorCodesPolicy,
   redisFailureCounters,
   sharedOrLocalFailureCounters,
   type FailureCounters,
@@ -29,6 +31,12 @@ describe('the back-off schedule', () => {
     expect([5, 6, 7, 8, 9, 10, 11, 20].map((n) => blockAfter(n) / 1000)).toEqual([
       30, 60, 120, 240, 480, 960, 960, 960,
     ]);
+  });
+
+  it('holds an operator’s authenticator codes for an hour at the tenth wrong one, each within an hour of the last', () => {
+    expect([1, 9, 10, 11, 50].map((n) => operatorCodesPolicy.blockAfter(n) / 60_000)).toEqual([0, 0, 60, 60, 60]);
+    expect(operatorCodesPolicy.forgetAfterMs).toBe(3600_000);
+    expect(OPERATOR_WRONG_CODES).toBe(10);
   });
 
   it('gives a client network 20 free failures, and an address from every network only an alert past 50 in an hour', () => {
@@ -263,8 +271,10 @@ describe('failed sign-ins back off (server)', () => {
   it('counts wrong codes at the second step too', async () => {
     const a = from('198.51.100.13');
     await a.password(op.email);
-    for (let i = 0; i < 5; i++) expect((await a.code('000000')).statusCode).toBe(400);
-    const refused = await a.code(codeAt(op, t.clock()));
+    for (let i = 0; i < 4; i++) expect((await a.code('000000')).statusCode).toBe(400);
+    // The fifth ends this sign-in; the password step again is backing off for the pair.
+    expect((await a.code('000000')).statusCode).toBe(401);
+    const refused = await a.password(op.email);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBe(30);
   });
@@ -328,8 +338,11 @@ describe('failed sign-ins back off (server)', () => {
 
   it("lets a recovery code through the pair's back-off at the second step, but not a TOTP code", async () => {
     const a = from('198.51.100.88');
+    // Five failures for the pair: a wrong password, then four wrong codes (a fifth would end the
+    // pending sign-in itself).
+    expect((await a.password(op.email, 'not the password at all')).statusCode).toBe(401);
     expect((await a.password(op.email)).statusCode).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await a.code('000000')).statusCode).toBe(400);
+    for (let i = 0; i < 4; i++) expect((await a.code('000000')).statusCode).toBe(400);
     expect((await a.code(codeAt(op, t.clock()))).statusCode).toBe(429);
     const res = await a.recovery(op.recoveryCodes[0] ?? '');
     expect(res.statusCode, res.body).toBe(200);

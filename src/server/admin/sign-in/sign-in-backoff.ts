@@ -10,6 +10,8 @@ import type { SharedRedis } from '../../plugins/redis.ts';
 //   operator out), but 50 failures in an hour raise an alert.
 // The decision is made before any password is hashed, so a refused try costs the server nothing.
 // Failures are forgotten a day after the last one (an hour for the alert's count).
+// A fourth count caps wrong authenticator codes per operator across networks (operatorCodesPolicy),
+// beside the five tries of each pending sign-in (sessions.ts).
 
 export const FREE_FAILURES = 5;
 const FIRST_BLOCK_MS = 30_000;
@@ -54,6 +56,25 @@ const HOUR_MS = 60 * 60_000;
 export const addressAlertPolicy: BackoffPolicy = {
   blockAfter: (n) => (n >= ADDRESS_ALERT_FAILURES ? HOUR_MS : 0),
   forgetAfterMs: HOUR_MS,
+};
+
+/**
+ * Wrong authenticator codes for one operator, from every network together, at sign-in and as
+ * fresh proof: the tenth, each within an hour of the one before, holds the operator's codes for an
+ * hour (the step refuses a code unread; passkeys and recovery codes still work, so the holder of
+ * the real device is never locked out). A code is checked only after the right password (or in a
+ * signed-in session), so the per-network counts above do not bound it: an IPv6 /48 is 65,536
+ * networks. With the ±1 step window at most 3 of the 10⁶ codes match at a moment, so each checked
+ * code wins with p ≤ 3×10⁻⁶; ten an hour is ≤ 3×10⁻⁵ an hour, ≤ 0.072 % over a day (240 codes),
+ * ≤ 2.1 % over 30 days, while every hour's hold writes an audit row and a warn line saying the
+ * password is known. Not reset by a good sign-in: the operator signing in must not hand an attacker
+ * a fresh ten. Counted per instance without Redis (two instances: twenty an hour).
+ */
+export const OPERATOR_WRONG_CODES = 10;
+export const OPERATOR_HOLD_MS = HOUR_MS;
+export const operatorCodesPolicy: BackoffPolicy = {
+  blockAfter: (n) => (n >= OPERATOR_WRONG_CODES ? OPERATOR_HOLD_MS : 0),
+  forgetAfterMs: OPERATOR_HOLD_MS,
 };
 
 /**
@@ -183,16 +204,23 @@ export function sharedOrLocalFailureCounters(
   };
 }
 
-/** The three counts the sign-in routes keep (keys differ, so one Redis namespace holds them all). */
+/** The four counts the sign-in routes keep (keys differ, so one Redis namespace holds them all). */
 export interface SignInCounters {
   pair: FailureCounters;
   network: FailureCounters;
   address: FailureCounters;
+  /** Wrong authenticator codes per operator, from any network (operatorCodesPolicy). */
+  operatorCodes: FailureCounters;
 }
 
 /** Each count in Redis when there is one (this instance's own while it does not answer), else in memory. */
 export function signInCounters(redis: SharedRedis | null): SignInCounters {
   const make = (policy: BackoffPolicy) =>
     redis ? sharedOrLocalFailureCounters(redis, undefined, policy) : memoryFailureCounters(undefined, policy);
-  return { pair: make(pairPolicy), network: make(networkPolicy), address: make(addressAlertPolicy) };
+  return {
+    pair: make(pairPolicy),
+    network: make(networkPolicy),
+    address: make(addressAlertPolicy),
+    operatorCodes: make(operatorCodesPolicy),
+  };
 }

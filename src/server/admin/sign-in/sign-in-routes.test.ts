@@ -1,21 +1,43 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { codeFailedMessage, signInFailedMessage } from '../../../shared/admin/sign-in-schema.ts';
+import type { AuthenticationOptions } from '../../../shared/admin/passkey-schema.ts';
+import {
+  codeFailedMessage,
+  secondFactorSpentMessage,
+  signInFailedMessage,
+} from '../../../shared/admin/sign-in-schema.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { tokenHash } from './sessions.ts';
-import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from '../test-kit.ts';
+import { PENDING_COOKIE, tokenHash } from './sessions.ts';
+import {
+  addPasskey,
+  codeAt,
+  ConsoleClient,
+  failedSignIns,
+  makeOperator,
+  PASSWORD,
+  type TestOperator,
+  wrongCodeAt,
+} from '../test-kit.ts';
 
 describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
   let store: TestStore;
   let t: TestApp;
   let op: TestOperator;
   let n = 0;
+  const lines: string[] = [];
 
   beforeAll(async () => {
     if (skip) return;
     store = await openTestStore(dialect);
-    t = await buildTestApp({ store, env: { TRUST_PROXY: 'true' } });
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    t = await buildTestApp({ store, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' }, logStream });
   });
   afterAll(async () => {
     await t?.close();
@@ -141,6 +163,125 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
       headers: { 'sec-fetch-site': 'same-origin', cookie: `__Host-dh_admin=${before}` },
     });
     expect(stale.statusCode).toBe(401);
+  });
+
+  it('ends a pending sign-in at its fifth wrong answer: the sixth is refused even when right, and the password is asked again', async () => {
+    const c = from('198.51.100.7');
+    expect((await c.password(op.email)).statusCode).toBe(200);
+    const pending = c.cookies.get(PENDING_COOKIE) ?? '';
+    const wrong = wrongCodeAt(op, t.clock());
+    for (let i = 0; i < 4; i++) expect((await c.code(wrong)).statusCode).toBe(400);
+    const fifth = await c.code(wrong);
+    expect(fifth.statusCode).toBe(401);
+    expect(fifth.json().error).toEqual({ code: 'unauthorized', message: secondFactorSpentMessage });
+    expect(c.cookies.has(PENDING_COOKIE)).toBe(false);
+
+    // Whoever keeps the cookie anyway, past the pair's back-off: the right code, a recovery code
+    // and a passkey challenge are all refused, in words, and no session is made.
+    t.clock.advance(30_000);
+    for (const send of [
+      () => c.code(codeAt(op, t.clock())),
+      () => c.recovery(op.recoveryCodes[0] ?? ''),
+      () => c.post(adminApiPaths.signInPasskeyOptions),
+    ]) {
+      c.cookies.set(PENDING_COOKIE, pending);
+      const refused = await send();
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().error.message).toBe(secondFactorSpentMessage);
+    }
+    expect(c.cookies.has('__Host-dh_admin')).toBe(false);
+    const failed = await failedSignIns(store.db, op.email);
+    expect(failed).toHaveLength(5);
+    expect(failed.filter((detail) => detail?.endsWith('the sign-in was stopped'))).toHaveLength(1);
+
+    // The password step again, and the same code (never checked above) signs in.
+    await c.signIn(op, t.clock());
+    expect((await c.get(adminApiPaths.session)).statusCode).toBe(200);
+  });
+
+  it('checks at most five answers of one pending sign-in, even sent all at once', async () => {
+    const c = from('198.51.100.9');
+    await c.password(op.email);
+    const wrong = wrongCodeAt(op, t.clock());
+    const answers = await Promise.all(Array.from({ length: 12 }, () => c.code(wrong)));
+    const statuses = answers.map((r) => r.statusCode);
+    // Four wrong, the fifth ends it (401); the rest find it spent (401) or the pair backing off (429).
+    expect(statuses.filter((s) => s === 400)).toHaveLength(4);
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.filter((s) => s !== 400 && s !== 401 && s !== 429)).toEqual([]);
+    expect(await failedSignIns(store.db, op.email)).toHaveLength(5);
+  });
+
+  it('holds an operator’s authenticator codes after ten wrong ones from as many networks; a recovery code and a passkey still sign in', async () => {
+    // The operator, earlier, added a passkey (fresh proof from the code they signed in with).
+    const own = from('198.51.100.10');
+    await own.signIn(op, t.clock());
+    const key = await addPasskey(own, 'Phone');
+    t.clock.advance(30_000);
+
+    // Someone with the password tries one wrong code from each of ten IPv6 /64s (ten networks).
+    const logged = lines.length;
+    for (let i = 0; i < 10; i++) {
+      const net = from(`2001:db8:${n}:${i}::1`);
+      expect((await net.password(op.email)).statusCode).toBe(200);
+      expect((await net.code(wrongCodeAt(op, t.clock()))).statusCode).toBe(400);
+    }
+    // The eleventh network, the right code: refused unread, in words beside the field.
+    const late = from(`2001:db8:${n}:99::1`);
+    expect((await late.password(op.email)).statusCode).toBe(200);
+    const held = await late.code(codeAt(op, t.clock()));
+    expect(held.statusCode).toBe(429);
+    expect(held.headers['retry-after']).toBe('3600');
+    expect(held.json().error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^Codes from your authenticator app are paused for this account for 60 minutes/),
+      fields: { code: expect.stringMatching(/recovery code or a passkey/) },
+    });
+    // The same pending sign-in, a recovery code: in (the held code used none of its tries).
+    const inByRecovery = await late.recovery(op.recoveryCodes[0] ?? '');
+    expect(inByRecovery.statusCode, inByRecovery.body).toBe(200);
+
+    // A passkey signs in too, from yet another network.
+    const viaPasskey = from(`2001:db8:${n}:98::1`);
+    expect((await viaPasskey.password(op.email)).statusCode).toBe(200);
+    const options = (await viaPasskey.post(adminApiPaths.signInPasskeyOptions)).json<AuthenticationOptions>();
+    const inByPasskey = await viaPasskey.post(adminApiPaths.secondFactor, {
+      method: 'passkey',
+      response: key.authenticate(options),
+    });
+    expect(inByPasskey.statusCode, inByPasskey.body).toBe(200);
+
+    // Fresh proof: the code is held there too (a stolen session could guess there), the passkey is not.
+    const code = await own.post(adminApiPaths.freshProof, { code: codeAt(op, t.clock()) });
+    expect(code.statusCode).toBe(429);
+    expect(code.json().error.fields.code).toMatch(/confirm with a passkey/);
+    const fresh = (await own.post(adminApiPaths.freshProofPasskeyOptions)).json<AuthenticationOptions>();
+    const proof = await own.post(adminApiPaths.freshProofPasskey, { response: key.authenticate(fresh) });
+    expect(proof.statusCode, proof.body).toBe(200);
+
+    // One warn line (the operator by id; no address, no IP) and one audit row.
+    const warned = lines.slice(logged).filter((l) => l.includes('many wrong authenticator codes'));
+    expect(warned).toHaveLength(1);
+    const operatorId = (
+      await store.db.selectFrom('operators').select('id').where('email', '=', op.email).executeTakeFirstOrThrow()
+    ).id;
+    expect(JSON.parse(warned[0] ?? '{}')).toMatchObject({ level: 40, operator: operatorId, wrongCodes: 10 });
+    expect(warned[0]).not.toContain(op.email);
+    expect(warned[0]).not.toContain('2001:db8');
+    const rows = await store.db
+      .selectFrom('audit_log')
+      .select(['subject', 'detail', 'via'])
+      .where('action', '=', 'sign-in.codes-held')
+      .where('subject', '=', op.email)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.detail).toMatch(
+      /^10 wrong authenticator codes from any network, each within an hour of the one before: codes held/,
+    );
+
+    // An hour after the tenth wrong code, codes work again.
+    t.clock.advance(3600_000);
+    await from(`2001:db8:${n}:97::1`).signIn(op, t.clock());
   });
 
   it('refuses to sign in over plain http away from this machine (the Secure cookie would be dropped)', async () => {

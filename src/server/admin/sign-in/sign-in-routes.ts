@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../../shared/api-error.ts';
 import {
   codeFailedMessage,
+  secondFactorSpentMessage,
   sessionTimes,
   signInFailedMessage,
   type OperatorSession,
@@ -20,14 +21,22 @@ import {
 } from '../operators/operators.ts';
 import { verifyPasskeyUse, type PasskeyUse, type RelyingParty } from './passkeys.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../operators/passwords.ts';
-import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters } from './sign-in-backoff.ts';
 import {
+  ADDRESS_ALERT_FAILURES,
+  OPERATOR_HOLD_MS,
+  OPERATOR_WRONG_CODES,
+  type FailureCounters,
+  type SignInCounters,
+} from './sign-in-backoff.ts';
+import {
+  claimChallengeTry,
   cookieOptions,
   createChallenge,
   createSession,
   endChallenge,
   endSessionByToken,
   PENDING_COOKIE,
+  SECOND_FACTOR_TRIES,
   SESSION_COOKIE,
   setFreshProof,
   tokenHash,
@@ -55,6 +64,17 @@ function secureEnough(request: FastifyRequest, publicUrl: string): boolean {
   const host = request.hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
+
+/** Minutes past 90 seconds, as a person says a wait. */
+const waitWords = (seconds: number): string =>
+  seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+
+/** While an operator's authenticator codes are held: the other ways in, by the step that asked. */
+const codesHeldMessage = (wait: string, at: 'sign-in' | 'fresh-proof'): string =>
+  `Codes from your authenticator app are paused for this account for ${wait}, after too many wrong codes. ` +
+  (at === 'sign-in'
+    ? 'Please use a recovery code or a passkey instead.'
+    : 'Please confirm with a passkey instead, or try again then.');
 
 const httpsMessage =
   'The console signs in only over HTTPS (or at http://localhost on the server itself). Please use its https:// address.';
@@ -122,12 +142,72 @@ export function registerSignInRoutes(
     // A refused try still presses on the address: the alert hears of an attack the back-off stops.
     await pressOn(request, email);
     const seconds = Math.ceil((until - now) / 1000);
-    const wait = seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
     await reply
       .code(429)
       .header('retry-after', String(seconds))
-      .send(apiError('rate_limited', `Too many failed tries. Please wait ${wait} and try again.`));
+      .send(apiError('rate_limited', `Too many failed tries. Please wait ${waitWords(seconds)} and try again.`));
     return true;
+  }
+
+  // Wrong authenticator codes per operator, from every network together (operatorCodesPolicy in
+  // sign-in-backoff.ts): keyed by the operator's id, at sign-in and as fresh proof alike.
+  const codesKey = (operatorId: string) => `o:${api.keys.sign('admin-backoff-operator', operatorId)}`;
+  type Who = { id: string; email: string };
+
+  /**
+   * While the operator's codes are held, a code is refused unread: 429 with Retry-After, the words
+   * also beside the code field (so the console shows them there and keeps the passkey and the
+   * recovery code usable rather than counting the wait down over every button). It presses on the
+   * address like any refused try, but uses none of the pending sign-in's tries.
+   */
+  async function refuseWhileCodesHeld(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: Who,
+    at: 'sign-in' | 'fresh-proof',
+  ): Promise<boolean> {
+    const now = api.clock().getTime();
+    const until = await counters.operatorCodes.blockedUntil(codesKey(who.id), now);
+    if (until === null || until <= now) return false;
+    await pressOn(request, who.email);
+    const seconds = Math.ceil((until - now) / 1000);
+    const message = codesHeldMessage(waitWords(seconds), at);
+    await reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send(apiError('rate_limited', message, { code: message }));
+    return true;
+  }
+
+  /**
+   * A wrong authenticator code counts for its operator too. The one that starts a hold says so: a
+   * warn line naming the operator by id and an audit entry. Each such code came after the right
+   * password (or in a signed-in session), so the entry says the password is known.
+   */
+  async function wrongCode(request: FastifyRequest, who: Who): Promise<void> {
+    const now = api.clock().getTime();
+    const key = codesKey(who.id);
+    await counters.operatorCodes.recordFailure(key, now);
+    if ((await counters.operatorCodes.blockedUntil(key, now)) === null) return;
+    const minutes = OPERATOR_HOLD_MS / 60_000;
+    request.log.warn(
+      { operator: who.id, wrongCodes: OPERATOR_WRONG_CODES, heldMinutes: minutes },
+      'many wrong authenticator codes for one operator from any network: their codes are held (passkeys and recovery codes still work)',
+    );
+    await audit(request, {
+      action: 'sign-in.codes-held',
+      subject: who.email,
+      detail:
+        `${OPERATOR_WRONG_CODES} wrong authenticator codes from any network, each within an hour of the one before: ` +
+        `codes held for ${minutes} minutes ` +
+        '(passkeys and recovery codes still work). Each came after the right password or in a signed-in session: change the password.',
+    });
+  }
+
+  /** A spent pending sign-in: the cookie goes, and the password step again. */
+  async function spent(reply: FastifyReply): Promise<FastifyReply> {
+    reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
+    return reply.code(401).header('cache-control', 'no-store').send(apiError('unauthorized', secondFactorSpentMessage));
   }
 
   /** A failure counts for the pair and the network (whichever was checked or not), and on the address. */
@@ -195,12 +275,21 @@ export function registerSignInRoutes(
     const which = method === 'recovery' ? 'network only' : 'pair and network';
     if (await refuseWhileBlocked(request, reply, challenge.email, checks(challenge.email, request, which)))
       return reply;
+    const who: Who = { id: challenge.operatorId, email: challenge.email };
+    // Only the authenticator code is held: a passkey and a recovery code cannot be guessed, and the
+    // holder of the real device must always have a way in.
+    if (method === 'totp' && (await refuseWhileCodesHeld(request, reply, who, 'sign-in'))) return reply;
+    // A secret this server cannot read is its fault, not a wrong answer: said before a try is used.
+    // ('' for the other factors, which need none.)
+    const secret = body.method === 'totp' ? openSecret(request, challenge.operatorId, challenge.sealedTotpSecret) : '';
+    if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
+    // One of the pending sign-in's five tries, taken before the answer is read.
+    const tryNumber = await claimChallengeTry(db(), pending);
+    if (tryNumber === null) return spent(reply);
     const now = api.clock();
     let accepted: boolean;
     let passkey: PasskeyUse | null = null;
     if (body.method === 'totp') {
-      const secret = openSecret(request, challenge.operatorId, challenge.sealedTotpSecret);
-      if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
       const step = totpStep(secret, body.code, now);
       accepted = step !== null && (await claimTotpStep(db(), challenge.operatorId, step));
     } else if (body.method === 'recovery') {
@@ -218,16 +307,20 @@ export function registerSignInRoutes(
     }
     if (!accepted) {
       await fail(request, challenge.email);
+      if (method === 'totp') await wrongCode(request, who);
+      const last = tryNumber >= SECOND_FACTOR_TRIES;
+      const why =
+        passkey && !passkey.ok
+          ? passkey.refusal.detail
+          : method === 'totp'
+            ? 'wrong or reused authenticator code'
+            : 'wrong or used recovery code';
       await audit(request, {
         action: 'sign-in.failed',
         subject: challenge.email,
-        detail:
-          passkey && !passkey.ok
-            ? passkey.refusal.detail
-            : method === 'totp'
-              ? 'wrong or reused authenticator code'
-              : 'wrong or used recovery code',
+        detail: last ? `${why}; the fifth wrong answer: the sign-in was stopped` : why,
       });
+      if (last) return spent(reply);
       if (passkey && !passkey.ok) return reply.code(400).send(apiError('bad_request', passkey.refusal.message));
       return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
     }
@@ -294,6 +387,8 @@ export function registerSignInRoutes(
     const operator = operatorOf(request);
     if (await refuseWhileBlocked(request, reply, operator.email, checks(operator.email, request, 'pair and network')))
       return reply;
+    // A stolen session could otherwise guess codes here from network after network.
+    if (await refuseWhileCodesHeld(request, reply, operator, 'fresh-proof')) return reply;
     const now = api.clock();
     const found = await findOperator(db(), operator.email);
     const secret = found ? openSecret(request, found.id, found.sealedTotpSecret) : undefined;
@@ -301,6 +396,7 @@ export function registerSignInRoutes(
     const step = secret ? totpStep(secret, request.body.code, now) : null;
     if (step === null || !(await claimTotpStep(db(), operator.id, step))) {
       await fail(request, operator.email);
+      await wrongCode(request, operator);
       await audit(request, {
         action: 'fresh-proof.failed',
         subject: operator.email,
