@@ -115,7 +115,7 @@ export function renderSiteConfig(
 }
 
 /** The main nginx.conf around the site file: Debian's essentials, every path inside `prefix`. */
-function mainConfig(prefix: string, siteFile: string): string {
+function mainConfig(prefix: string, siteFile: string, extra = ''): string {
   return `# Written by bench/lib/cluster.ts for one local run.
 # One process, no master: a SIGKILL from the clean-up then leaves no orphaned worker behind.
 master_process off;
@@ -130,7 +130,7 @@ http {
     uwsgi_temp_path ${prefix}/tmp/uwsgi;
     scgi_temp_path ${prefix}/tmp/scgi;
     include ${siteFile};
-}
+${extra}}
 `;
 }
 
@@ -144,6 +144,8 @@ export interface Cluster {
   url: string;
   /** nginx's plain-HTTP origin (the site file's port 80): it only redirects to `url`. */
   httpUrl: string;
+  /** The probe server's origin (plain HTTP), when `probeServer` was given. */
+  probeUrl?: string;
   instances: ClusterInstance[];
   nginx: ServerHandle;
   /** The nginx access log's lines so far (format dh_upstream of deploy/nginx.conf). */
@@ -166,6 +168,12 @@ export interface ClusterOptions {
   nodeArgs?: string[];
   /** The built server each instance runs (default dist/server/main.js), e.g. an older build's copy. */
   server?: string;
+  /**
+   * The inside of one more nginx `server` block (its `listen` is added, on a free loopback port),
+   * beside the site file in the same `http` block: a test's way to use the site file's own maps
+   * and zones with what only a test may do (e.g. realip from a header, to be any client address).
+   */
+  probeServer?: string;
 }
 
 /** The upstream address that answered an access-log line: the last one tried. */
@@ -243,7 +251,11 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       }),
     );
     const mainFile = path.join(prefix, 'nginx.conf');
-    writeFileSync(mainFile, mainConfig(prefix, siteFile));
+    const probePort = opts.probeServer ? await freePort() : undefined;
+    const probe = opts.probeServer
+      ? `    server {\n        listen 127.0.0.1:${probePort};\n        ${opts.probeServer}\n    }\n`
+      : '';
+    writeFileSync(mainFile, mainConfig(prefix, siteFile, probe));
     const nginx = await startServer({
       name: 'nginx',
       command: NGINX,
@@ -270,6 +282,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     return {
       url,
       httpUrl,
+      ...(probePort ? { probeUrl: `http://127.0.0.1:${probePort}` } : {}),
       instances,
       nginx,
       accessLog,

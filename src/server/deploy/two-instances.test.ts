@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeringUpstream, type Cluster, clusterPrerequisites, startCluster } from '../../../bench/lib/cluster.ts';
 import { httpRequest, type RawResponse } from '../../../bench/lib/http.ts';
@@ -6,6 +6,7 @@ import { adminApiPaths, apiPaths, pagePaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import { CHROME_UA, makeOperator, PASSWORD } from '../admin/test-kit.ts';
 import { totpCode } from '../admin/operators/totp.ts';
+import { webhookLimits } from '../mail/webhook-json.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../test/smtp-sink.ts';
 import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
@@ -21,6 +22,17 @@ const postgresUrl = process.env.TEST_POSTGRES_URL || undefined;
 const redisUrl = testRedisUrl;
 const missingServices = [!postgresUrl && 'TEST_POSTGRES_URL', !redisUrl && 'TEST_REDIS_URL'].filter(Boolean).join(' and ');
 const SIGNUP_LIMIT = 5;
+const SES_TOPIC = 'arn:aws:sns:eu-west-1:123456789012:dh-bounces';
+const sendgrid = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+// Beside the site file: a server that takes the client's address from a header (realip), so a
+// test can be any IPv4 or IPv6 client, and spends the site file's own sign-in zone, keyed by its
+// own map. (nginx listens on loopback only here: two addresses of one /64 cannot connect.)
+// try_files answers in a later phase than limit_req; `return` would skip the limit.
+const PROBE_CLIENT_HEADER = 'x-test-client';
+const PROBE_SERVER = `access_log off;
+        set_real_ip_from 127.0.0.1;
+        real_ip_header ${PROBE_CLIENT_HEADER};
+        location / { limit_req zone=dh_sign_in nodelay; limit_req_status 429; try_files /none =204; }`;
 
 /** A browser on its own address: a cookie jar, same-origin headers, the XSRF token on writes. */
 class Browser {
@@ -119,7 +131,10 @@ describe.skipIf(missingServices !== '')(
           BROADCAST_APPROVALS: '1',
           // Other runs may share the Redis server: this run's keys are its own.
           REDIS_KEY_PREFIX: redisPrefix,
+          SES_SNS_TOPIC_ARN: SES_TOPIC,
+          SENDGRID_WEBHOOK_PUBLIC_KEY: sendgrid.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
         },
+        probeServer: PROBE_SERVER,
       });
     }, 90_000);
 
@@ -259,6 +274,93 @@ describe.skipIf(missingServices !== '')(
         expect(limited.length, route).toBe(2);
         expect(JSON.parse(limited[0]?.body.toString() ?? '')).toMatchObject({ error: { code: 'rate_limited' } });
       }
+    });
+
+    it('lets each mail provider\'s webhook take the bodies that provider sends, and nobody else more than they need', async () => {
+      const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+        httpRequest(`${cluster.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+          body,
+          localAddress: '127.0.7.1',
+          timeoutMs: 20_000,
+        });
+      const upstreamOf = async (before: number, path: string) => {
+        await until(() => cluster.accessLog().slice(before).some((l) => pathOf(l) === path), `nginx to log ${path}`);
+        return answeringUpstream(cluster.accessLog().slice(before).find((l) => pathOf(l) === path) ?? '');
+      };
+      const instances = cluster.instances.map((i) => i.upstream);
+
+      // An SNS message of 200 KB (its Message escaped in the envelope) reaches an instance, which
+      // reads all of it: its certificate URL (the body's last field) is refused in the app's words.
+      const sns = JSON.stringify({
+        Type: 'Notification',
+        MessageId: randomBytes(16).toString('hex'),
+        TopicArn: SES_TOPIC,
+        Message: JSON.stringify({ notificationType: 'Delivery', padding: 'x'.repeat(200 * 1024) }),
+        Timestamp: new Date().toISOString(),
+        SignatureVersion: '2',
+        Signature: randomBytes(256).toString('base64'),
+        SigningCertURL: 'https://sns.eu-west-1.amazonaws.com/not-a-certificate.pem',
+      });
+      expect(sns.length).toBeGreaterThan(200 * 1024);
+      let before = cluster.accessLog().length;
+      const ses = await post(apiPaths.sesWebhook, sns, { 'content-type': 'text/plain', 'x-amz-sns-topic-arn': SES_TOPIC });
+      expect(ses.status, ses.body.toString()).toBe(401);
+      expect(JSON.parse(ses.body.toString())).toMatchObject({ error: { code: 'unauthorized', message: expect.stringContaining('SimpleNotificationService') } });
+      expect(instances).toContain(await upstreamOf(before, apiPaths.sesWebhook));
+
+      // A SendGrid batch near its 768 KB, signed: taken and counted by an instance.
+      const batch = Array.from({ length: 2600 }, (_, i) => ({
+        email: `nginx-${i}-${run}@example.com`,
+        timestamp: Math.floor(Date.now() / 1000),
+        event: 'delivered',
+        response: `250 2.0.0 OK ${'queued as 4B2D2C0A1F '.repeat(10)}`,
+        sg_event_id: `nginx-${run}-${i}`,
+        sg_message_id: `m${i}.filter0001`,
+      }));
+      const raw = JSON.stringify(batch);
+      expect(raw.length).toBeGreaterThan(768 * 1024);
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const signature = sign('sha256', Buffer.from(timestamp + raw), { key: sendgrid.privateKey, dsaEncoding: 'der' }).toString('base64');
+      const taken = await post(apiPaths.sendgridWebhook, raw, {
+        'x-twilio-email-event-webhook-signature': signature,
+        'x-twilio-email-event-webhook-timestamp': timestamp,
+      });
+      expect(taken.status, taken.body.toString()).toBe(200);
+      expect(JSON.parse(taken.body.toString())).toMatchObject({ received: 0 });
+
+      // The same 200 KB to the sign-up, or to a webhook whose provider sends little (Mailgun):
+      // refused by nginx (413), never passed to an instance.
+      for (const path of [pagePaths.signup, apiPaths.mailgunWebhook]) {
+        before = cluster.accessLog().length;
+        const refused = await post(path, sns);
+        expect(refused.status, path).toBe(413);
+        expect(await upstreamOf(before, path)).toBe('-');
+      }
+      // Each webhook location's limit is the app's own for that route.
+      expect(webhookLimits.mailgun.bodyBytes).toBeLessThan(sns.length);
+      expect(webhookLimits.ses.bodyBytes).toBeGreaterThan(sns.length);
+    });
+
+    it('counts an IPv6 client per /64 in the sign-in zone, and an IPv4 client per address', async () => {
+      const probeUrl = cluster.probeUrl;
+      if (!probeUrl) throw new Error('the cluster has no probe server');
+      // The zone allows 10 a minute: one now per client, the next (without burst) refused.
+      const tryAs = async (client: string) =>
+        (await httpRequest(`${probeUrl}/`, { headers: { [PROBE_CLIENT_HEADER]: client }, timeoutMs: 10_000 })).status;
+      expect(await tryAs('2001:db8:7:1::a')).toBe(204);
+      // Another address in the same /64: the same client.
+      expect(await tryAs('2001:db8:7:1::b')).toBe(429);
+      expect(await tryAs('2001:db8:7:1:ffff:ffff:ffff:ffff')).toBe(429);
+      // The next /64: another client.
+      expect(await tryAs('2001:db8:7:2::a')).toBe(204);
+      // IPv4: each address its own; so is an IPv4-mapped IPv6 address (not one /64 for all of them).
+      expect(await tryAs('192.0.2.10')).toBe(204);
+      expect(await tryAs('192.0.2.11')).toBe(204);
+      expect(await tryAs('192.0.2.10')).toBe(429);
+      expect(await tryAs('::ffff:192.0.2.12')).toBe(204);
+      expect(await tryAs('::ffff:192.0.2.13')).toBe(204);
     });
 
     it('loses no acknowledged sign-up when an instance is killed mid-load, and nginx moves traffic to the other', { timeout: 60_000 }, async () => {

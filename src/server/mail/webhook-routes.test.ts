@@ -1,22 +1,30 @@
 import { createHmac, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { p256 } from '@noble/curves/nist.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiErrorSchema } from '../../shared/api-error.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../test/built-app.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { dialectCases, openTestStore, testClock } from '../test/test-store.ts';
+import { webhookLimits } from './webhook-json.ts';
 
 const POSTMARK = { user: 'postmark', password: 'a-long-webhook-password' };
 const MAILGUN_KEY = 'key-0123456789abcdef0123456789abcdef';
 const sendgridPair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const SENDGRID_PUBLIC = sendgridPair.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
 
+const SES_TOPIC = 'arn:aws:sns:eu-west-1:123456789012:dh-bounces';
 const configured = {
   POSTMARK_WEBHOOK_USER: POSTMARK.user,
   POSTMARK_WEBHOOK_PASSWORD: POSTMARK.password,
   MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_KEY,
   SENDGRID_WEBHOOK_PUBLIC_KEY: SENDGRID_PUBLIC,
+  SES_SNS_TOPIC_ARN: SES_TOPIC,
 };
+
+/** JSON arrays nested as deep as `bytes` allows: the body that cost the event loop seconds. */
+const nested = (bytes: number) => '['.repeat(bytes / 2) + ']'.repeat(bytes / 2);
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
@@ -113,6 +121,15 @@ const sendgridEvents = [
     sg_message_id: 'm3',
   },
 ];
+
+const providerOf = (url: string | undefined): keyof typeof webhookLimits =>
+  url === apiPaths.postmarkWebhook
+    ? 'postmark'
+    : url === apiPaths.mailgunWebhook
+      ? 'mailgun'
+      : url === apiPaths.sendgridWebhook
+        ? 'sendgrid'
+        : 'ses';
 
 for (const { dialect, skip, label } of dialectCases) {
   describe.skipIf(skip)(`mail providers' webhooks on ${label}`, () => {
@@ -237,6 +254,183 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(
         await t.store.db.selectFrom('bounce_events').select('event_id').where('kind', '=', 'soft').execute(),
       ).toEqual([{ event_id: 'message:one@dh.example' }]);
+    });
+
+    it("refuses deeply nested bodies (1 MiB, and at each route's limit) before any JSON parse, ten at a time, without holding the event loop", async () => {
+      // Past the header checks each provider has (credentials, a valid signature, the topic), so
+      // that what refuses them is the size or depth limit, not the proof.
+      const requests: { url: string; body: string; headers: Record<string, string> }[] = [];
+      const add = (url: string, body: string, headers: (body: string) => Record<string, string>) =>
+        requests.push({ url, body, headers: headers(body) });
+      for (const bytes of [1024 * 1024, 'limit'] as const) {
+        const size = (limit: number) => (bytes === 'limit' ? limit - (limit % 2) : bytes);
+        add(apiPaths.postmarkWebhook, nested(size(webhookLimits.postmark.bodyBytes)), () => ({
+          authorization: basic(POSTMARK.user, POSTMARK.password),
+        }));
+        add(apiPaths.mailgunWebhook, nested(size(webhookLimits.mailgun.bodyBytes)), () => ({}));
+        add(apiPaths.sendgridWebhook, nested(size(webhookLimits.sendgrid.bodyBytes)), (b) =>
+          sendgridHeaders(b, clock()),
+        );
+        add(apiPaths.sesWebhook, nested(size(webhookLimits.ses.bodyBytes)), () => ({
+          'content-type': 'text/plain',
+          'x-amz-sns-topic-arn': SES_TOPIC,
+        }));
+      }
+      const parse = vi.spyOn(JSON, 'parse');
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
+      try {
+        const answers = await Promise.all(
+          requests.flatMap((r) => Array.from({ length: 10 }, () => post(r.url, r.body, r.headers))),
+        );
+        loop.disable();
+        for (const [i, res] of answers.entries()) {
+          const sent = requests[Math.floor(i / 10)];
+          const tooBig = (sent?.body.length ?? 0) > webhookLimits[providerOf(sent?.url)].bodyBytes;
+          expect(res.statusCode, `${sent?.url} ${sent?.body.length}`).toBe(tooBig ? 413 : 400);
+          expect(errorOf(res).code).toBe(tooBig ? 'payload_too_large' : 'bad_request');
+          if (!tooBig) expect(errorOf(res).message).toMatch(/nests deeper than \d+ levels/);
+        }
+        // The condition: none of these bodies ever reached a JSON parse (before, each did).
+        const bodies = new Set(requests.map((r) => r.body));
+        expect(parse.mock.calls.filter(([text]) => bodies.has(text))).toEqual([]);
+        // And a generous bound on what the loop was held for (it was seconds before).
+        expect(loop.max / 1e6).toBeLessThan(1000);
+      } finally {
+        loop.disable();
+        parse.mockRestore();
+      }
+      expect(await t.store.db.selectFrom('bounce_events').select('event_id').execute()).toEqual([]);
+    });
+
+    it('refuses bad Postmark credentials and bad SendGrid signature headers before the body is read, and a bad SendGrid signature before it is parsed', async () => {
+      // Bodies twice the route's limit: read, they would be 413s; refused on their headers, 401s.
+      const postmarkBody = JSON.stringify(
+        postmarkBounce({ Content: 'x'.repeat(2 * webhookLimits.postmark.bodyBytes) }),
+      );
+      const wrong = await post(apiPaths.postmarkWebhook, postmarkBody, {
+        authorization: basic(POSTMARK.user, 'guessed-password-123'),
+      });
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
+      const sendgridBody = nested(2 * webhookLimits.sendgrid.bodyBytes);
+      for (const headers of [
+        {},
+        { ...sendgridHeaders('[]', clock()), 'x-twilio-email-event-webhook-signature': 'not a signature' },
+        sendgridHeaders('[]', new Date(clock().getTime() - 6 * 60_000)),
+      ]) {
+        const res = await post(apiPaths.sendgridWebhook, sendgridBody, headers);
+        expect(res.statusCode).toBe(401);
+        expect(errorOf(res).code).toBe('unauthorized');
+      }
+      // A well-formed signature that is not SendGrid's: the body is read (the signature covers
+      // it) but never parsed.
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const raw = JSON.stringify(sendgridEvents);
+        const otherKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+        const forged = await post(apiPaths.sendgridWebhook, raw, sendgridHeaders(raw, clock(), otherKey));
+        expect(forged.statusCode).toBe(401);
+        expect(parse.mock.calls.filter(([text]) => text === raw || text === postmarkBody)).toEqual([]);
+      } finally {
+        parse.mockRestore();
+      }
+    });
+
+    it("takes each provider's largest documented payloads, and refuses a body past its route's limit", async () => {
+      // SendGrid: a batch as large as it sends (it posts when a batch reaches 768 KB).
+      const batch = [];
+      for (let i = 0; JSON.stringify(batch).length < 800 * 1024; i++) {
+        batch.push({
+          email: `b${i}@example.com`,
+          timestamp: 1763726400,
+          // Mostly deliveries (as a real batch is); a bounce in twenty, each stored.
+          event: i % 20 ? 'delivered' : 'bounce',
+          type: 'bounce',
+          status: '5.1.1',
+          reason: `550 5.1.1 <b${i}@example.com>: Recipient address rejected: ${'User unknown in virtual mailbox table; '.repeat(3)}`,
+          sg_event_id: `sg-big-${i}`,
+          sg_message_id: `m${i}.filter0001p1las1-12345-5F8A1B2C-1.0`,
+          category: ['launch', 'confirmation'],
+          'smtp-id': `<m${i}@dh.example>`,
+        });
+      }
+      const raw = JSON.stringify(batch);
+      const big = await post(apiPaths.sendgridWebhook, raw, sendgridHeaders(raw, clock()));
+      expect(big.statusCode, big.body).toBe(200);
+      expect(big.json()).toMatchObject({ received: Math.ceil(batch.length / 20) });
+
+      // Postmark: a bounce with its dump ("Include bounce content") of 200 KB.
+      const auth = { authorization: basic(POSTMARK.user, POSTMARK.password) };
+      const dump = `Return-Path: <>\r\nContent-Type: multipart/report\r\n\r\n${'A bounced message line.\r\n'.repeat(8000)}`;
+      const withDump = await post(
+        apiPaths.postmarkWebhook,
+        postmarkBounce({ Content: dump, Metadata: { user: '1' } }),
+        auth,
+      );
+      expect(withDump.statusCode, withDump.body).toBe(200);
+
+      // Mailgun: an event with its largest parts (the SMTP reply, headers, attachments, variables).
+      const mailgunBig = mailgunFailed({
+        'delivery-status': {
+          code: 550,
+          'enhanced-code': '5.1.1',
+          message: '5.1.1 The email account that you tried to reach does not exist. '.repeat(100),
+          description: 'x'.repeat(4000),
+          'attempt-no': 1,
+        },
+        message: {
+          headers: { 'message-id': 'big@dh.example', to: 'dead@example.com', from: 'hello@dh.example', subject: 'Hi' },
+          attachments: [{ filename: 'a.txt', 'content-type': 'text/plain', size: 10 }],
+          size: 20000,
+        },
+        'user-variables': { campaign: 'launch', nested: { a: [1, 2, 3] } },
+        envelope: { sender: 'bounces@dh.example', targets: 'dead@example.com', transport: 'smtp' },
+        flags: { 'is-routed': false, 'is-authenticated': true },
+      });
+      const mailgunRes = await post(apiPaths.mailgunWebhook, mailgunBody(clock(), mailgunBig));
+      expect(mailgunRes.statusCode, mailgunRes.body).toBe(200);
+
+      // One byte past each route's limit: 413 in the one shape (checked with valid proof where
+      // the proof is in the headers, so the size is what refuses it).
+      const over = (limit: number) => ' '.repeat(limit + 1);
+      const refused = [
+        await post(apiPaths.postmarkWebhook, over(webhookLimits.postmark.bodyBytes), auth),
+        await post(apiPaths.mailgunWebhook, over(webhookLimits.mailgun.bodyBytes)),
+        await post(
+          apiPaths.sendgridWebhook,
+          over(webhookLimits.sendgrid.bodyBytes),
+          sendgridHeaders(over(webhookLimits.sendgrid.bodyBytes), clock()),
+        ),
+      ];
+      for (const res of refused) {
+        expect(res.statusCode).toBe(413);
+        expect(errorOf(res).code).toBe('payload_too_large');
+      }
+    });
+
+    it('SendGrid: the same signature re-encoded (base64url, unpadded) or as (r, n − s) is the same nonce: 409', async () => {
+      const raw = JSON.stringify(sendgridEvents);
+      const headers = sendgridHeaders(raw, clock());
+      const signature = headers['x-twilio-email-event-webhook-signature'];
+      expect((await post(apiPaths.sendgridWebhook, raw, headers)).statusCode).toBe(200);
+      const der = Buffer.from(signature, 'base64');
+      const parsed = p256.Signature.fromBytes(der, 'der');
+      const twin = Buffer.from(new p256.Signature(parsed.r, p256.Point.Fn.ORDER - parsed.s).toBytes('der'));
+      for (const respelled of [
+        der.toString('base64url'),
+        der.toString('base64').replace(/=+$/, ''),
+        twin.toString('base64'),
+        twin.toString('base64url'),
+      ]) {
+        const res = await post(apiPaths.sendgridWebhook, raw, {
+          ...headers,
+          'x-twilio-email-event-webhook-signature': respelled,
+        });
+        expect(res.statusCode, respelled).toBe(409);
+        expect(errorOf(res).code).toBe('conflict');
+      }
+      expect(await t.store.db.selectFrom('webhook_nonces').select('nonce').execute()).toHaveLength(1);
     });
 
     it('SendGrid: checks the ECDSA signature over the raw body, refuses replays, takes bounces and spam reports', async () => {

@@ -1,4 +1,5 @@
 import { createHash, createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { p256 } from '@noble/curves/nist.js';
 import type { BounceKind } from '../store/schema.ts';
 
 // Mail providers' bounce and complaint webhooks: each provider's own proof that it sent the
@@ -16,6 +17,15 @@ export interface ProviderEvent {
 export class ForgedWebhook extends Error {}
 /** A body that is not what the provider documents (answered 400). */
 export class MalformedWebhook extends Error {}
+/** A request that cannot be checked just now (answered 503 with Retry-After: the provider retries). */
+export class WebhookBusy extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
 
 /** Signed timestamps older (or further ahead) than this are refused: a replay past the nonce's keeping. */
 export const WEBHOOK_FRESHNESS_MS = 5 * 60_000;
@@ -124,24 +134,57 @@ export function sendgridKey(base64: string): KeyObject {
   return key;
 }
 
-/** Checks the signature and its freshness; returns the signature (the nonce). */
-export function checkSendgridSignature(
-  raw: string,
+/** What SendGrid's headers say on their own: read before the body is (webhook-routes.ts). */
+export interface SendgridProof {
+  timestamp: string;
+  /** The signature's bytes (DER), whichever base64 alphabet or padding carried them. */
+  signature: Buffer;
+  /** The replay guard's key: the signature as (r, low s), hashed. */
+  nonce: string;
+}
+
+// Base64 in either alphabet, padded or not: the same bytes however they are spelled. Anything else
+// (spaces, stray characters that Buffer would silently skip) is not a signature.
+const BASE64_ANY = /^[A-Za-z0-9+/_-]{1,200}={0,2}$/;
+
+/**
+ * The replay guard's key for an ECDSA P-256 signature: DER-decoded (strictly: trailing bytes or
+ * a non-minimal length are refused), s folded to the low half (s and n − s verify alike), as the
+ * 64 bytes r ‖ s, hashed. So the same signature re-padded, in base64url or as (r, n − s) is the
+ * same nonce. null when the bytes are not a DER signature with r and s in [1, n).
+ */
+export function normalisedEcdsaNonce(der: Uint8Array): string | null {
+  let sig;
+  try {
+    sig = p256.Signature.fromBytes(der, 'der');
+  } catch {
+    return null;
+  }
+  const low = sig.hasHighS() ? new p256.Signature(sig.r, p256.Point.Fn.ORDER - sig.s) : sig;
+  return createHash('sha256').update(low.toBytes('compact')).digest('base64url');
+}
+
+/**
+ * Checks the signature headers without the body: present, a fresh timestamp, a well-formed
+ * signature. Returns what the body's check needs and the nonce.
+ */
+export function sendgridProof(
   headers: { signature: string | undefined; timestamp: string | undefined },
-  key: KeyObject,
   now: Date,
-): string {
+): SendgridProof {
   const { signature, timestamp } = headers;
   if (!signature || !timestamp) throw new ForgedWebhook('The SendGrid signature headers are missing.');
-  const ok = verify(
-    'sha256',
-    Buffer.from(timestamp + raw, 'utf8'),
-    { key, dsaEncoding: 'der' },
-    Buffer.from(signature, 'base64'),
-  );
-  if (!ok) throw new ForgedWebhook('The SendGrid signature does not match.');
   fresh(timestamp, now);
-  return createHash('sha256').update(signature).digest('base64url');
+  const bytes = BASE64_ANY.test(signature) ? Buffer.from(signature, 'base64') : null;
+  const nonce = bytes ? normalisedEcdsaNonce(bytes) : null;
+  if (!bytes || !nonce) throw new ForgedWebhook('The SendGrid signature is not an ECDSA signature in base64.');
+  return { timestamp, signature: bytes, nonce };
+}
+
+/** Checks the signature over timestamp + the raw body (before the body is parsed). */
+export function checkSendgridSignature(raw: string, proof: SendgridProof, key: KeyObject): void {
+  const ok = verify('sha256', Buffer.from(proof.timestamp + raw, 'utf8'), { key, dsaEncoding: 'der' }, proof.signature);
+  if (!ok) throw new ForgedWebhook('The SendGrid signature does not match.');
 }
 
 export function sendgridEvents(body: unknown): ProviderEvent[] {
