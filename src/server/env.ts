@@ -76,7 +76,7 @@ const envSchema = z
         'must be a domain name such as bounces.example.com',
       )
       .optional(),
-    // The mailbox the VERP addresses deliver to, read every minute for DSNs and feedback reports.
+    // The mailbox the VERP addresses deliver to, watched with IMAP IDLE for DSNs and feedback reports.
     BOUNCE_IMAP_URL: z
       .string()
       .trim()
@@ -85,6 +85,8 @@ const envSchema = z
         'must be imaps://user:password@host:993/INBOX (or imap:// for a mailbox on this machine)',
       )
       .optional(),
+    // The poll beside IDLE, for a server without it or a notification lost while reconnecting.
+    BOUNCE_IMAP_POLL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
     // DKIM signing by the app (docs/decisions/0040): the PEM itself (`\n` for its line breaks
     // allowed) or the path of a file holding it; read and checked here, so a bad key stops the start.
     DKIM_PRIVATE_KEY: z

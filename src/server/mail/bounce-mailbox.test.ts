@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ImapFlow } from 'imapflow';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertSubscriber } from '../test/fixtures.ts';
-import { DOVECOT, startDovecot, type TestDovecot } from '../test/dovecot.ts';
+import { DOVECOT, startDovecot, whileWatchingByIdle, type TestDovecot } from '../test/dovecot.ts';
 import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
-import { readBounceMailbox } from './bounce-mailbox.ts';
+import { BOUNCE_MAX_BYTES, OVERSIZED_FOLDER, readBounceMailbox } from './bounce-mailbox.ts';
 import { BounceIntake } from './bounces.ts';
 import { newOutboxRow } from './outbox.ts';
 import { Suppressions } from './suppression.ts';
@@ -126,25 +125,9 @@ for (const { dialect, skip, label } of dialectCases) {
     let logged: string[];
     const clock = testClock();
 
-    const imap = async <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> => {
-      const c = new ImapFlow({
-        host: '127.0.0.1',
-        port: dovecot.port,
-        secure: false,
-        doSTARTTLS: false,
-        auth: { user: dovecot.user, pass: dovecot.password },
-        logger: false,
-      });
-      await c.connect();
-      try {
-        return await fn(c);
-      } finally {
-        await c.logout();
-      }
-    };
-    const deliver = (raw: string) => imap((c) => c.append('INBOX', raw));
+    const deliver = (raw: string) => dovecot.imap((c) => c.append('INBOX', raw));
     const unseen = () =>
-      imap(async (c) => {
+      dovecot.imap(async (c) => {
         const lock = await c.getMailboxLock('INBOX');
         try {
           return ((await c.search({ seen: false }, { uid: true })) || []).length;
@@ -176,14 +159,7 @@ for (const { dialect, skip, label } of dialectCases) {
         logged.push(`${msg} ${JSON.stringify(fields)}`),
       );
       // Each test starts with every earlier message read.
-      await imap(async (c) => {
-        const lock = await c.getMailboxLock('INBOX');
-        try {
-          await c.messageFlagsAdd('1:*', ['\\Seen']).catch(() => undefined);
-        } finally {
-          lock.release();
-        }
-      });
+      await dovecot.markAllSeen();
     });
     afterEach(() => store.destroy());
 
@@ -226,6 +202,121 @@ for (const { dialect, skip, label } of dialectCases) {
 
       // Read again: nothing new.
       expect(await read()).toBe(0);
+    });
+
+    const flagsIn = (folder: string) =>
+      dovecot.imap(async (c) => {
+        if (!(await c.list()).some((f) => f.path === folder)) return [];
+        const lock = await c.getMailboxLock(folder);
+        try {
+          const found: { seen: boolean; subject: string }[] = [];
+          if (c.mailbox && c.mailbox.exists > 0)
+            for await (const m of c.fetch('1:*', { flags: true, envelope: true }))
+              found.push({ seen: m.flags?.has('\\Seen') ?? false, subject: m.envelope?.subject ?? '' });
+          return found;
+        } finally {
+          lock.release();
+        }
+      });
+
+    it('moves a message larger than any report aside unread, and reads the rest', async () => {
+      const big = await sent('big@example.com');
+      const dead = await sent('dead@example.com');
+      // A DSN for a sent email, padded past 1 MB: today it would be downloaded, parsed and counted.
+      const padded = dsn(big.envelope, 'big@example.com', 'failed', '5.1.1').replace(
+        'I am sorry',
+        `${'x'.repeat(76)}\r\n`.repeat(15_000) + 'I am sorry',
+      );
+      expect(padded.length).toBeGreaterThan(BOUNCE_MAX_BYTES);
+      const asideBefore = (await flagsIn(OVERSIZED_FOLDER)).length;
+      await deliver(padded);
+      await deliver(dsn(dead.envelope, 'dead@example.com', 'failed', '5.1.1'));
+
+      expect(await read()).toBe(2);
+      // Moved aside, still unread for the person who looks; never counted.
+      expect((await flagsIn(OVERSIZED_FOLDER)).slice(asideBefore)).toEqual([
+        { seen: false, subject: 'Undelivered Mail Returned to Sender' },
+      ]);
+      expect(await unseen()).toBe(0);
+      expect(await suppressions.isSuppressed(store.db, 'big@example.com')).toBe(false);
+      expect(await suppressions.isSuppressed(store.db, 'dead@example.com')).toBe(true);
+      const aside = logged.find((l) => l.startsWith('bounce mailbox message too large; moved aside unread'));
+      expect(aside).toMatch(/"bytes":\d{7}/);
+      expect(logged.join('\n')).not.toMatch(/@example\.com/);
+    });
+
+    it('matches a feedback report whose copy lost its Return-Path by our signed Message-ID, never by unsigned text', async () => {
+      const angry = await sent('angry@example.com');
+      const forgedTarget = await sent('innocent@example.com');
+      const named = await sent('named@example.com');
+      const rowOf = async (id: string) =>
+        (await store.db.selectFrom('outbox').select('id').where('subscriber_id', '=', id).executeTakeFirstOrThrow()).id;
+      const messageId = verp.messageId(await rowOf(angry.id));
+      // A receiver stripped the envelope: the copy has no Return-Path, only the headers we wrote.
+      const stripped = (withMessageId: string, extra = '') =>
+        arf('unused', 'abuse')
+          .replace(/Return-Path: <unused>\r\n/, `Message-ID: ${withMessageId}\r\n`)
+          .replace('Hello', `Hello${extra}`);
+      await deliver(stripped(messageId));
+      // The same shape with a signature that does not hold (one hex digit changed).
+      const good = verp.messageId(await rowOf(forgedTarget.id));
+      const forged = good.replace(/([0-9a-f])(@)/, (_, d: string, at: string) => `${d === '0' ? '1' : '0'}${at}`);
+      await deliver(stripped(forged));
+      // Only the person's address, and look-alikes of our ids as text in the body: never matched.
+      const lookAlikeId = `<dh.${'ab'.repeat(24)}@${DOMAIN}>`;
+      const lookAlikeVerp = `bounces+${'cd'.repeat(24)}@${DOMAIN}`;
+      await deliver(
+        arf('unused', 'abuse')
+          .replace(/Return-Path: <unused>\r\n/, '')
+          .replace('redacted@isp.example', 'named@example.com')
+          .replace('Hello', `Hello, this was ${lookAlikeId}, sent by ${lookAlikeVerp}`),
+      );
+
+      expect(await read()).toBe(3);
+      expect(await suppressions.isSuppressed(store.db, 'angry@example.com')).toBe(true);
+      expect(
+        (await store.db.selectFrom('subscribers').select('status').where('id', '=', angry.id).executeTakeFirstOrThrow())
+          .status,
+      ).toBe('unsubscribed');
+      expect(await suppressions.isSuppressed(store.db, 'innocent@example.com')).toBe(false);
+      expect(await suppressions.isSuppressed(store.db, 'named@example.com')).toBe(false);
+      expect(named.envelope).not.toBe(lookAlikeVerp);
+      // The forged one and the look-alikes: ignored as forged, each.
+      expect(logged.filter((l) => l.startsWith('bounce mailbox message read') && l.includes('"forged"'))).toHaveLength(
+        2,
+      );
+      expect(await store.db.selectFrom('bounce_events').select(['kind', 'source']).execute()).toEqual([
+        { kind: 'complaint', source: 'arf' },
+      ]);
+    });
+
+    it('classes a 5.7.1 DSN (a receiver’s filter) as a policy refusal, which does not suppress', async () => {
+      const filtered = await sent('filtered@example.com');
+      await deliver(dsn(filtered.envelope, 'filtered@example.com', 'failed', '5.7.1'));
+      expect(await read()).toBe(1);
+      expect(await store.db.selectFrom('bounce_events').select(['kind', 'source']).execute()).toEqual([
+        { kind: 'policy', source: 'dsn' },
+      ]);
+      expect(await suppressions.isSuppressed(store.db, 'filtered@example.com')).toBe(false);
+      expect(logged.some((l) => l.includes('"kind":"policy"') && l.includes('"outcome":"counted"'))).toBe(true);
+    });
+
+    it('hears a bounce by IMAP IDLE, without waiting for the poll', async () => {
+      const log = (msg: string, fields: Record<string, unknown>) => logged.push(`${msg} ${JSON.stringify(fields)}`);
+      const errors = await whileWatchingByIdle({ url: dovecot.url, intake, now: clock, log }, async () => {
+        const dead = await sent('idle-dead@example.com');
+        await deliver(dsn(dead.envelope, 'idle-dead@example.com', 'failed', '5.1.1'));
+        await expect
+          .poll(() => suppressions.isSuppressed(store.db, 'idle-dead@example.com'), { timeout: 15_000, interval: 100 })
+          .toBe(true);
+        // And the next one too, on the same watch.
+        const full = await sent('idle-gone@example.com');
+        await deliver(dsn(full.envelope, 'idle-gone@example.com', 'failed', '5.1.2'));
+        await expect
+          .poll(() => suppressions.isSuppressed(store.db, 'idle-gone@example.com'), { timeout: 15_000, interval: 100 })
+          .toBe(true);
+      });
+      expect(errors).toEqual([]);
     });
 
     it('says what is wrong when the mailbox refuses the password, and reads nothing', async () => {

@@ -38,8 +38,23 @@ export class BounceIntake {
    * row it names was sent (or refused), and then for that row's person.
    */
   async byEnvelope(envelopeAddress: string, b: HeardBounce): Promise<BounceOutcome | IgnoredBounce> {
-    if (!/^\s*(?:[^<>]*<)?bounces\+/i.test(envelopeAddress)) return this.ignore('not-ours', b);
-    const outboxId = this.verp.outboxIdOf(envelopeAddress);
+    return this.byReference([envelopeAddress], b);
+  }
+
+  /**
+   * A report naming the email by one or more of our references, in the order the report's
+   * structure makes them likely (its recipient, then the returned copy's Return-Path and
+   * Message-ID): a VERP address (`bounces+<signed id>@…`) or a Message-ID (`<dh.<signed id>@…>`).
+   * The first whose signature holds decides; text that merely looks like one never does.
+   */
+  async byReference(references: readonly string[], b: HeardBounce): Promise<BounceOutcome | IgnoredBounce> {
+    const ours = references.filter((r) => /^\s*(?:[^<>]*<)?bounces\+/i.test(r) || /^\s*<?dh\.[0-9a-f]{48}@/i.test(r));
+    if (ours.length === 0) return this.ignore('not-ours', b);
+    let outboxId: string | null = null;
+    for (const r of ours) {
+      outboxId = /^\s*<?dh\./i.test(r) ? this.verp.outboxIdOfMessageId(r) : this.verp.outboxIdOf(r);
+      if (outboxId) break;
+    }
     if (!outboxId) return this.ignore('forged', b);
     const row = await this.db
       .selectFrom('outbox')

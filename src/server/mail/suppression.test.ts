@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertSubscriber } from '../test/fixtures.ts';
+import { insertSubscriber, noteWorker } from '../test/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
 import { smtpMailer, type Mailer } from './mailer.ts';
-import { newOutboxRow, type Composer } from './outbox.ts';
-import { GIVE_UP_AFTER_MS, OutboxWorker } from './outbox-worker.ts';
+import { newOutboxRow } from './outbox.ts';
+import { GIVE_UP_AFTER_MS, type OutboxWorker } from './outbox-worker.ts';
 import { normaliseAddress, Suppressions } from './suppression.ts';
 
 const FROM = 'Diamond Hand <no-reply@dh.example>';
@@ -25,25 +25,9 @@ for (const { dialect, skip, label } of dialectCases) {
     const clock = testClock();
     const opened: { worker: OutboxWorker; mailer: Mailer }[] = [];
 
-    const note: Composer = async (row) => {
-      const to = await store.db
-        .selectFrom('subscribers')
-        .select(['email', 'status'])
-        .where('id', '=', row.subscriber_id)
-        .executeTakeFirst();
-      if (!to || to.status === 'unsubscribed') return 'cancel';
-      return { to: to.email, subject: 'A note', text: 'Hello', html: '<p>Hello</p>' };
-    };
     const worker = () => {
       const mailer = smtpMailer(sink.url, FROM);
-      const w = new OutboxWorker({
-        db: store.db,
-        dialect,
-        mailer,
-        clock,
-        kinds: new Map([['note', note]]),
-        suppressions,
-      });
+      const w = noteWorker({ db: store.db, dialect, mailer, clock, suppressions });
       opened.push({ worker: w, mailer });
       return w;
     };
@@ -137,6 +121,65 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(await suppressions.record(store.db, { ...e, now: clock() })).toBe('duplicate');
       expect(await store.db.selectFrom('bounce_events').selectAll().execute()).toHaveLength(1);
       expect(await standing()).toEqual([]);
+    });
+
+    describe('a policy or content refusal (554 5.7.1: a receiver’s filter)', () => {
+      const refusals = () =>
+        store.db.selectFrom('bounce_events').select(['kind', 'source']).where('kind', '=', 'policy').execute();
+      const refuseFiltered = () =>
+        startSmtpSink(0, (rcpt) =>
+          rcpt.toLowerCase().startsWith('filtered')
+            ? { code: 554, message: '5.7.1 Message refused: content looks like spam' }
+            : null,
+        ).then((s) => (sink = s));
+
+      it('is recorded as a policy refusal, not a hard bounce, and a launch’s few emails do not suppress', async () => {
+        await refuseFiltered();
+        const id = await insertSubscriber(store.db, 'filtered@example.com', { now: clock() });
+        // A launch: the confirmation, a resend and a broadcast within days, all refused by one filter.
+        for (let i = 0; i < 3; i++) {
+          const rowId = await queue(id);
+          await worker().runOnce();
+          // The email itself is given up (the same content will be refused again) …
+          expect(await outboxRow(rowId)).toMatchObject({ status: 'failed' });
+          clock.advance(2 * DAY);
+        }
+        // … but the address is not suppressed.
+        expect(await refusals()).toEqual([
+          { kind: 'policy', source: 'smtp' },
+          { kind: 'policy', source: 'smtp' },
+          { kind: 'policy', source: 'smtp' },
+        ]);
+        expect(await standing()).toEqual([]);
+        expect(await suppressions.isSuppressed(store.db, 'filtered@example.com')).toBe(false);
+      });
+
+      it('suppresses once three different emails were refused over 14 days or more (within 60)', async () => {
+        await refuseFiltered();
+        const id = await insertSubscriber(store.db, 'filtered-for-good@example.com', { now: clock() });
+        for (const gapDays of [0, 8, 6]) {
+          clock.advance(gapDays * DAY);
+          await queue(id);
+          await worker().runOnce();
+          // The first two, and the third at 14 days from the first, … (checked after the loop)
+          if (gapDays !== 6) expect(await standing()).toEqual([]);
+        }
+        const [row, ...more] = await standing();
+        expect(more).toEqual([]);
+        expect(row).toMatchObject({ reason: 'policy-refusals', source: 'smtp', detail: '5.7.1', subscriber_id: id });
+      });
+
+      it('lets refusals spread over more than 60 days go by', async () => {
+        await refuseFiltered();
+        const id = await insertSubscriber(store.db, 'filtered-now-and-then@example.com', { now: clock() });
+        for (const gapDays of [0, 40, 40]) {
+          clock.advance(gapDays * DAY);
+          await queue(id);
+          await worker().runOnce();
+        }
+        expect(await refusals()).toHaveLength(3);
+        expect(await standing()).toEqual([]);
+      });
     });
 
     it('a complaint suppresses, unsubscribes and cancels what was waiting', async () => {

@@ -13,6 +13,20 @@ import { deriveKey, type DataKey, type SecretBox } from '../store/secret-box.ts'
 export const SOFT_BOUNCE_LIMIT = 3;
 export const SOFT_WINDOW_MS = 7 * 24 * 60 * 60_000;
 
+/**
+ * Policy and content refusals (5.7.x: a receiver's filter, a blocklist, "not authorised") say
+ * more about our mail than about the address, so one never suppresses and the brake does not count
+ * them as hard bounces. An address is suppressed only when its receiver has refused
+ * POLICY_REFUSAL_LIMIT different emails of ours, the first and the latest at least
+ * POLICY_MIN_SPAN_MS apart, all within POLICY_WINDOW_MS: by then the refusal has outlasted a
+ * campaign's content and the usual blocklist delisting or reputation repair (days), and mailing on
+ * into a standing refusal is itself what providers count against a sender. A launch's emails
+ * (confirmation, broadcast, a resend, within days) never reach it.
+ */
+export const POLICY_REFUSAL_LIMIT = 3;
+export const POLICY_MIN_SPAN_MS = 14 * 24 * 60 * 60_000;
+export const POLICY_WINDOW_MS = 60 * 24 * 60 * 60_000;
+
 const PURPOSE = 'suppression/v1';
 
 /**
@@ -190,6 +204,22 @@ export class Suppressions {
     return row?.id ?? null;
   }
 
+  /** Whether this address's policy refusals, this one included, now call for suppressing it. */
+  private async policyLimitReached(trx: Db, e: BounceEvent): Promise<boolean> {
+    const refusals = await trx
+      .selectFrom('bounce_events')
+      .select(['outbox_id', 'event_id', 'created_at'])
+      .where('address_hash', 'in', this.all(e.address))
+      .where('kind', '=', 'policy')
+      .where('created_at', '>', new Date(e.now.getTime() - POLICY_WINDOW_MS).toISOString())
+      .execute();
+    // Different emails: a DSN and the SMTP answer for one email are one refusal.
+    const emails = new Set(refusals.map((r) => r.outbox_id ?? `event:${r.event_id}`));
+    if (emails.size < POLICY_REFUSAL_LIMIT) return false;
+    const first = Math.min(...refusals.map((r) => Date.parse(r.created_at)));
+    return e.now.getTime() - first >= POLICY_MIN_SPAN_MS;
+  }
+
   /**
    * Records a bounce or complaint once (by source and event id) and suppresses as it calls for: a
    * hard bounce or a complaint at once, soft bounces at the third within seven days. The one place
@@ -224,7 +254,9 @@ export class Suppressions {
       for (const hook of this.hooks) await hook(trx, e);
       let reason: SuppressionReason | null =
         e.kind === 'hard' ? 'hard-bounce' : e.kind === 'complaint' ? 'complaint' : null;
-      if (!reason) {
+      if (e.kind === 'policy') {
+        if (await this.policyLimitReached(trx, e)) reason = 'policy-refusals';
+      } else if (!reason) {
         const since = new Date(e.now.getTime() - SOFT_WINDOW_MS).toISOString();
         const soft = await trx
           .selectFrom('bounce_events')

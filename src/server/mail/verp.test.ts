@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataKey, SecretBox } from '../store/secret-box.ts';
-import { insertSubscriber } from '../test/fixtures.ts';
+import { insertSubscriber, noteWorker } from '../test/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../test/test-store.ts';
 import { BounceIntake } from './bounces.ts';
 import { smtpMailer } from './mailer.ts';
-import { newOutboxRow, type Composer } from './outbox.ts';
-import { OutboxWorker } from './outbox-worker.ts';
+import { newOutboxRow } from './outbox.ts';
 import { Suppressions } from './suppression.ts';
 import { domainOf, Verp } from './verp.ts';
 
@@ -40,6 +39,25 @@ describe('VERP addresses', () => {
     expect(rotated.outboxIdOf(address)).not.toBeNull();
   });
 
+  it('give each email a Message-ID carrying the same signed id, which forgery or another key cannot match', () => {
+    const secrets = box();
+    const verp = new Verp(secrets, 'dh.example');
+    const id = randomUUID();
+    const messageId = verp.messageId(id);
+    expect(messageId).toMatch(/^<dh\.[0-9a-f]{48}@dh\.example>$/);
+    expect(messageId.slice(4, 52)).toBe(verp.address(id).slice(8, 56));
+    expect(verp.outboxIdOfMessageId(messageId)).toBe(id);
+    expect(verp.outboxIdOfMessageId(messageId.toUpperCase())).toBe(id);
+    const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === '0' ? '1' : '0') + s.slice(i + 1);
+    expect(verp.outboxIdOfMessageId(flip(messageId, 10))).toBeNull();
+    expect(verp.outboxIdOfMessageId(flip(messageId, 50))).toBeNull();
+    expect(new Verp(box(), 'dh.example').outboxIdOfMessageId(messageId)).toBeNull();
+    expect(verp.outboxIdOfMessageId(`<${'0'.repeat(48)}@dh.example>`)).toBeNull();
+    expect(verp.outboxIdOfMessageId(verp.address(id))).toBeNull();
+    const rotated = new Verp(new SecretBox(dataKey(randomBytes(32)), secrets.keys), 'dh.example');
+    expect(rotated.outboxIdOfMessageId(messageId)).toBe(id);
+  });
+
   it('domainOf reads MAIL_FROM', () => {
     expect(domainOf('Diamond Hand <Hello@DH.example>')).toBe('dh.example');
     expect(domainOf('no-domain')).toBeNull();
@@ -55,14 +73,6 @@ for (const { dialect, skip, label } of dialectCases) {
     let logged: string[];
     let intake: BounceIntake;
     const clock = testClock();
-    const note: Composer = async (row) => {
-      const to = await store.db
-        .selectFrom('subscribers')
-        .select('email')
-        .where('id', '=', row.subscriber_id)
-        .executeTakeFirstOrThrow();
-      return { to: to.email, subject: 'A note', text: 'Hello', html: '<p>Hello</p>' };
-    };
 
     beforeEach(async () => {
       store = await openTestStore(dialect);
@@ -84,15 +94,7 @@ for (const { dialect, skip, label } of dialectCases) {
       const row = newOutboxRow('note', id, clock(), broadcastId);
       await store.db.insertInto('outbox').values(row).execute();
       const mailer = smtpMailer(sink.url, 'Diamond Hand <hello@dh.example>');
-      const worker = new OutboxWorker({
-        db: store.db,
-        dialect,
-        mailer,
-        clock,
-        kinds: new Map([['note', note]]),
-        suppressions,
-        verp,
-      });
+      const worker = noteWorker({ db: store.db, dialect, mailer, clock, suppressions, verp });
       await worker.runOnce();
       await worker.stop();
       mailer.close();
@@ -107,6 +109,8 @@ for (const { dialect, skip, label } of dialectCases) {
       // The visible From stays the site's.
       expect(sink.messages[0]?.from?.value[0]?.address).toBe('hello@dh.example');
       expect(verp.outboxIdOf(sender)).toBe(rowId);
+      // Its Message-ID names the same row, signed: a report that lost the envelope still finds it.
+      expect(verp.outboxIdOfMessageId(sink.messages[0]?.messageId ?? '')).toBe(rowId);
       // Grouped for providers' feedback loops: no campaign, the kind, the sender's domain; no List-Id.
       expect(sink.messages[0]?.headers.get('feedback-id')).toBe('-:note:diamond-hand:bounces.dh.example');
       expect(sink.messages[0]?.headerLines.some((h) => h.key === 'list-id')).toBe(false);

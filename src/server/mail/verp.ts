@@ -11,6 +11,8 @@ import { deriveKey, type DataKey, type SecretBox } from '../store/secret-box.ts'
 const PURPOSE = 'verp/v1';
 const SIG_HEX = 16;
 const LOCAL = /^bounces\+([0-9a-f]{32})([0-9a-f]{16})$/;
+/** Our Message-ID: the same signed id as the VERP address, so a report that lost the envelope still names it. */
+const MESSAGE_ID = /^<?dh\.([0-9a-f]{32})([0-9a-f]{16})@[^<>@\s]+>?$/;
 
 /** The domain of an address such as "Diamond Hand <hello@example.com>", or null. */
 export function domainOf(address: string): string | null {
@@ -39,11 +41,37 @@ export class Verp {
     return createHmac('sha256', k).update(hexId).digest('hex').slice(0, SIG_HEX);
   }
 
-  /** The envelope sender for an outbox row (its id is a UUID). */
-  address(outboxId: string): string {
+  private signedId(outboxId: string): string {
     const hexId = outboxId.replace(/-/g, '').toLowerCase();
     if (!/^[0-9a-f]{32}$/.test(hexId)) throw new Error('An outbox id is a UUID.');
-    return `bounces+${hexId}${this.sig(this.secrets.current, hexId)}@${this.domain}`;
+    return `${hexId}${this.sig(this.secrets.current, hexId)}`;
+  }
+
+  /** The envelope sender for an outbox row (its id is a UUID). */
+  address(outboxId: string): string {
+    return `bounces+${this.signedId(outboxId)}@${this.domain}`;
+  }
+
+  /**
+   * The email's Message-ID, carrying the same signed id: a feedback report whose copy of the email
+   * lost its Return-Path (receivers strip the envelope) still names the row by it. One row, one
+   * Message-ID: a retry of the same email is the same message.
+   */
+  messageId(outboxId: string): string {
+    return `<dh.${this.signedId(outboxId)}@${this.domain}>`;
+  }
+
+  /** The outbox row a Message-ID of ours names, or null (not ours, or its signature is wrong). */
+  outboxIdOfMessageId(messageId: string): string | null {
+    const m = MESSAGE_ID.exec(messageId.trim().toLowerCase());
+    return m?.[1] && m[2] ? this.verified(m[1], m[2]) : null;
+  }
+
+  private verified(hexId: string, signature: string): string | null {
+    const given = Buffer.from(signature);
+    const ok = this.secrets.keys.some((k) => timingSafeEqual(Buffer.from(this.sig(k, hexId)), given));
+    if (!ok) return null;
+    return `${hexId.slice(0, 8)}-${hexId.slice(8, 12)}-${hexId.slice(12, 16)}-${hexId.slice(16, 20)}-${hexId.slice(20)}`;
   }
 
   /**
@@ -56,9 +84,6 @@ export class Verp {
     if (at === -1) return null;
     const m = LOCAL.exec(bare.slice(0, at));
     if (!m?.[1] || !m[2]) return null;
-    const [hexId, given] = [m[1], Buffer.from(m[2])];
-    const ok = this.secrets.keys.some((k) => timingSafeEqual(Buffer.from(this.sig(k, hexId)), given));
-    if (!ok) return null;
-    return `${hexId.slice(0, 8)}-${hexId.slice(8, 12)}-${hexId.slice(12, 16)}-${hexId.slice(16, 20)}-${hexId.slice(20)}`;
+    return this.verified(m[1], m[2]);
   }
 }

@@ -4,6 +4,8 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ImapFlow } from 'imapflow';
+import { bounceMailboxJob, type BounceMailboxOptions } from '../mail/bounce-mailbox.ts';
 
 // A real Dovecot IMAP server for one test: its own config in a temp folder, one passwd-file user,
 // plain IMAP on 127.0.0.1 at a free port, mail in a temp Maildir. Started and stopped by the test,
@@ -17,10 +19,18 @@ export interface TestDovecot {
   user: string;
   password: string;
   port: number;
+  /** The user's home (its Maildir is `Maildir/` in it) and the owner of its mail, for a local MTA to deliver into. */
+  home: string;
+  mailOwner: { uid: number; gid: number };
+  /** One IMAP session as that user, logged out after `fn`. */
+  imap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T>;
+  /** Marks every message in the INBOX read (an empty mailbox too), so a test counts only what it delivers. */
+  markAllSeen(): Promise<void>;
   stop(): Promise<void>;
 }
 
-const freePort = () =>
+/** A port on 127.0.0.1 nothing listens on now, for a server this test starts. */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
@@ -30,7 +40,8 @@ const freePort = () =>
     });
   });
 
-const accepts = (port: number) =>
+/** Whether something on 127.0.0.1 takes connections at `port` (a server started and ready). */
+export const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     socket.once('connect', () => {
@@ -39,6 +50,17 @@ const accepts = (port: number) =>
     });
     socket.once('error', () => resolve(false));
   });
+
+/** A system user's uid and gid, from /etc/passwd: the user a root-started server drops to. */
+export const systemUser = (name: string): { uid: number; gid: number } => {
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${name}:`));
+  const [uid, gid] = line?.split(':').slice(2, 4).map(Number) ?? [];
+  if (uid === undefined || gid === undefined || !Number.isFinite(uid))
+    throw new Error(`the ${name} system user is missing`);
+  return { uid, gid };
+};
 
 export async function startDovecot(): Promise<TestDovecot> {
   if (!DOVECOT) throw new Error('dovecot is not installed (apt-get install dovecot-imapd)');
@@ -54,17 +76,11 @@ export async function startDovecot(): Promise<TestDovecot> {
   const mailGid = root ? 'dovecot' : String(process.getgid?.());
   const home = path.join(dir, 'home', user);
   mkdirSync(home, { recursive: true });
+  let mailOwner = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
   if (root) {
-    const [uid, gid] = readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('dovecot:'))
-      ?.split(':')
-      .slice(2, 4)
-      .map(Number) ?? [NaN, NaN];
-    if (uid === undefined || gid === undefined || !Number.isFinite(uid))
-      throw new Error('the dovecot system user is missing');
-    chownSync(path.join(dir, 'home'), uid, gid);
-    chownSync(home, uid, gid);
+    mailOwner = systemUser('dovecot');
+    chownSync(path.join(dir, 'home'), mailOwner.uid, mailOwner.gid);
+    chownSync(home, mailOwner.uid, mailOwner.gid);
   }
   writeFileSync(path.join(dir, 'passwd'), `${user}:{PLAIN}${password}::::::\n`, { mode: 0o644 });
   const conf = `
@@ -124,11 +140,24 @@ userdb {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  const imap = <T>(fn: (c: ImapFlow) => Promise<T>) => imapSession({ port, user, password }, fn);
   return {
     url: `imap://${user}:${password}@127.0.0.1:${port}/INBOX`,
     user,
     password,
     port,
+    home,
+    mailOwner,
+    imap,
+    markAllSeen: () =>
+      imap(async (c) => {
+        const lock = await c.getMailboxLock('INBOX');
+        try {
+          await c.messageFlagsAdd('1:*', ['\\Seen']).catch(() => undefined);
+        } finally {
+          lock.release();
+        }
+      }),
     async stop() {
       if (!exited) {
         const gone = new Promise((r) => child.once('exit', r));
@@ -138,4 +167,43 @@ userdb {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function imapSession<T>(
+  at: { port: number; user: string; password: string },
+  fn: (c: ImapFlow) => Promise<T>,
+): Promise<T> {
+  const c = new ImapFlow({
+    host: '127.0.0.1',
+    port: at.port,
+    secure: false,
+    doSTARTTLS: false,
+    auth: { user: at.user, pass: at.password },
+    logger: false,
+  });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.logout();
+  }
+}
+
+/**
+ * Runs `fn` while the app's bounce-mailbox job watches the mailbox, its poll an hour away so that
+ * only IMAP IDLE can explain a verdict within seconds: connected, and done with the read it asks
+ * for on connecting, before `fn` delivers anything. Resolves to the errors the job reported.
+ */
+export async function whileWatchingByIdle(opts: BounceMailboxOptions, fn: () => Promise<void>): Promise<unknown[]> {
+  const errors: unknown[] = [];
+  const job = bounceMailboxJob({ ...opts, pollMs: 60 * 60_000, onError: (e) => errors.push(e) });
+  job.start();
+  try {
+    await job.watcher.ready();
+    await job.runOnce();
+    await fn();
+  } finally {
+    await job.stop();
+  }
+  return errors;
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Composer } from '../mail/outbox.ts';
+import { OutboxWorker, type OutboxWorkerOptions } from '../mail/outbox-worker.ts';
 import type { Database, SubscriberStatus } from '../store/schema.ts';
 
 /**
@@ -78,3 +80,22 @@ export async function insertConfirmedSubscribers(
   }
   return ids;
 }
+
+/** The mail tests' one kind of email, 'note': a short email to the row's subscriber, or none once they have left. */
+export const noteComposer =
+  (db: Kysely<Database>, subject = 'A note'): Composer =>
+  async (row) => {
+    const to = await db
+      .selectFrom('subscribers')
+      .select(['email', 'status'])
+      .where('id', '=', row.subscriber_id)
+      .executeTakeFirst();
+    if (!to || to.status === 'unsubscribed') return 'cancel';
+    return { to: to.email, subject, text: 'Hello', html: '<p>Hello</p>' };
+  };
+
+/** The outbox worker sending 'note' rows (noteComposer) through `mailer`, as the app's worker does. */
+export const noteWorker = (opts: Omit<OutboxWorkerOptions, 'kinds'> & { subject?: string }): OutboxWorker => {
+  const { subject, ...options } = opts;
+  return new OutboxWorker({ ...options, kinds: new Map([['note', noteComposer(opts.db, subject)]]) });
+};

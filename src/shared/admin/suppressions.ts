@@ -3,7 +3,13 @@ import { z } from 'zod/mini';
 // The suppression list as the console reads it (docs/decisions/0035): never an address — the list
 // holds none — but the reason, where it was heard, the dates, and the person's id when known.
 
-export const suppressionReasons = ['hard-bounce', 'complaint', 'soft-bounce-limit', 'manual'] as const;
+export const suppressionReasons = [
+  'hard-bounce',
+  'complaint',
+  'soft-bounce-limit',
+  'manual',
+  'policy-refusals',
+] as const;
 
 export const suppressionEntrySchema = z.object({
   id: z.string(),
@@ -17,12 +23,17 @@ export const suppressionEntrySchema = z.object({
 });
 export type SuppressionEntry = z.output<typeof suppressionEntrySchema>;
 
-/** How the console reads the reasons. */
+/**
+ * How the console reads the reasons: English, as the console is (decision 0048). The other
+ * locales' words are content/messages/<locale>/suppression-reasons.ts, typed by these.
+ */
 export const suppressionReasonLabels: Record<(typeof suppressionReasons)[number], string> = {
   'hard-bounce': 'The address does not exist (hard bounce)',
   complaint: 'Marked as spam (complaint)',
   'soft-bounce-limit': 'Kept bouncing (3 soft bounces in 7 days)',
   manual: 'Added by hand',
+  // A receiver's policy or content filter (5.7.x) refused three of our emails over 14 days or more.
+  'policy-refusals': 'Refused by the receiver’s filter (3 emails over 14 days or more)',
 };
 
 export const suppressionListQuerySchema = z.strictObject({

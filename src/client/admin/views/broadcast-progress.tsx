@@ -83,6 +83,8 @@ export function BroadcastProgressView({
         <dd data-testid="bc-bounced">
           {p.bounced.hard} / {p.bounced.soft}
         </dd>
+        <dt>Refused by the receiver’s filter (policy)</dt>
+        <dd data-testid="bc-policy">{p.bounced.policy}</dd>
         <dt>Complained (marked as spam)</dt>
         <dd data-testid="bc-complained">{p.complained}</dd>
         {p.cancelled ? (
