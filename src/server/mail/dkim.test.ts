@@ -125,4 +125,74 @@ describe('DKIM signing over real SMTP', () => {
     });
     expect(wrongKey.results[0]?.status.result).toBe('fail');
   });
+
+  // RFC 8058 §4 wants both unsubscribe headers signed; Gmail reads Feedback-ID only when signed.
+  it('signs the list headers and Feedback-ID: changing, removing or adding one fails the signature', async () => {
+    const env = loadEnv({ DKIM_PRIVATE_KEY: keyFile, DKIM_SELECTOR: 'dh2026', MAIL_FROM: FROM });
+    const mailer = smtpMailer(sink.url, env.MAIL_FROM, 1, dkimSigningOf(env));
+    const before = sink.raw.length;
+    await mailer.send({
+      to: 'pat@example.com',
+      // Words that are not ASCII, spaces at line ends and a long folded header: the canonical forms.
+      subject: 'يبدأ البيع المسبق — 预售开始 \t soon',
+      text: 'It opens at noon.  \n\twith tabs\t \n.a dot first\nمرحبا 你好\n\n\n',
+      html: '<p>It opens at noon.</p>',
+      headers: {
+        'List-Unsubscribe': `<https://dh.example/unsubscribe?id=${'a'.repeat(60)}&sig=${'b'.repeat(43)}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        'Feedback-ID': 'b1:broadcast:diamond-hand:dh.example',
+        'List-Id': 'Broadcast <bb1.dh.example>',
+      },
+      envelopeFrom: 'bounces+x@dh.example',
+    });
+    mailer.close();
+    const raw = sink.raw[before];
+    if (!raw) throw new Error('no message');
+    const published = dkimRecord(readDkimKey(keyFile).key);
+    const resolver = async (name: string, type: string) => {
+      if (type === 'TXT' && name === 'dh2026._domainkey.dh.example') return [[published]];
+      throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
+    };
+    const verdict = async (message: string) =>
+      (await dkimVerify(Buffer.from(message, 'latin1'), { resolver })).results[0]?.status.result;
+    const text = raw.toString('latin1');
+    expect(await verdict(text)).toBe('pass');
+
+    const field = (name: string) => new RegExp(`^${name}:.*\\r\\n(?:[ \\t].*\\r\\n)*`, 'im');
+    const headers: [string, string][] = [
+      ['List-Unsubscribe', 'List-Unsubscribe: <https://evil.example/u>\r\n'],
+      ['List-Unsubscribe-Post', 'List-Unsubscribe-Post: List-Unsubscribe=Two-Clicks\r\n'],
+      ['Feedback-ID', 'Feedback-ID: x:broadcast:diamond-hand:dh.example\r\n'],
+      ['List-Id', 'List-Id: Other <other.dh.example>\r\n'],
+    ];
+    for (const [name, changed] of headers) {
+      expect(text, name).toMatch(field(name));
+      expect(await verdict(text.replace(field(name), changed)), `${name} changed`).toBe('fail');
+      expect(await verdict(text.replace(field(name), '')), `${name} removed`).toBe('fail');
+    }
+    // Added above ours (where a relay adds fields): an oversigned name fails; Feedback-ID does not
+    // (that is what SES does, and a second one does not change which sender Gmail reports to).
+    for (const added of [
+      'List-Unsubscribe: <https://evil.example/u>',
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+      'List-Id: Other <other.dh.example>',
+      'From: Someone Else <ceo@dh.example>',
+      'Reply-To: thief@evil.example',
+    ])
+      expect(await verdict(`${added}\r\n${text}`), `${added} added`).toBe('fail');
+    expect(await verdict(`Feedback-ID: 1.eu-west-1.abc:AmazonSES\r\n${text}`)).toBe('pass');
+
+    const signature = /^DKIM-Signature:[^]*?(?=\r\n\S)/m.exec(text)?.[0] ?? '';
+    const h = (/\bh=([^;]+);/.exec(signature.replace(/\r\n[ \t]/g, ' '))?.[1] ?? '').split(':').map((x) => x.trim());
+    // Each present once and listed twice (oversigned), but Feedback-ID, which SES adds its own of.
+    for (const name of ['from', 'to', 'subject', 'list-id', 'list-unsubscribe', 'list-unsubscribe-post'])
+      expect(
+        h.filter((x) => x === name),
+        name,
+      ).toHaveLength(2);
+    expect(h.filter((x) => x === 'feedback-id')).toHaveLength(1);
+    // Absent, listed once: none may be added.
+    expect(h).toContain('reply-to');
+    expect(h).toContain('cc');
+  });
 });

@@ -1,13 +1,19 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
+import { spf } from 'mailauth/lib/spf/index.js';
 import { describe, expect, it } from 'vitest';
 import { dkimPublicKeyBase64 } from './dkim.ts';
 import {
   checkMailDns,
   dmarcRecord,
   formatMailCheck,
+  isLocalRelay,
   spfMechanism,
+  zoneTxt,
   type DnsLookups,
   type MailDnsSettings,
 } from './mail-check.ts';
@@ -152,5 +158,156 @@ describe('mail:check: what DNS holds, compared', () => {
     expect('code' in result ? result.code : 0).toBe(3);
     expect(result.stderr).toMatch(/DKIM_PRIVATE_KEY: is not a private key in PEM form/);
     expect(result.stderr + result.stdout).not.toMatch(/\n\s+at |c2VjcmV0/);
+  });
+});
+
+/**
+ * The TXT records a printed report holds, as BIND reads them: each `<name>  TXT  "…"` line loaded
+ * into a zone by named-checkzone (bind9-utils), which refuses what a DNS server would (a string
+ * over 255 bytes, bad quoting), and read back from its canonical dump, strings joined.
+ */
+async function loadedByBind(printed: string): Promise<Map<string, string[]>> {
+  const lines = printed
+    .split('\n')
+    .filter((l) => /^ {2}\S+ {2}TXT {2}"/.test(l))
+    .map((l) => l.trim());
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-zone-'));
+  try {
+    const file = path.join(dir, 'dh.example.zone');
+    // $ORIGIN . : the printed names are whole names (without the final dot).
+    writeFileSync(
+      file,
+      [
+        '$ORIGIN .',
+        '$TTL 300',
+        'dh.example IN SOA ns.dh.example. hostmaster.dh.example. 1 3600 600 86400 300',
+        'dh.example IN NS ns.dh.example.',
+        'ns.dh.example IN A 192.0.2.53',
+        ...lines,
+        '',
+      ].join('\n'),
+    );
+    const { stdout } = await promisify(execFile)('named-checkzone', ['-D', '-o', '-', 'dh.example', file]).catch(
+      (e: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`named-checkzone refused the printed records: ${e.stdout ?? ''}${e.stderr ?? e.message}`);
+      },
+    );
+    const records = new Map<string, string[]>();
+    for (const line of stdout.split('\n')) {
+      const m = /^(\S+)\.\s+\d+\s+IN\s+TXT\s+(.*)$/.exec(line);
+      if (!m?.[1] || m[2] === undefined) continue;
+      const value = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)]
+        .map((q) =>
+          Buffer.from(
+            (q[1] ?? '')
+              .replace(/\\(\d{3})/g, (_, d: string) => String.fromCharCode(Number(d)))
+              .replace(/\\(.)/g, '$1'),
+            'latin1',
+          ).toString('utf8'),
+        )
+        .join('');
+      records.set(m[1], [...(records.get(m[1]) ?? []), value]);
+    }
+    return records;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What an SPF verifier (mailauth's, RFC 7208 check_host) says of mail from `ip`, given these TXT records. */
+async function spfFrom(ip: string, txt: Map<string, string[]>, a: Record<string, string[]> = {}): Promise<string> {
+  const resolver = async (name: string, type: string) => {
+    const found = type === 'TXT' ? txt.get(name)?.map((v) => [v]) : type === 'A' ? a[name] : undefined;
+    if (found) return found;
+    throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
+  };
+  const r = await spf({ sender: 'bounces+x@bounces.dh.example', ip, helo: 'out.dh.example', mta: 'mx.test', resolver });
+  return r.status.result;
+}
+
+// BIND's zone checker (Debian's bind9-utils; .ci/run installs it). Without it the one test that
+// loads the printed records into a zone is skipped, and says so.
+const NAMED_CHECKZONE = ['/usr/bin/named-checkzone', '/usr/sbin/named-checkzone'].some((p) => existsSync(p));
+if (!NAMED_CHECKZONE) {
+  console.log(
+    "mail:check's zone-file test SKIPPED: named-checkzone is not installed (apt-get install bind9-utils; .ci/run installs it)",
+  );
+}
+
+describe('mail:check: what it prints, read by real DNS and SPF software', () => {
+  it.skipIf(!NAMED_CHECKZONE)(
+    'prints each TXT record as a zone file does (strings of at most 255 bytes) and BIND loads it unchanged',
+    async () => {
+      const checks = await checkMailDns(settings, fakeDns({}));
+      const printed = formatMailCheck(checks);
+      const loaded = await loadedByBind(printed);
+      expect(loaded.get('dh2026._domainkey.dh.example')).toEqual([`v=DKIM1; k=rsa; p=${p}`]);
+      expect(loaded.get('_dmarc.dh.example')).toEqual([dmarcRecord('dh.example')]);
+      expect(loaded.get('bounces.dh.example')).toEqual(['v=spf1 include:spf.mtasv.net ~all']);
+      const dkimLine = printed.split('\n').find((l) => l.includes('_domainkey')) ?? '';
+      // A 2048-bit key's record is 410 bytes or so: two strings.
+      expect(dkimLine.match(/"[^"]*"/g)?.map((q) => q.length - 2)).toEqual([
+        255,
+        `v=DKIM1; k=rsa; p=${p}`.length - 255,
+      ]);
+      expect(zoneTxt('v=spf1 -all')).toBe('"v=spf1 -all"');
+      expect(zoneTxt(`${'a'.repeat(255)}b`)).toBe(`"${'a'.repeat(255)}" "b"`);
+      expect(zoneTxt('say "hi" \\ é')).toBe('"say \\"hi\\" \\\\ \\195\\169"');
+      // Quotes, backslashes and bytes beyond ASCII, split inside a character: BIND reads back the same value.
+      const odd = `say "hi" \\ é ${'x'.repeat(249)}é…`;
+      expect((await loadedByBind(`  odd.dh.example  TXT  ${zoneTxt(odd)}`)).get('odd.dh.example')).toEqual([odd]);
+    },
+  );
+
+  it('writes a relay given by address as ip4:/ip6:, and an SPF verifier passes mail from that address', async () => {
+    const mapped = new URL('smtp://[::ffff:203.0.113.7]:25').hostname;
+    for (const [host, ip] of [
+      ['203.0.113.5', '203.0.113.5'],
+      [new URL('smtp://[2001:DB8::25]:587').hostname, '2001:db8::25'],
+      [mapped, '203.0.113.7'],
+      ['relay.myhost.example', '203.0.113.9'],
+    ] as const) {
+      const checks = await checkMailDns({ ...settings, smtpHost: host }, fakeDns({}));
+      const txt = await loadedByBind(formatMailCheck(checks));
+      const a = { 'relay.myhost.example': ['203.0.113.9'] };
+      expect(await spfFrom(ip, txt, a), `${host}: ${txt.get('bounces.dh.example')?.join()}`).toBe('pass');
+      expect(await spfFrom('198.51.100.77', txt, a), host).toBe('softfail');
+    }
+    expect(spfMechanism('203.0.113.5')).toBe('ip4:203.0.113.5');
+    expect(spfMechanism('[2001:db8::25]')).toBe('ip6:2001:db8::25');
+  });
+
+  it('for a relay on this machine or network prints no SPF record but says in words what to publish', async () => {
+    const hosts = [
+      '127.0.0.1',
+      'localhost',
+      new URL('smtp://[::1]:25').hostname,
+      new URL('smtp://[::ffff:127.0.0.1]:25').hostname,
+      '10.1.2.3',
+      '192.168.1.20',
+      'postfix',
+      'smtp.internal',
+    ];
+    for (const host of hosts) {
+      expect(isLocalRelay(host), host).toBe(true);
+      expect(spfMechanism(host), host).toBeNull();
+      const checks = await checkMailDns({ ...settings, smtpHost: host }, fakeDns({}));
+      const printed = formatMailCheck(checks);
+      expect(printed, host).not.toMatch(/v=spf1/);
+      expect((await loadedByBind(printed)).get('bounces.dh.example'), host).toBeUndefined();
+      const spfCheck = checks.find((c) => c.what === 'SPF');
+      expect(spfCheck?.inWords, host).toBe(true);
+      expect(printed).toMatch(
+        /bounces\.dh\.example {2}TXT: publish one SPF record allowing the server your relay \(.+, on this machine or network\) sends from: your provider's include .* or ip4:\/ip6: with the relay's public address/,
+      );
+    }
+    for (const host of ['203.0.113.5', 'smtp.postmarkapp.com', '[2001:db8::1]', '8.8.8.8'])
+      expect(isLocalRelay(host), host).toBe(false);
+    // Published already: it cannot say which server it must allow, and says what to make sure of.
+    const [spfCheck] = await checkMailDns(
+      { ...settings, smtpHost: '127.0.0.1' },
+      fakeDns({ 'bounces.dh.example': [['v=spf1 ip4:203.0.113.5 ~all']] }),
+    );
+    expect(spfCheck?.words).toMatch(/relay on this machine or network.*check it names the one your relay sends from/);
   });
 });

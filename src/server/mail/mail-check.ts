@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import { dkimPublicKeyBase64 } from './dkim.ts';
 
 // `npm run mail:check` (scripts/mail-check.ts): the DNS records the configured domains should
@@ -37,15 +38,18 @@ export interface RecordCheck {
   what: 'SPF' | 'DKIM' | 'DMARC' | 'Bounce MX';
   type: 'TXT' | 'MX';
   name: string;
-  /** What to publish (for MX: a description; the host is yours to choose). */
+  /** What to publish: the record's value, or (inWords) a sentence saying what to publish. */
   publish: string;
+  /** `publish` says in words what to publish: there is no record the app can write for it. */
+  inWords?: true;
   verdict: Verdict;
   /** The verdict in words, naming what was found. */
   words: string;
 }
 
 // SPF includes of the providers whose SMTP hosts we recognise (their documented values); any other
-// relay is allowed by its host's address records (a:).
+// relay is allowed by its address (ip4:/ip6: for an address, RFC 7208 §5.6) or its host's address
+// records (a:) — unless it is on this machine or network (below).
 const PROVIDER_SPF: readonly [RegExp, string][] = [
   [/(^|\.)postmarkapp\.com$/, 'include:spf.mtasv.net'],
   [/(^|\.)mailgun\.org$/, 'include:mailgun.org'],
@@ -54,11 +58,86 @@ const PROVIDER_SPF: readonly [RegExp, string][] = [
   [/(^|\.)sendinblue\.com$|(^|\.)brevo\.com$/, 'include:spf.brevo.com'],
 ];
 
-/** The SPF mechanism that lets our SMTP server send for the bounce domain. */
+// Addresses no receiver ever sees mail come from (loopback, private, link-local, unspecified): a
+// relay there hands our mail on, and receivers judge the address it sends from.
+const LOCAL_NETS = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  LOCAL_NETS.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  LOCAL_NETS.addSubnet(net, bits, 'ipv6');
+
+/**
+ * SMTP_URL's host, lower-cased, without the brackets a URL puts around an IPv6 address, and an
+ * IPv4-mapped one (::ffff:7f00:1, as URL writes ::ffff:127.0.0.1) as the IPv4 address it carries.
+ */
+function bareHost(smtpHost: string): string {
+  const host = smtpHost.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1];
+  if (dotted) return dotted;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (!hex?.[1] || !hex[2]) return host;
+  const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+}
+
+/**
+ * A relay on this machine or its network (a loopback or private address, localhost, a name with no
+ * dot such as a container's, or a local-only suffix): never the address receivers see mail from.
+ */
+export function isLocalRelay(smtpHost: string): boolean {
+  const host = bareHost(smtpHost);
+  const family = isIP(host);
+  if (family === 4) return LOCAL_NETS.check(host, 'ipv4');
+  if (family === 6) return LOCAL_NETS.check(host, 'ipv6');
+  return !host.includes('.') || /(^|\.)(localhost|local|internal|home\.arpa|localdomain)\.?$/.test(host);
+}
+
+/**
+ * The SPF mechanism that lets our SMTP server send for the bounce domain; null when there is no
+ * SMTP server (SMTP_URL unset) or it is a local relay (isLocalRelay), whose own way out decides.
+ */
 export function spfMechanism(smtpHost: string | undefined): string | null {
-  if (!smtpHost) return null;
-  const host = smtpHost.toLowerCase();
+  if (!smtpHost || isLocalRelay(smtpHost)) return null;
+  const host = bareHost(smtpHost);
+  // An address is written ip4:/ip6:; a:<address> is a permerror (a: takes a domain, RFC 7208 §5.3).
+  const family = isIP(host);
+  if (family === 4) return `ip4:${host}`;
+  if (family === 6) return `ip6:${host}`;
   return PROVIDER_SPF.find(([re]) => re.test(host))?.[1] ?? `a:${host}`;
+}
+
+/**
+ * A TXT value in zone-file form (RFC 1035 §5.1): quoted strings of at most 255 bytes each (a TXT
+ * string's length is one byte, RFC 1035 §3.3.14), `"` and `\` escaped, any byte outside printable
+ * ASCII as \DDD. A receiver joins the strings of one record into its value (RFC 7208 §3.3,
+ * RFC 6376 §3.6.2.2).
+ */
+export function zoneTxt(value: string): string {
+  const bytes = Buffer.from(value, 'utf8');
+  const strings: string[] = [];
+  for (let at = 0; at < bytes.length || strings.length === 0; at += 255) {
+    let out = '';
+    for (const b of bytes.subarray(at, at + 255)) {
+      if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
+      else if (b < 0x20 || b > 0x7e) out += `\\${String(b).padStart(3, '0')}`;
+      else out += String.fromCharCode(b);
+    }
+    strings.push(`"${out}"`);
+  }
+  return strings.join(' ');
 }
 
 export const dmarcRecord = (fromDomain: string): string =>
@@ -94,8 +173,20 @@ function tags(record: string): Map<string, string> {
 
 async function checkSpf(s: MailDnsSettings, dns: DnsLookups): Promise<RecordCheck> {
   const mechanism = spfMechanism(s.smtpHost);
-  const publish = `v=spf1 ${mechanism ?? 'include:<your SMTP provider’s SPF domain>'} ~all`;
-  const base = { what: 'SPF' as const, type: 'TXT' as const, name: s.bounceDomain, publish };
+  const local = s.smtpHost && isLocalRelay(s.smtpHost) ? bareHost(s.smtpHost) : null;
+  const base = {
+    what: 'SPF' as const,
+    type: 'TXT' as const,
+    name: s.bounceDomain,
+    ...(mechanism
+      ? { publish: `v=spf1 ${mechanism} ~all` }
+      : {
+          inWords: true as const,
+          publish: local
+            ? `one SPF record allowing the server your relay (${local}, on this machine or network) sends from: your provider's include (as its documentation gives it), or ip4:/ip6: with the relay's public address, then ~all`
+            : `one SPF record allowing your SMTP provider, as its documentation gives it (SMTP_URL is unset: the app writes .eml files and sends nothing)`,
+        }),
+  };
   const found = await ask(() => dns.resolveTxt(s.bounceDomain));
   if ('unreachable' in found) return { ...base, verdict: 'unreachable', words: unreachable(found.unreachable) };
   const spf = ('ok' in found ? found.ok : []).map((chunks) => chunks.join('')).filter((t) => /^v=spf1(\s|$)/i.test(t));
@@ -124,7 +215,9 @@ async function checkSpf(s: MailDnsSettings, dns: DnsLookups): Promise<RecordChec
     return {
       ...base,
       verdict: 'matches',
-      words: `An SPF record is published ("${record}"); SMTP_URL is unset, so which server it must allow is unknown here.`,
+      words: local
+        ? `An SPF record is published ("${record}"); SMTP_URL is a relay on this machine or network, so which server it must allow is unknown here: check it names the one your relay sends from.`
+        : `An SPF record is published ("${record}"); SMTP_URL is unset, so which server it must allow is unknown here.`,
     };
   if (!terms.includes(mechanism.toLowerCase())) {
     return {
@@ -142,6 +235,7 @@ async function checkDkim(s: MailDnsSettings, dns: DnsLookups): Promise<RecordChe
       what: 'DKIM',
       type: 'TXT',
       name: `<selector>._domainkey.${s.fromDomain}`,
+      inWords: true,
       publish: 'the record your SMTP provider shows (it signs), or set DKIM_PRIVATE_KEY and DKIM_SELECTOR to sign here',
       verdict: 'not-signed-here',
       words: 'The app does not sign (DKIM_PRIVATE_KEY unset): your provider must, or DMARC has only SPF to go on.',
@@ -230,8 +324,14 @@ async function checkDmarc(s: MailDnsSettings, dns: DnsLookups): Promise<RecordCh
 }
 
 async function checkBounceMx(s: MailDnsSettings, dns: DnsLookups): Promise<RecordCheck> {
-  const publish = `MX → the mail server holding the bounce mailbox${s.imapHost ? ` (BOUNCE_IMAP_URL: ${s.imapHost})` : ''}; it must accept every bounces+<id>@${s.bounceDomain} (VERP: a "+" sub-address delimiter, e.g. Postfix recipient_delimiter = +)`;
-  const base = { what: 'Bounce MX' as const, type: 'MX' as const, name: s.bounceDomain, publish };
+  const publish = `the mail server holding the bounce mailbox${s.imapHost ? ` (BOUNCE_IMAP_URL: ${s.imapHost})` : ''}; it must accept every bounces+<id>@${s.bounceDomain} (VERP: a "+" sub-address delimiter, e.g. Postfix recipient_delimiter = +)`;
+  const base = {
+    what: 'Bounce MX' as const,
+    type: 'MX' as const,
+    name: s.bounceDomain,
+    publish,
+    inWords: true as const,
+  };
   const found = await ask(() => dns.resolveMx(s.bounceDomain));
   if ('unreachable' in found) return { ...base, verdict: 'unreachable', words: unreachable(found.unreachable) };
   const mx = 'ok' in found ? [...found.ok].sort((a, b) => a.priority - b.priority) : [];
@@ -270,14 +370,22 @@ const MARK: Record<Verdict, string> = {
   'not-signed-here': 'NOTE',
 };
 
-/** The report as printed: for each record, what to publish, then the verdict in words. */
+/**
+ * The report as printed: for each record, what to publish — a record as a zone file's line (name,
+ * type, its strings quoted), a sentence when there is no record to write — then the verdict.
+ */
 export function formatMailCheck(checks: readonly RecordCheck[]): string {
   const lines: string[] = [];
   for (const c of checks) {
     lines.push(`${c.what}  [${MARK[c.verdict]}]`);
-    lines.push(
-      `  ${c.name}  ${c.type}  ${c.type === 'TXT' && c.verdict !== 'not-signed-here' ? `"${c.publish}"` : c.publish}`,
-    );
+    if (c.inWords) lines.push(`  ${c.name}  ${c.type}: publish ${c.publish}`);
+    else {
+      lines.push(`  ${c.name}  ${c.type}  ${zoneTxt(c.publish)}`);
+      if (Buffer.byteLength(c.publish) > 255)
+        lines.push(
+          '  (one record in strings of at most 255 bytes, as a zone file writes it; a DNS host that takes the value whole wants them joined, without the quotes)',
+        );
+    }
     lines.push(`  ${c.words}`);
     lines.push('');
   }

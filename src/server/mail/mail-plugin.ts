@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorText } from '../lib/log-safe.ts';
@@ -6,15 +7,14 @@ import type { DkimSigning } from './dkim.ts';
 import type { Composer, Outbox } from './outbox.ts';
 import { provideMailMetrics } from './mail-metrics.ts';
 import { outboxBacklog } from './outbox-backlog.ts';
-import { OutboxWorker } from './outbox-worker.ts';
+import { OutboxWorker, withBounceHeaders } from './outbox-worker.ts';
 import { VisitorFirstPace } from './visitor-first-pace.ts';
 import { SharedOrLocalPace } from './broadcast-pace.ts';
 import { Suppressions } from './suppression.ts';
 import { BounceIntake } from './bounces.ts';
 import { domainOf, Verp } from './verp.ts';
 import { webhookRoutes, type WebhookOptions } from './webhook-routes.ts';
-import { readBounceMailbox } from './bounce-mailbox.ts';
-import { intervalJob } from '../plugins/jobs.ts';
+import { bounceMailboxJob } from './bounce-mailbox.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,8 +40,10 @@ export interface MailOptions {
   bounceDomain?: string | undefined;
   /** Providers' bounce webhooks, each unset: its route answers 404 (webhook-routes.ts). */
   webhooks?: Omit<WebhookOptions, 'suppressions'>;
-  /** BOUNCE_IMAP_URL: the mailbox the VERP addresses deliver to, read every minute; unset: not read. */
+  /** BOUNCE_IMAP_URL: the mailbox the VERP addresses deliver to, watched with IDLE; unset: not read. */
   bounceImapUrl?: string | undefined;
+  /** BOUNCE_IMAP_POLL_SECONDS, in ms: the poll beside IMAP IDLE (a fallback); default 5 minutes. */
+  bounceImapPollMs?: number | undefined;
   /** DKIM_PRIVATE_KEY, DKIM_SELECTOR, DKIM_DOMAIN (dkim.ts): SMTP mail is signed; unset: not. */
   dkim?: DkimSigning | undefined;
 }
@@ -106,21 +108,17 @@ export const mailPlugin = fp(
     await app.register(webhookRoutes, { ...opts.webhooks, suppressions });
     const imapUrl = opts.bounceImapUrl;
     if (imapUrl) {
+      // IMAP IDLE wakes it as a bounce arrives; the poll is the fallback (bounce-mailbox.ts).
       app.jobs.add(
-        intervalJob(
-          'bounce-mailbox',
-          60_000,
-          async () => {
-            await readBounceMailbox({
-              url: imapUrl,
-              intake: bounces,
-              now: app.clock,
-              log: (msg, fields) => app.log.info(fields, msg),
-            });
-          },
+        bounceMailboxJob({
+          url: imapUrl,
+          intake: bounces,
+          now: app.clock,
+          log: (msg, fields) => app.log.info(fields, msg),
+          pollMs: opts.bounceImapPollMs ?? 300_000,
           // The error only: the URL holds the mailbox's password.
-          (error) => app.log.warn({ err: errorText(error) }, 'bounce mailbox not read; will retry'),
-        ),
+          onError: (error) => app.log.warn({ err: errorText(error) }, 'bounce mailbox not read; will retry'),
+        }),
       );
     }
     app.decorate('outbox', {
@@ -130,6 +128,11 @@ export const mailPlugin = fp(
       },
       nudge: (what) => worker.nudge(what),
       onBroadcastRowSent: (listener) => broadcastListeners.push(listener),
+      // A fresh id, never an outbox row's: a bounce of it is "never sent" to BounceIntake.
+      sendNow: (message, as) =>
+        mailer.send(
+          withBounceHeaders(message, { id: randomUUID(), kind: as.kind, broadcast_id: as.broadcastId }, verp),
+        ),
     } satisfies Outbox);
 
     app.jobs.add({

@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync } fro
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { DkimSigning } from './dkim.ts';
+import { dkimTransform, type DkimSigning } from './dkim.ts';
 
 export interface MailMessage {
   to: string;
@@ -12,6 +12,8 @@ export interface MailMessage {
   headers?: Record<string, string>;
   /** The envelope sender (SMTP MAIL FROM), where bounces go: a VERP address (verp.ts). */
   envelopeFrom?: string;
+  /** The Message-ID header, `<…@…>` (verp.ts: it carries the row's signed id); unset, nodemailer makes one. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -48,6 +50,13 @@ export function smtpMailer(smtpUrl: string, from: string, connections = 1, dkim?
     if (!withTimeouts.searchParams.has(k)) withTimeouts.searchParams.set(k, v);
   }
   const transport = nodemailer.createTransport(withTimeouts.toString());
+  // The app signs the finished message itself (dkim.ts: it oversigns, which nodemailer's signer cannot).
+  const sign = dkim ? dkimTransform(dkim) : undefined;
+  if (sign)
+    transport.use('stream', (mail, done) => {
+      mail.message.transform(sign);
+      done();
+    });
   return {
     description: `${u.protocol}//${u.host}`,
     async send(m) {
@@ -59,8 +68,7 @@ export function smtpMailer(smtpUrl: string, from: string, connections = 1, dkim?
         html: m.html,
         headers: m.headers ?? {},
         ...(m.envelopeFrom ? { envelope: { from: m.envelopeFrom, to: m.to } } : {}),
-        // nodemailer signs the finished message (relaxed/relaxed, rsa-sha256) as it streams out.
-        ...(dkim ? { dkim } : {}),
+        ...(m.messageId ? { messageId: m.messageId } : {}),
       });
     },
     close: () => transport.close(),
@@ -128,6 +136,7 @@ export function fileMailer(dir: string, from: string, log: (msg: string) => void
         text: m.text,
         html: m.html,
         headers: m.headers ?? {},
+        ...(m.messageId ? { messageId: m.messageId } : {}),
       });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}-${n++}.eml`);
       // Written from the thread pool, not the event loop: creating a file in a folder of tens of

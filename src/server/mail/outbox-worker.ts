@@ -110,11 +110,15 @@ export const isPermanentSmtpFailure = (error: unknown): boolean => {
   return typeof code === 'number' && code >= 500 && code < 600;
 };
 
-/** A given-up row's bounce: 5xx hard, 4xx (retried until given up) soft; no answer at all is neither. */
-function smtpBounceKind(error: unknown): 'hard' | 'soft' | null {
+/**
+ * A given-up row's bounce: 5xx hard, but 5.7.x (a receiver's policy or content filter: it refused
+ * our mail, not the address) a policy refusal; 4xx (retried until given up) soft; no answer at all
+ * is neither. docs/decisions/0035-bounces-complaints-and-suppression.md
+ */
+function smtpBounceKind(error: unknown): 'hard' | 'soft' | 'policy' | null {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   if (typeof code !== 'number') return null;
-  if (code >= 500 && code < 600) return 'hard';
+  if (code >= 500 && code < 600) return smtpStatus(error)?.startsWith('5.7.') ? 'policy' : 'hard';
   return code >= 400 && code < 500 ? 'soft' : null;
 }
 
@@ -129,16 +133,22 @@ function smtpStatus(error: unknown): string | null {
  * The VERP envelope sender, plus the headers mailbox providers group reports by: Feedback-ID
  * (Gmail's feedback loop: campaign:kind:sender, here broadcast id or "-", the outbox kind and our
  * domain) and, for a broadcast, an RFC 2919 List-Id of its own, so complaints per broadcast can be
- * told apart.
+ * told apart. Every email the app sends gets them here: a queued row, and a test send
+ * (Outbox.sendNow, under an id that names no row).
  */
-function withBounceHeaders(message: MailMessage, row: OutboxRow, verp: Verp): MailMessage {
+export function withBounceHeaders(
+  message: MailMessage,
+  row: Pick<OutboxRow, 'id' | 'kind' | 'broadcast_id'>,
+  verp: Verp,
+): MailMessage {
   const campaign = row.broadcast_id ? row.broadcast_id.replace(/-/g, '') : '-';
   const headers: Record<string, string> = {
     ...message.headers,
     'Feedback-ID': `${campaign}:${row.kind}:diamond-hand:${verp.domain}`,
   };
   if (row.broadcast_id) headers['List-Id'] = `Broadcast <b${campaign}.${verp.domain}>`;
-  return { ...message, headers, envelopeFrom: verp.address(row.id) };
+  // The Message-ID carries the same signed id: a report whose copy lost the envelope still names it.
+  return { ...message, headers, envelopeFrom: verp.address(row.id), messageId: verp.messageId(row.id) };
 }
 
 /**

@@ -40,6 +40,14 @@ export interface Outbox {
    * A listener must not throw and should return at once (it runs on the worker's path).
    */
   onBroadcastRowSent(listener: (broadcastId: string) => void): void;
+  /**
+   * Sends one email now, not through the outbox (a test send: the operator waits for it, and a
+   * failure is theirs to see), with the envelope and headers a queued email of `kind` gets
+   * (withBounceHeaders): a VERP envelope sender under a fresh signed id that names no row — so a
+   * bounce comes back to the bounce mailbox, where it changes nothing, never to From's — the
+   * Feedback-ID, and for a broadcast its List-Id. Rejects as the mailer does.
+   */
+  sendNow(message: MailMessage, as: { kind: string; broadcastId: string | null }): Promise<void>;
 }
 
 declare module 'fastify' {
