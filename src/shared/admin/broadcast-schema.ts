@@ -129,8 +129,11 @@ export const broadcastProgressSchema = z.object({
    * tracked, so "delivered" never means "read"; a bounce can still arrive days later.
    */
   delivered: z.number(),
-  /** Rows heard back from as a bounce (each row once), by kind. */
-  bounced: z.object({ hard: z.number(), soft: z.number() }),
+  /**
+   * Rows heard back from as a bounce (each row once), by kind; `policy`: refused by a receiver's
+   * policy or content filter (5.7.x), which says nothing of the address and is no hard bounce.
+   */
+  bounced: z.object({ hard: z.number(), soft: z.number(), policy: z.number() }),
   /** Rows whose recipient complained (marked it as spam). */
   complained: z.number(),
   /** Not sent because the address was suppressed (an earlier bounce or complaint). */
@@ -149,7 +152,7 @@ export const noProgress = (recipients = 0): BroadcastProgress => ({
   etaSeconds: null,
   failures: [],
   delivered: 0,
-  bounced: { hard: 0, soft: 0 },
+  bounced: { hard: 0, soft: 0, policy: 0 },
   complained: 0,
   suppressed: 0,
 });
@@ -177,6 +180,11 @@ export const broadcastSchema = z.object({
   /** Who changed the text last, and when: the author until another operator edits it. */
   updatedBy: z.string(),
   updatedAt: z.string(),
+  /**
+   * Who changed the text since an approval last covered their change (the author among them when
+   * they edited it too): none of them may approve it (decision 0028, amended by migration 0026).
+   */
+  editors: z.array(z.string()),
   sentBy: z.nullable(z.string()),
   sentAt: z.nullable(z.string()),
   /** Why it may not be sent as it stands (the address guard), or null. */
@@ -220,7 +228,7 @@ const sameOperator = (a: string, b: string) => a.toLowerCase() === b.toLowerCase
  */
 export function approvalRefusal(
   operator: { email: string; role: OperatorRole },
-  b: Pick<Broadcast, 'state' | 'createdBy' | 'updatedBy' | 'approval'>,
+  b: Pick<Broadcast, 'state' | 'createdBy' | 'updatedBy' | 'editors' | 'approval'>,
 ): string | null {
   if (!roleAllows(operator.role, 'sender')) return 'Approving a broadcast needs a sender or an owner of the console.';
   if (b.state !== 'draft') return 'Only a draft can be approved; this broadcast has been sent or cancelled.';
@@ -228,6 +236,10 @@ export function approvalRefusal(
     return 'You wrote this broadcast: a second operator, who neither wrote nor edited it, must approve it.';
   if (sameOperator(b.updatedBy, operator.email))
     return 'You edited this broadcast last: a second operator, who neither wrote nor edited it, must approve it.';
+  // Not only the last edit: a change of yours that nobody has approved since is still in the text,
+  // whoever edited after you (A writes, B adds a paragraph, A changes the subject: B may not approve).
+  if (b.editors.some((e) => sameOperator(e, operator.email)))
+    return 'You edited this broadcast since it was last approved: a second operator, who neither wrote nor edited it, must approve it.';
   if (b.approval) return `It is approved already (by ${b.approval.by}).`;
   return null;
 }

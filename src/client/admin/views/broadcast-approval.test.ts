@@ -20,6 +20,7 @@ const draft: Broadcast = {
   createdAt: '2026-11-24T10:00:00.000Z',
   updatedBy: 'ann@example.com',
   updatedAt: '2026-11-24T10:00:00.000Z',
+  editors: [],
   sentBy: null,
   sentAt: null,
   refusal: null,
@@ -56,6 +57,13 @@ describe('the broadcast approval panel', () => {
       'Approve this text',
     );
     expect(render(draft, 'vic@example.com', 'viewer')).not.toContain('Approve this text');
+    // Nor to one who edited before the last editor, with no approval since (A writes, B edits, A edits).
+    const abA = { ...draft, updatedBy: 'ann@example.com', editors: ['bob@example.com', 'ann@example.com'] };
+    expect(render(abA, 'bob@example.com', 'sender')).not.toContain('Approve this text');
+    expect(render(abA, 'cat@example.com', 'sender')).toContain('Approve this text');
+    expect(render(abA, 'cat@example.com', 'sender')).toContain(
+      'Changed since an approval last covered it by bob@example.com, ann@example.com',
+    );
     // Nor for a text the address guard refuses.
     expect(
       render({ ...draft, refusal: 'This broadcast contains an Ethereum address' }, 'bob@example.com', 'sender'),

@@ -42,6 +42,11 @@ export function BroadcastApproval({
           : ''}
         .
       </p>
+      {b.editors.length > 0 && b.approvalsRequired === 2 ? (
+        <p className="cs-muted" data-testid="bc-approval-editors">
+          Changed since an approval last covered it by {b.editors.join(', ')}: none of them may approve it.
+        </p>
+      ) : null}
       {b.approval ? (
         <p data-testid="bc-approval-state">
           Approved by {b.approval.by} {formatTime(b.approval.at)}: this exact text may be sent.

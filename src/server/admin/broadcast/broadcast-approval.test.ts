@@ -154,6 +154,94 @@ describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, ski
     expect(JSON.stringify(log)).not.toContain('holders');
   });
 
+  it('A writes, B adds a paragraph, A changes only the subject: B cannot approve, and nothing B edited goes out until someone who edited nothing approves', async () => {
+    await confirmed(2);
+    const id = await draft();
+    const withB = `${CLEAN}\n\nA paragraph the author never approved.`;
+    expect((await save(id, withB, second)).statusCode).toBe(200);
+    const subject = await author.c.post(withId(p.broadcast, id), { subject: 'The presale is here', body: withB });
+    expect(subject.statusCode, subject.body).toBe(200);
+    expect(subject.json()).toMatchObject({
+      updatedBy: author.op.email,
+      editors: [second.op.email, author.op.email],
+    });
+
+    const byB = await approve(id, second);
+    expect(byB.statusCode).toBe(403);
+    expect(byB.json().error.message).toMatch(/You edited this broadcast since it was last approved/);
+    expect((await read(id)).approval).toBeNull();
+    // Nor does B's send go: nobody approved it.
+    expect((await send(id, second)).statusCode).toBe(409);
+    expect(await queued(id)).toBe(0);
+
+    // A third operator's edit after them changes nothing for B; now the third edited too.
+    const withC = `${withB}\n\nAnd one more line.`;
+    expect(
+      (await author.c.post(withId(p.broadcast, id), { subject: 'The presale is here', body: withC })).statusCode,
+    ).toBe(200);
+    expect(
+      (await third.c.post(withId(p.broadcast, id), { subject: 'The presale is here!', body: withC })).statusCode,
+    ).toBe(200);
+    expect((await approve(id, second)).statusCode).toBe(403);
+    expect((await approve(id, third)).statusCode).toBe(403);
+    expect((await approve(id, author)).statusCode).toBe(403);
+
+    // Someone who edited nothing reads it all and approves; then B may send it.
+    const fourth = await person('fourth', 'sender');
+    const ok = await approve(id, fourth);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const sent = await send(id, second);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await queued(id)).toBe(2);
+    expect((await auditOf(id)).find((a) => a.action === 'broadcast.sent')?.detail).toContain(
+      `approved by ${fourth.op.email}`,
+    );
+  });
+
+  it('an approval covers the edits before it, until it is revoked; an edit that voids it starts the editors afresh', async () => {
+    await confirmed(1);
+    const id = await draft();
+    expect((await save(id, `${CLEAN}\n\nSecond's line.`, second)).statusCode).toBe(200);
+    const fourth = await person('fourth', 'sender');
+    expect((await approve(id, fourth)).statusCode).toBe(200);
+    // The approver takes it back: the second operator's line is again approved by nobody.
+    expect((await fourth.c.post(withId(p.broadcastRevoke, id))).statusCode).toBe(200);
+    expect((await read(id)).editors).toEqual([second.op.email]);
+    expect((await approve(id, second)).statusCode).toBe(403);
+
+    // Approved again, then the third operator edits: that edit voids the approval, which had covered
+    // the second's line, so the second may now approve the third's change.
+    expect((await approve(id, fourth)).statusCode).toBe(200);
+    expect((await save(id, `${CLEAN}\n\nSecond's line.\n\nThird's line.`, third)).statusCode).toBe(200);
+    expect((await read(id)).editors).toEqual([third.op.email]);
+    expect((await approve(id, third)).statusCode).toBe(403);
+    const ok = await approve(id, second);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await send(id)).statusCode).toBe(200);
+  });
+
+  it('refuses at the send an approval by anyone who edited since the last approval, however it was recorded', async () => {
+    await confirmed(1);
+    const id = await draft();
+    const body = `${CLEAN}\n\nSecond's line.`;
+    expect((await save(id, body, second)).statusCode).toBe(200);
+    expect((await save(id, body.replace('soon', 'very soon'))).statusCode).toBe(200);
+    // Not through the console (whose approve refuses it): a hand-made SQL fix, a restored backup.
+    await store.db
+      .updateTable('broadcasts')
+      .set({
+        approved_by: second.op.email,
+        approved_at: t.clock().toISOString(),
+        approved_hash: textHash({ subject: 'The presale is near', body: body.replace('soon', 'very soon') }),
+      })
+      .where('id', '=', id)
+      .execute();
+    const res = await send(id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toContain(`${second.op.email} wrote or edited it`);
+    expect(await queued(id)).toBe(0);
+  });
+
   it('an edit voids the approval, and the console is told by whom; saving the same text again does not', async () => {
     await confirmed(1);
     const id = await draft();

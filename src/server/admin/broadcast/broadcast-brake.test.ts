@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dialectCases, testClock } from '../../test/test-store.ts';
-import { brakeReason, minSampleOf } from './broadcast-brake.ts';
+import { brakeReason, minSampleOf, reasonPastSample } from './broadcast-brake.ts';
 import { brakeStore, startedBroadcast } from './brake-kit.ts';
 import * as store from './broadcast-store.ts';
 
@@ -19,6 +19,25 @@ describe('brakeReason', () => {
     expect(brakeReason({ sent: 1_000, hard: 0, complaints: 2 }, 1_000)).toBe(
       'Complaints reached 0.2 % (2 of 1000 sent), above the 0.1 % limit.',
     );
+  });
+  it('never pauses on one complaint, whatever its rate: any one subscriber can file one', () => {
+    expect(brakeReason({ sent: 337, hard: 0, complaints: 1 }, 1_000)).toBeNull();
+    expect(brakeReason({ sent: 200, hard: 0, complaints: 1 }, 200)).toBeNull();
+    expect(brakeReason({ sent: 337, hard: 0, complaints: 2 }, 1_000)).toBe(
+      'Complaints reached 0.59 % (2 of 337 sent), above the 0.1 % limit.',
+    );
+    // From 2,000 sent the rate decides alone again: 2 is then at or under 0.1 %.
+    expect(brakeReason({ sent: 2_000, hard: 0, complaints: 2 }, 5_000)).toBeNull();
+    expect(brakeReason({ sent: 2_000, hard: 0, complaints: 3 }, 5_000)).toBe(
+      'Complaints reached 0.15 % (3 of 2000 sent), above the 0.1 % limit.',
+    );
+  });
+  it('asks hard bounces for a count too: fewer than 10 are no verdict, whatever their rate', () => {
+    expect(reasonPastSample({ sent: 100, hard: 9, complaints: 0 })).toBeNull();
+    expect(reasonPastSample({ sent: 100, hard: 10, complaints: 0 })).toBe(
+      'Hard bounces reached 10 % (10 of 100 sent), above the 5 % limit.',
+    );
+    expect(reasonPastSample({ sent: 100, hard: 0, complaints: 1 })).toBeNull();
   });
 });
 
@@ -116,6 +135,24 @@ for (const { dialect, skip, label } of dialectCases) {
       const { progress } = await store.progressOf(t.db.db, await state(id), 10);
       // A complaint is a delivery; its person is suppressed (and unsubscribed).
       expect(progress).toMatchObject({ sent: 990, delivered: 990, complained: 5 });
+    });
+
+    it('does not pause on one complaint in 337 sent (one person), and pauses on the second', async () => {
+      const { id, rows } = await sending();
+      await sentUpTo(rows, 337);
+      expect(await bounce(rows[5], 'arf-5', 'complaint')).toBe('suppressed');
+      expect((await state(id)).status).toBe('sending');
+      expect(await autoPauses(id)).toHaveLength(0);
+      // The same person's report heard again, by another source: still one row, one complaint.
+      await bounce(rows[5], 'arf-5-again', 'complaint');
+      expect((await state(id)).status).toBe('sending');
+      await bounce(rows[9], 'arf-9', 'complaint');
+      expect(await state(id)).toMatchObject({
+        status: 'paused',
+        paused_by: 'automatic',
+        paused_reason: 'Complaints reached 0.59 % (2 of 337 sent), above the 0.1 % limit.',
+      });
+      expect(await autoPauses(id)).toHaveLength(1);
     });
 
     it('counts the same event once, and a row heard twice once', async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PostgresAdapter, type Kysely } from 'kysely';
+import { z } from 'zod/mini';
 import {
   approvalRefusal,
   type Broadcast,
@@ -86,6 +87,26 @@ export function versionsNote(input: BroadcastDraftInput): string {
   return `versions ${own.join(', ')}${fallback}`;
 }
 
+/**
+ * Who changed the text since an approval last covered their change (migration 0026). Written only
+ * by this file; a row that does not parse is a fault, not input.
+ */
+export const editorsOf = (b: Pick<BroadcastsTable, 'editors'>): string[] =>
+  z.array(z.string()).parse(JSON.parse(b.editors));
+
+const sameOperator = (a: string, b: string) => operatorKey(a) === operatorKey(b);
+
+/**
+ * The editors after `by` changed the text. An edit that voids a standing approval starts the list
+ * again with its own editor: that approval was given for a text holding every earlier change. Any
+ * other edit joins the list, which an approval does not clear (only the next voiding edit does)
+ * and a revoke leaves alone (a revoked approval vouches for nothing).
+ */
+export function editorsAfter(before: readonly string[], by: string, voidedAnApproval: boolean): string[] {
+  if (voidedAnApproval) return [by];
+  return before.some((e) => sameOperator(e, by)) ? [...before] : [...before, by];
+}
+
 const hashNote = (hash: string) => `text sha256:${hash}`;
 const textNote = (d: BroadcastDraftInput) => `${hashNote(textHash(d))}; ${versionsNote(d)}`;
 
@@ -131,6 +152,8 @@ export async function createDraft(
       pause_overridden_by: null,
       translations: JSON.stringify(draft.translations),
       english_fallback: draft.englishFallback ? 1 : 0,
+      // The author is barred from approving by `created_by`; editors are those who came after.
+      editors: '[]',
     })
     .execute();
   return id;
@@ -173,6 +196,7 @@ export async function saveDraft(
         english_fallback: draft.englishFallback ? 1 : 0,
         updated_at: at,
         updated_by: actor.email,
+        editors: JSON.stringify(editorsAfter(editorsOf(b), actor.email, voided !== null)),
         ...(voided
           ? {
               approved_by: null,
@@ -227,6 +251,7 @@ export async function approve(
       state: 'draft',
       createdBy: b.created_by,
       updatedBy: b.updated_by ?? b.created_by,
+      editors: editorsOf(b),
       approval: null,
     });
     if (refusal) return { outcome: 'refused', refusal };
@@ -325,7 +350,7 @@ async function approvalOf(
   if (!b.approved_by) return { problem: 'nobody has approved it' };
   if (b.approved_hash !== hash) return { problem: `the text is not the one ${b.approved_by} approved` };
   const same = (a: string | null) => a !== null && operatorKey(a) === operatorKey(b.approved_by ?? '');
-  if (same(b.created_by) || same(b.updated_by))
+  if (same(b.created_by) || same(b.updated_by) || editorsOf(b).some(same))
     return { problem: `${b.approved_by} wrote or edited it, so it needs another approval` };
   const approver = await trx
     .selectFrom('operators')
@@ -540,6 +565,7 @@ export async function progressOf(
       const n = Number(h.n);
       if (h.kind === 'hard') p.bounced.hard += n;
       else if (h.kind === 'soft') p.bounced.soft += n;
+      else if (h.kind === 'policy') p.bounced.policy += n;
       else p.complained += n;
       if (h.kind === 'hard' && h.status === 'sent') hardOfSent += n;
     }
@@ -584,6 +610,7 @@ export function toBroadcast(
     createdAt: b.created_at,
     updatedBy: b.updated_by ?? b.created_by,
     updatedAt: b.updated_at,
+    editors: editorsOf(b),
     sentBy: b.sent_by,
     sentAt: b.sent_at,
     refusal,
