@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { suppressedSentence, type StandingSuppression } from '../../shared/admin/mail-status.ts';
 import type { Database } from '../store/schema.ts';
 import { newOutboxRow } from '../mail/outbox.ts';
 import { recordInLedgerTable, type LedgerEntry } from '../store/erasure-ledger.ts';
@@ -11,16 +12,42 @@ export type ResendResult =
   | { outcome: 'queued'; nextAllowedAt: string }
   | { outcome: 'cooling-down'; retryAt: string }
   | { outcome: 'not-pending'; status: 'confirmed' | 'unsubscribed' }
+  /** Their address is on the suppression list: nothing was queued (the worker would cancel it). */
+  | { outcome: 'suppressed'; suppression: StandingSuppression }
   | { outcome: 'unknown' };
+
+export interface ResendOptions {
+  /**
+   * The address's standing suppression, asked in the resend's transaction (the admin feature knows
+   * the suppression list's keyed hashes; this feature does not).
+   */
+  suppressionOf?: (trx: Kysely<Database>, address: string) => Promise<StandingSuppression | null>;
+}
 
 /**
  * Queues another confirmation email for a pending person, as a repeat sign-up would: at most one
  * per CONFIRMATION_COOLDOWN_MS. The check and the claim are one conditional UPDATE, so two
- * operators clicking at once queue one email, not two.
+ * operators clicking at once queue one email, not two. A suppressed address gets nothing queued and
+ * its cool-down is not spent: the answer says why, rather than that an email is on its way which
+ * the worker would then cancel.
  */
-export async function resendConfirmation(db: Kysely<Database>, id: string, now: Date): Promise<ResendResult> {
+export async function resendConfirmation(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  opts: ResendOptions = {},
+): Promise<ResendResult> {
   const cutoff = new Date(now.getTime() - CONFIRMATION_COOLDOWN_MS).toISOString();
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx): Promise<ResendResult> => {
+    if (opts.suppressionOf) {
+      const person = await trx
+        .selectFrom('subscribers')
+        .select(['email', 'status'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const suppression = person?.status === 'pending' ? await opts.suppressionOf(trx, person.email) : null;
+      if (suppression) return { outcome: 'suppressed', suppression };
+    }
     const claimed = await trx
       .updateTable('subscribers')
       .set({ last_confirmation_at: now.toISOString(), updated_at: now.toISOString() })
@@ -58,6 +85,8 @@ export function resendMessage(result: ResendResult): string {
       return result.status === 'confirmed'
         ? 'This person has already confirmed; there is nothing to resend.'
         : 'This person has unsubscribed; only they can sign up again.';
+    case 'suppressed':
+      return suppressedSentence(result.suppression);
     case 'unknown':
       return 'There is no such subscriber (they may have been erased).';
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { locales } from '../../../content/messages/locales.ts';
+import { mailStatusSchema } from './mail-status.ts';
 
 // The operators' console, Subscribers screen: the list's query and every reply, shared by the
 // console and the server's routes (which declare them as their querystring/response schemas).
@@ -159,6 +160,11 @@ export type PersonRecord = z.output<typeof personRecordSchema>;
 export const subscriberDetailSchema = z.extend(personRecordSchema, {
   /** Personal records this operator has read today (this one included), and the daily allowance. */
   reads: z.object({ today: z.number(), allowance: z.number() }),
+  /**
+   * Whether mail reaches them: their address's standing suppression (since when, why, heard from
+   * where) and the last bounce or complaint heard for it. While suppressed, `resend.allowed` is false.
+   */
+  mail: mailStatusSchema,
 });
 export type SubscriberDetail = z.output<typeof subscriberDetailSchema>;
 

@@ -119,6 +119,11 @@ export function SubscriberPanel({
               Erase…
             </button>
           </div>
+          {person.status === 'pending' && person.mail.suppressed ? (
+            <p className="cs-hint">
+              Mail to this address is suppressed (see Mail status): a confirmation would not be sent.
+            </p>
+          ) : null}
           {person.status === 'pending' && !person.resend.allowed && person.resend.availableAt ? (
             <p className="cs-hint">
               A confirmation was sent recently; you can resend it after {formatTime(person.resend.availableAt)}.

@@ -1,10 +1,42 @@
 import type { SubscriberDetail } from '../../../shared/admin/subscribers.ts';
+import { bounceKindText, mailSourceText, suppressionReasonText } from '../../../shared/admin/mail-status.ts';
 import { formatTime } from './format.ts';
 import { languageName } from '../../../shared/admin/locale-names.ts';
 import { statusLabel } from './subscriber-table.tsx';
 
 const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
   [p.city, p.region, p.country].filter(Boolean).join(', ') || 'Unknown';
+
+/**
+ * Whether mail reaches them: suppressed since when, why and heard from where, or not; and the last
+ * bounce or complaint heard for their address (the server matched both by its keyed hash).
+ */
+function MailStatusFacts({ mail }: { mail: SubscriberDetail['mail'] }) {
+  const s = mail.suppressed;
+  const last = mail.lastBounce;
+  return (
+    <dl className="cs-facts" data-testid="subscriber-mail">
+      <dt>Mail to them</dt>
+      <dd>
+        {s ? (
+          <>
+            <strong>Suppressed since {formatTime(s.since)}</strong>: {suppressionReasonText(s.reason)}
+            {s.detail ? `, reported as ${s.detail}` : ''}, heard from {mailSourceText(s.source)}. Nothing is sent to
+            this address, a resend included, until an owner lifts the suppression on the Suppressions screen.
+          </>
+        ) : (
+          'Not suppressed: emails to them go out.'
+        )}
+      </dd>
+      <dt>Last bounce or complaint</dt>
+      <dd>
+        {last
+          ? `${bounceKindText(last.kind)}, ${formatTime(last.at)}, heard from ${mailSourceText(last.source)}.`
+          : 'None heard.'}
+      </dd>
+    </dl>
+  );
+}
 
 /** What is on record about one person: details, the day's read allowance, consent and emails. */
 export function SubscriberRecord({ person }: { person: SubscriberDetail }) {
@@ -51,6 +83,8 @@ export function SubscriberRecord({ person }: { person: SubscriberDetail }) {
       <blockquote className="cs-quote">
         {person.consent.text ?? 'The wording of this version was not recorded.'}
       </blockquote>
+      <h3>Mail status</h3>
+      <MailStatusFacts mail={person.mail} />
       <h3>Emails</h3>
       {person.emails.length === 0 ? (
         <p>None.</p>

@@ -18,6 +18,7 @@ import { finished } from 'node:stream';
 import { audit } from '../audit/audit.ts';
 import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from '../guards.ts';
 import { countPersonalReads, readsNote, type PersonalReads } from './personal-data-allowance.ts';
+import { mailStatusOf, standingSuppression } from './mail-status.ts';
 import {
   subscriberDetailsContract,
   subscriberEraseContract,
@@ -96,15 +97,21 @@ export function registerSubscriberRoutes(
     const reads = await meter(request, reply, 1);
     if (!reads) return reply;
     await audit(request, { action: 'subscriber.viewed', subject: id, detail: readsNote(reads, allowance) });
-    return { ...person, reads: { today: reads.records, allowance } };
+    // Whether mail reaches them: a resend to a suppressed address would send nothing, so it is not offered.
+    const mail = await mailStatusOf(db(), api.suppressions, person.email);
+    const resend = mail.suppressed ? { allowed: false, availableAt: null } : person.resend;
+    return { ...person, resend, reads: { today: reads.records, allowance }, mail };
   });
 
   registerContract(api, subscriberResendContract, { onRequest: requireRole('sender') }, async (request, reply) => {
     const { id } = request.params;
-    const result = await resendConfirmation(db(), id, api.clock());
+    const result = await resendConfirmation(db(), id, api.clock(), {
+      suppressionOf: (trx, address) => standingSuppression(trx, api.suppressions, address),
+    });
     if (result.outcome === 'unknown') return notFound(reply);
     if (result.outcome !== 'queued') {
-      // Nothing happened (cool-down, or not pending): 409 with the reason and when to retry.
+      // Nothing happened (cool-down, not pending, or suppressed): 409 with the reason and, for a
+      // cool-down, when to retry.
       return reply.code(409).send(apiError('bad_request', resendMessage(result)));
     }
     api.outbox.nudge();
