@@ -19,6 +19,10 @@ import { parseSiteContent, type WalletMode } from '../src/shared/content-schema.
 export interface AllowlistServer {
   origin: string;
   store: Store;
+  /** Where its emails are written as .eml files (it has no SMTP_URL). */
+  outboxDir: string;
+  /** Sends what the outbox holds now (its background jobs are not started). */
+  sendMail(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,12 +39,13 @@ export async function startAllowlistServer(mode: WalletMode, chainId = 1): Promi
   // The message names the site's public host, so the server must know its port before it listens.
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const outboxDir = path.join(dir, 'outbox');
   const env = loadEnv({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     PUBLIC_URL: origin,
     DATABASE_URL: `sqlite:${path.join(dir, 'dh.sqlite')}`,
-    OUTBOX_DIR: path.join(dir, 'outbox'),
+    OUTBOX_DIR: outboxDir,
     ERASURE_LEDGER: path.join(dir, 'erasure-ledger'),
     // Playwright is quicker than any person; the time trap has its server tests.
     SIGNUP_MIN_FILL_SECONDS: '0',
@@ -57,6 +62,8 @@ export async function startAllowlistServer(mode: WalletMode, chainId = 1): Promi
   return {
     origin,
     store,
+    outboxDir,
+    sendMail: () => app.jobs.runOnce('outbox'),
     async close() {
       await app.close();
       geo.close();

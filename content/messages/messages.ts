@@ -2,7 +2,9 @@
 // index.ts is typed by it, and catalog.ts holds one per locale. A module of its own so that the
 // locales and the catalog each import it and not each other (decision 0043).
 import type { BroadcastEmailMessages } from './en/broadcast-email.ts';
+import type { SuppressionReasonMessages } from './en/suppression-reasons.ts';
 import type { ConfirmationEmailMessages } from './en/confirmation-email.ts';
+import type { WalletLinkMessages } from './en/wallet-link.ts';
 import type { CountdownLabels, CountdownMessages } from './en/countdown.ts';
 import type { HttpErrorMessages } from './en/http-errors.ts';
 import type { LinkPageMessages } from './en/link-pages.ts';
@@ -29,6 +31,8 @@ export interface Messages {
   privacy: PrivacyMessages;
   linkPages: LinkPageMessages;
   confirmationEmail: ConfirmationEmailMessages;
+  walletLink: WalletLinkMessages;
   broadcastEmail: BroadcastEmailMessages;
+  suppressionReasons: SuppressionReasonMessages;
   httpErrors: HttpErrorMessages;
 }

@@ -196,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     concurrency: env.MAIL_CONCURRENCY,
     bounceDomain: env.BOUNCE_DOMAIN,
     bounceImapUrl: env.BOUNCE_IMAP_URL,
+    bounceImapPollMs: env.BOUNCE_IMAP_POLL_SECONDS * 1000,
     dkim: dkimSigningOf(env),
     webhooks: {
       postmark:
@@ -232,6 +233,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     contractCheck: env.ETH_RPC_URL ? nodeContractCheck(env.ETH_RPC_URL) : null,
     fastPaths,
     headersFor,
+    content,
+    publicUrl: env.PUBLIC_URL,
   });
   // Last: the operators' console (its own build in dist/admin; docs/decisions/0013).
   await app.register(adminFeature, {

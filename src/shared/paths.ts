@@ -14,6 +14,11 @@ export const pagePaths = {
   signup: '/signup',
   confirm: '/confirm',
   unsubscribe: '/unsubscribe',
+  /**
+   * The address in the email that asks whether to link a wallet to that email (the allowlist):
+   * opening it shows the wallet and a button; only the press (a POST here) links it.
+   */
+  walletLink: '/wallet-link',
   /** Reserved for the operators' console. */
   admin: '/admin',
 } as const;

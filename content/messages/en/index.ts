@@ -2,7 +2,9 @@
 // surface's file, never this one (decision 0043).
 import type { Messages } from '../messages.ts';
 import { broadcastEmailMessages } from './broadcast-email.ts';
+import { suppressionReasonMessages } from './suppression-reasons.ts';
 import { confirmationEmailMessages } from './confirmation-email.ts';
+import { walletLinkMessages } from './wallet-link.ts';
 import * as connection from './connection.ts';
 import { countdownLabels, countdownMessages } from './countdown.ts';
 import { httpErrorMessages } from './http-errors.ts';
@@ -25,6 +27,8 @@ export const messages: Messages = {
   privacy: privacyMessages,
   linkPages: linkPageMessages,
   confirmationEmail: confirmationEmailMessages,
+  walletLink: walletLinkMessages,
   broadcastEmail: broadcastEmailMessages,
+  suppressionReasons: suppressionReasonMessages,
   httpErrors: httpErrorMessages,
 };

@@ -104,8 +104,8 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
       expect(Object.keys(rows[0] ?? {}).sort()).toEqual([
         'address',
         'country',
+        'email_linked_at',
         'joined_at',
-        'link_asked_at',
         'link_token_expires_at',
         'link_token_hash',
         'subscriber_id',

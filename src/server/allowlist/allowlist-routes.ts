@@ -24,7 +24,6 @@ import {
   entryStatus,
   issueLinkToken,
   issueNonce,
-  linkSubscriber,
   removeEntry,
   spendLinkToken,
   useNonce,
@@ -35,6 +34,8 @@ import type { HeadersFor } from '../plugins/security-headers.ts';
 import { notModifiedFor } from './proof-answers.ts';
 import { ProofCache } from './proof-cache.ts';
 import { proofFastPath } from './proof-fast-path.ts';
+import { askWalletLink } from './wallet-link-store.ts';
+import { messagesFor } from '../../../content/messages/catalog.ts';
 import { registrationOpen } from './snapshots.ts';
 import { checkSignature, type ContractSignatureCheck, type SignatureVerdict } from './signature-check.ts';
 import { MESSAGE_TTL_MS, readMessage, writeMessage, type SiweSite } from './siwe-message.ts';
@@ -74,6 +75,8 @@ function signatureRefusal(verdict: Exclude<SignatureVerdict, 'valid'>, address: 
   switch (verdict) {
     case 'unreadable':
       return new Refusal(400, 'bad_request', walletRefusals.unreadableSignature);
+    case 'high-s':
+      return new Refusal(400, 'bad_request', walletRefusals.highS);
     case 'needs-node':
       return new Refusal(400, 'bad_request', walletRefusals.contractWalletUnchecked({ address }));
     case 'node-down':
@@ -207,9 +210,12 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
   );
 
   // Linking an email to the wallet that just joined (issue 20). The wallet's proof is the join's
-  // single-use token (decision 0045, Consequences); the email's is the sign-up's double opt-in:
-  // this is the sign-up itself (same checks, same batch, same cool-down, suppression respected),
-  // and the answer is the same whatever the address was, so it tells nothing about the list.
+  // single-use token (decision 0045, Consequences). It is a sign-up too (same checks, same batch,
+  // same cool-down, suppression respected), but the link counts only once the email's owner
+  // presses the button of an email sent for it, naming the wallet (migration 0024): neither the
+  // sign-up's own confirmation nor an address confirmed before confirms it. The answer is the same
+  // whatever the address was (new, pending, confirmed, suppressed, cooling down), so it tells
+  // nothing about the list.
   const signups = signupBatchWith(app.suppressions);
   registerContract(
     app,
@@ -222,19 +228,25 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       const address = await spendLinkToken(app.store.db, request.body.linkToken, now);
       if (address === null) throw new Refusal(400, 'bad_request', walletRefusals.linkUnproved);
       const place = app.geo.lookupLocal(request.ip);
+      // The page's language, which its script sends (src/client/lib/answer-language.ts).
+      const locale = answerLocale(request, true);
       const result = await app.committer.runIn(signups, {
         input: { name: request.body.name, email: request.body.email, comment: '' },
         meta: {
           now,
           page: pagePaths.home,
-          // The page's language, which its script sends (src/client/lib/answer-language.ts).
-          locale: answerLocale(request, true),
+          locale,
           location: { country: place.country, region: place.region, city: place.city },
         },
       });
-      await linkSubscriber(app.store.db, address, result.subscriberId, now);
-      if (result.emailQueued) app.outbox.nudge();
-      return { message: walletRefusals.linkAsked };
+      // A suppressed address is asked nothing (the sign-up stored it and mailed it nothing either).
+      const asked = (await app.suppressions.isSuppressed(app.store.db, request.body.email))
+        ? 'suppressed'
+        : await app.store.db
+            .transaction()
+            .execute((trx) => askWalletLink(trx, { address, subscriberId: result.subscriberId, now }));
+      if (result.emailQueued || asked === 'queued') app.outbox.nudge();
+      return { message: messagesFor(locale).allowlist.walletRefusals.linkAsked };
     }),
   );
 

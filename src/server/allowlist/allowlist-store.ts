@@ -136,12 +136,3 @@ export async function spendLinkToken(db: Db, token: string, now: Date): Promise<
     .executeTakeFirst();
   return row?.address ?? null;
 }
-
-/** Links an entry to the subscriber its holder signed up as (pending until they confirm). */
-export async function linkSubscriber(db: Db, address: string, subscriberId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('allowlist_entries')
-    .set({ subscriber_id: subscriberId, link_asked_at: now.toISOString() })
-    .where('address', '=', address)
-    .execute();
-}

@@ -1,7 +1,7 @@
 // The allowlist feature's public surface for the operators' console: its reads and actions on the
 // list and its snapshots. Other features import this module only (enforced by ESLint).
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, SubscriberStatus } from '../store/schema.ts';
+import type { Database } from '../store/schema.ts';
 
 export {
   EmptyAllowlist,
@@ -18,8 +18,11 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * An entry as the console reads it. `email` says whether its holder linked an email: 'linked' only
- * once that subscriber confirmed (the double opt-in), 'pending' for a link not (or no longer)
- * confirmed, 'none' for no link or an erased subscriber. Never the address itself.
+ * once the email's owner pressed the button of the email sent for this wallet's link (neither the
+ * sign-up's own confirmation nor an address confirmed before counts: migration 0024); else
+ * 'pending' while such an email's link is unexpired; else 'none' (no link, an expired one, or an
+ * erased person). A linked wallet with a newer request pending reads 'linked': what counts now.
+ * Never the address itself.
  */
 export interface ConsoleEntry {
   address: string;
@@ -29,51 +32,65 @@ export interface ConsoleEntry {
 }
 export type EmailLink = 'linked' | 'pending' | 'none';
 
-const linkOf = (status: SubscriberStatus | null): EmailLink =>
-  status === null ? 'none' : status === 'confirmed' ? 'linked' : 'pending';
-
-// The subscriber's status is read through the link's foreign key; the allowlist never reads or
-// holds the subscriber's address.
-const withLink = (db: Db) =>
+// The confirmed link is the entry's own column; a request is pending until it expires. The
+// allowlist never reads or holds the subscriber's address.
+const withLink = (db: Db, now: Date) =>
   db
     .selectFrom('allowlist_entries')
-    .leftJoin('subscribers', 'subscribers.id', 'allowlist_entries.subscriber_id')
+    .leftJoin('allowlist_link_requests', (join) =>
+      join
+        .onRef('allowlist_link_requests.address', '=', 'allowlist_entries.address')
+        .on('allowlist_link_requests.expires_at', '>', now.toISOString()),
+    )
     .select([
       'allowlist_entries.address',
       'allowlist_entries.joined_at',
       'allowlist_entries.country',
-      'subscribers.status',
+      'allowlist_entries.subscriber_id',
+      'allowlist_link_requests.asked_at',
     ]);
 
 const toConsole = (r: {
   address: string;
   joined_at: string;
   country: string | null;
-  status: SubscriberStatus | null;
-}) => ({
+  subscriber_id: string | null;
+  asked_at: string | null;
+}): ConsoleEntry => ({
   address: r.address,
   joined_at: r.joined_at,
   country: r.country,
-  email: linkOf(r.status),
+  email: r.subscriber_id !== null ? 'linked' : r.asked_at !== null ? 'pending' : 'none',
 });
 
 /** Entries, newest first, a page at a time; `search` is a piece of an address (any case). */
 export async function listEntries(
   db: Db,
-  opts: { search?: string | undefined; after?: { at: string; address: string } | null; limit: number },
+  opts: {
+    search?: string | undefined;
+    after?: { at: string; address: string } | null;
+    limit: number;
+    /** Requests that expired by then are not pending. */
+    now: Date;
+  },
 ): Promise<ConsoleEntry[]> {
-  let q = withLink(db);
+  let q = withLink(db, opts.now);
   // Addresses are stored EIP-55 (mixed case); a search matches any case of its hex digits.
-  if (opts.search) q = q.where((eb) => eb(eb.fn('lower', ['address']), 'like', `%${opts.search?.toLowerCase()}%`));
+  if (opts.search)
+    q = q.where((eb) => eb(eb.fn('lower', ['allowlist_entries.address']), 'like', `%${opts.search?.toLowerCase()}%`));
   const after = opts.after;
   if (after)
     q = q.where((eb) =>
       eb.or([
         eb('joined_at', '<', after.at),
-        eb.and([eb('joined_at', '=', after.at), eb('address', '<', after.address)]),
+        eb.and([eb('joined_at', '=', after.at), eb('allowlist_entries.address', '<', after.address)]),
       ]),
     );
-  const rows = await q.orderBy('joined_at', 'desc').orderBy('address', 'desc').limit(opts.limit).execute();
+  const rows = await q
+    .orderBy('joined_at', 'desc')
+    .orderBy('allowlist_entries.address', 'desc')
+    .limit(opts.limit)
+    .execute();
   return rows.map(toConsole);
 }
 
@@ -93,10 +110,10 @@ export async function entryCounts(db: Db): Promise<{ total: number; byDay: { day
 }
 
 /** Every entry, oldest first, a batch at a time (the CSV export). */
-export async function* allEntries(db: Kysely<Database>, batch = 500): AsyncGenerator<ConsoleEntry> {
+export async function* allEntries(db: Kysely<Database>, now: Date, batch = 500): AsyncGenerator<ConsoleEntry> {
   let after: string | null = null;
   for (;;) {
-    let q = withLink(db).orderBy('allowlist_entries.address').limit(batch);
+    let q = withLink(db, now).orderBy('allowlist_entries.address').limit(batch);
     if (after !== null) q = q.where('allowlist_entries.address', '>', after);
     const rows = (await q.execute()).map(toConsole);
     yield* rows;

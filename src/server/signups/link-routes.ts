@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../content/messages/catalog.ts';
@@ -16,10 +16,8 @@ import {
   type ConfirmResult,
 } from './signup-store.ts';
 import { UNSUBSCRIBE_PURPOSE } from './unsubscribe-link.ts';
-import { errorBody } from '../plugins/http-contract.ts';
-import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../store/store-errors.ts';
+import { linkPageReplies } from './link-pages.ts';
 
-const html = 'text/html; charset=utf-8';
 const noticePage = z.string();
 
 // The pages the links in our emails open. Opening one (GET or HEAD: a person, or a mail
@@ -53,21 +51,8 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
 async function registerIn(app: FastifyInstance, locale: Locale): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const words = messagesFor(locale).linkPages;
-  const pages = app.pages.in(locale);
   const here = (path: string) => localePath(locale, path);
-  const notice = (reply: FastifyReply, status: number, page: Notice) =>
-    reply.code(status).type(html).header('cache-control', 'no-store').send(pages.renderNotice(page));
-  // A link whose query cannot even be read (say, a parameter given twice) is a broken link. The
-  // database out of reach is not the link's fault: the person is asked to come back (and it is logged).
-  const brokenLink = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (!isStoreUnavailable(error)) return notice(reply, 400, words.brokenLink);
-    const { status, retryAfterS } = errorBody(error, request);
-    return notice(
-      reply.header('retry-after', String(retryAfterS)),
-      status,
-      words.storeDown({ seconds: STORE_RETRY_AFTER_S }),
-    );
-  };
+  const { notice, brokenLink } = linkPageReplies(app, locale);
 
   api.get(
     here(pagePaths.confirm),

@@ -73,6 +73,14 @@ export async function signupsPerLocale(db: Kysely<Database>, from: string, to: s
 
 // For the console's broadcast (src/server/admin/broadcast-*.ts).
 export { unsubscribeUrl } from './unsubscribe-link.ts';
+// For another feature's email to a subscriber that asks for a press (the allowlist's wallet link):
+// the confirmation email's layout, its options and its link tokens (256 random bits; only the hash
+// is stored, before the email can leave).
+export { buttonEmail } from './button-email.ts';
+export { issueLinkToken, linkComposerOptions, linkTokens, type LinkComposerOptions } from './link-email.ts';
+export { hashToken } from './tokens.ts';
+// For the page the allowlist's wallet-link email opens: the same notice pages and error handler.
+export { linkPageReplies } from './link-pages.ts';
 
 /** The confirmed subscribers' ids and address keys (the suppression list is matched on the key). */
 export async function confirmedSubscribers(

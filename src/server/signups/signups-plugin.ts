@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SiteContent } from '../../shared/content-schema.ts';
 import { confirmationComposer } from './confirmation-composer.ts';
+import { linkComposerOptions } from './link-email.ts';
 import { registerLinkRoutes } from './link-routes.ts';
 import { provideSignupMetrics } from './signup-metrics.ts';
 import { registerSignupRoutes, type SignupRouteOptions } from './signup-routes.ts';
@@ -16,17 +17,7 @@ export const signupsFeature = fp(
     provideSignupMetrics(app.metrics);
     // Sign-ups reference the wording they agreed to, so it is on record before the first one.
     await recordConsentWording(app.store.db, app.clock());
-    app.outbox.registerKind(
-      CONFIRMATION_KIND,
-      confirmationComposer({
-        db: app.store.db,
-        // With the worker's claims and marks (core.ts, decision 0053).
-        committer: app.mailCommitter,
-        content: opts.content,
-        publicUrl: opts.publicUrl,
-        keys: app.keys,
-      }),
-    );
+    app.outbox.registerKind(CONFIRMATION_KIND, confirmationComposer(linkComposerOptions(app, opts)));
     registerSignupRoutes(app, opts);
     await registerLinkRoutes(app);
   },

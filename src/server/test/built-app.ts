@@ -2,6 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { siteContent } from '../../../content/site-content.ts';
+import { parseSiteContent } from '../../shared/content-schema.ts';
 import { geoLookupFrom, openGeoDatabases, type GeoDatabases } from '../geo/geo-lookup.ts';
 import { buildApp, type AppDeps } from '../app.ts';
 import { loadEnv } from '../env.ts';
@@ -58,6 +60,9 @@ export function memoryMailer() {
   };
   return mailer;
 }
+
+/** The shipped content file with the wallet in allowlist mode (chain 1), for buildTestApp's `content`. */
+export const allowlistContent = () => parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } });
 
 export interface TestApp {
   app: FastifyInstance;

@@ -18,10 +18,15 @@ import { formText, useKeysetList } from '../use-keyset-list.ts';
 import { formatTime } from './format.ts';
 
 /**
- * Whether the holder linked an email: counted only once confirmed (the double opt-in). The
- * address itself is never shown here; the Subscribers view opens the person.
+ * Whether the holder linked an email: linked only once the email's owner pressed the button of
+ * the email sent for this wallet's link; pending while that email's link is unexpired (7 days).
+ * The address itself is never shown here; the Subscribers view opens the person.
  */
-const emailWords: Record<AllowlistEntry['email'], string> = { linked: 'Linked', pending: 'Pending', none: '—' };
+const emailWords: Record<AllowlistEntry['email'], string> = {
+  linked: 'Linked',
+  pending: 'Pending (not confirmed)',
+  none: '—',
+};
 
 const fetchPage = (search: string, after: string | null) =>
   callContract(allowlistContract, { query: { search: search || undefined, cursor: after ?? undefined } });

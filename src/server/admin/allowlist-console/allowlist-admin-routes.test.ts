@@ -32,8 +32,8 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
       .insertInto('allowlist_entries')
       .values(accounts.map((a, i) => ({ address: a.address, joined_at: at.replace('21T', `2${i}T`), country: 'DE' })))
       .execute();
-    // The middle wallet linked an email its holder confirmed; the newest one linked one still
-    // pending; the oldest none (issue 20).
+    // The middle wallet's link was confirmed by its email's owner; the newest one's is asked and
+    // not yet confirmed (an unexpired request); the oldest has none (issue 20, migration 0024).
     const signUp = (email: string) =>
       store.db
         .transaction()
@@ -50,15 +50,22 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
       .set({ status: 'confirmed' })
       .where('id', '=', confirmed.subscriberId)
       .execute();
-    for (const [account, id] of [
-      [accounts[1], confirmed.subscriberId],
-      [accounts[2], pending.subscriberId],
-    ] as const)
-      await store.db
-        .updateTable('allowlist_entries')
-        .set({ subscriber_id: id, link_asked_at: at })
-        .where('address', '=', account?.address ?? '')
-        .execute();
+    await store.db
+      .updateTable('allowlist_entries')
+      .set({ subscriber_id: confirmed.subscriberId, email_linked_at: at })
+      .where('address', '=', accounts[1]?.address ?? '')
+      .execute();
+    await store.db
+      .insertInto('allowlist_link_requests')
+      .values({
+        address: accounts[2]?.address ?? '',
+        subscriber_id: pending.subscriberId,
+        outbox_id: 'mail-1',
+        asked_at: at,
+        expires_at: new Date(t.clock().getTime() + 7 * 24 * 60 * 60_000).toISOString(),
+        token_hash: null,
+      })
+      .execute();
     alice = new ConsoleClient(t.app);
     bob = new ConsoleClient(t.app);
     viewer = new ConsoleClient(t.app);

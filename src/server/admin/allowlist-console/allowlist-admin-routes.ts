@@ -76,6 +76,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
       search: search?.replace(/^0x/i, ''),
       after: cursor ? decodeCursor(cursor) : null,
       limit: PAGE + 1,
+      now: api.clock(),
     });
     const shown = rows.slice(0, PAGE);
     const last = shown.at(-1);
@@ -185,8 +186,8 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     },
   );
 
-  // The whole list as CSV (address, joined, country, whether a confirmed email is linked: yes/no,
-  // never the address), oldest address order, streamed. A POST, because the export is audited
+  // The whole list as CSV (address, joined, country, whether an email is linked: yes only for a link
+  // its email's owner confirmed, no for none or a pending one; never the address), oldest address order, streamed. A POST, because the export is audited
   // (decision 0016).
   registerContract(
     api,
@@ -199,7 +200,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
       const csv = csvStream(
         ['Address', 'Joined (UTC)', 'Country', 'Email linked'],
         (async function* () {
-          for await (const r of allEntries(db()))
+          for await (const r of allEntries(db(), now))
             yield [r.address, r.joined_at, r.country ?? '', r.email === 'linked' ? 'yes' : 'no'].map(neutraliseFormula);
         })(),
       );
