@@ -23,6 +23,7 @@ const sample = {
   hours: 13,
   minutes: 14,
   wallet: 'Zorrowallet',
+  button: 'Zorrobutton',
   chainId: 11155111,
   since: '2031-05-06',
   domain: 'dh.example',

@@ -32,8 +32,8 @@ export const walletMessages = {
   connecting: ({ wallet }: { wallet: string }): string => `Asking ${wallet} for your address…`,
   switching: ({ chainId }: { chainId: number }): string =>
     `Asking your wallet to switch to the presale's network (chain ${chainId})…`,
-  wrongChain: ({ chainId }: { chainId: number }): string =>
-    `Your wallet is on another network. Please switch it to chain ${chainId} and press the button again.`,
+  wrongChain: ({ chainId, button }: { chainId: number; button: string }): string =>
+    `Your wallet is on another network. Press “${button}” to switch it to chain ${chainId} (or switch it in your wallet).`,
   checking: 'Checking the allowlist…',
   join: 'Sign to Join the Allowlist',
   leave: 'Sign to Leave the Allowlist',
@@ -71,6 +71,8 @@ export const walletRefusals = {
   otherSigner: ({ address }: { address: string }): string =>
     `The signature was not made by ${address}. Please sign with the wallet that holds this address.`,
   unreadableSignature: 'That signature could not be read. Please sign again.',
+  highS:
+    'That signature is in a form no wallet makes (its “s” value is in the upper half, which Ethereum has refused since EIP-2), though the same key can make it. Please sign again with your wallet.',
   contractWalletUnchecked: ({ address }: { address: string }): string =>
     `If ${address} is a smart-contract wallet, this site cannot check its signature yet: that needs a connection to an Ethereum node (ETH_RPC_URL), which is not set up. Please use an ordinary wallet address.`,
   contractWalletDown:
@@ -83,7 +85,7 @@ export const walletRefusals = {
   linkUnproved:
     'We cannot tell that this request comes from the wallet that joined: linking an email needs a fresh signature. Please sign to join again (your place on the list is kept), then add your email.',
   linkAsked:
-    'Thank you. If this address can receive our emails, a confirmation link is on its way: the link counts once you press it.',
+    'Thank you. If this address can receive our emails, we are sending it an email that names this wallet: the wallet is linked only once the button on the page it leads to is pressed. If the address has not confirmed its sign-up yet, a confirmation link comes too.',
 };
 
 export type WalletMessages = typeof walletMessages;

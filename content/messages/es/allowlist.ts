@@ -33,8 +33,8 @@ export const walletMessages: WalletMessages = {
   openIn: ({ wallet }) => `Abrir en ${wallet}`,
   connecting: ({ wallet }) => `Pidiendo tu dirección a ${wallet}…`,
   switching: ({ chainId }) => `Pidiendo a tu billetera que cambie a la red de la preventa (cadena ${chainId})…`,
-  wrongChain: ({ chainId }) =>
-    `Tu billetera está en otra red. Cámbiala a la cadena ${chainId} y vuelve a pulsar el botón.`,
+  wrongChain: ({ chainId, button }) =>
+    `Tu billetera está en otra red. Pulsa «${button}» para cambiarla a la cadena ${chainId} (o cámbiala en tu billetera).`,
   checking: 'Comprobando la lista de acceso…',
   join: 'Firmar para unirme a la lista de acceso',
   leave: 'Firmar para salir de la lista de acceso',
@@ -66,6 +66,8 @@ export const walletRefusals: WalletRefusals = {
   otherAddress: 'Ese mensaje se escribió para una dirección distinta de la que indica.',
   otherSigner: ({ address }) => `La firma no la hizo ${address}. Firma con la billetera que tiene esta dirección.`,
   unreadableSignature: 'No se pudo leer esa firma. Vuelve a firmar.',
+  highS:
+    'Esa firma tiene una forma que ninguna billetera produce (su valor «s» está en la mitad superior, que Ethereum rechaza desde EIP-2), aunque la misma clave pueda producirla. Vuelve a firmar con tu billetera.',
   contractWalletUnchecked: ({ address }) =>
     `Si ${address} es una billetera de contrato inteligente, este sitio aún no puede comprobar su firma: para eso necesita una conexión a un nodo de Ethereum (ETH_RPC_URL), que no está configurada. Usa una dirección de billetera normal.`,
   contractWalletDown:
@@ -77,5 +79,5 @@ export const walletRefusals: WalletRefusals = {
   linkUnproved:
     'No podemos saber si esta solicitud viene de la billetera que se unió: vincular un correo necesita una firma nueva. Vuelve a firmar para unirte (conservas tu lugar en la lista) y después añade tu correo.',
   linkAsked:
-    'Gracias. Si esta dirección puede recibir nuestros correos, ya va en camino un enlace de confirmación: el enlace cuenta en cuanto lo pulses.',
+    'Gracias. Si esta dirección puede recibir nuestros correos, le enviamos un correo que nombra esta billetera: la billetera queda vinculada solo cuando se pulsa el botón de la página a la que lleva. Si la dirección aún no ha confirmado su suscripción, también le llegará un enlace de confirmación.',
 };

@@ -33,8 +33,8 @@ export const walletMessages: WalletMessages = {
   openIn: ({ wallet }) => `Abrir em ${wallet}`,
   connecting: ({ wallet }) => `Pedindo seu endereço a ${wallet}…`,
   switching: ({ chainId }) => `Pedindo à sua carteira que mude para a rede da pré-venda (chain ${chainId})…`,
-  wrongChain: ({ chainId }) =>
-    `Sua carteira está em outra rede. Mude para a chain ${chainId} e clique no botão de novo.`,
+  wrongChain: ({ chainId, button }) =>
+    `Sua carteira está em outra rede. Clique em “${button}” para mudar para a chain ${chainId} (ou mude na sua carteira).`,
   checking: 'Verificando a lista de acesso…',
   join: 'Assinar para entrar na lista de acesso',
   leave: 'Assinar para sair da lista de acesso',
@@ -67,6 +67,8 @@ export const walletRefusals: WalletRefusals = {
   otherSigner: ({ address }) =>
     `A assinatura não foi feita por ${address}. Assine com a carteira que detém esse endereço.`,
   unreadableSignature: 'Não foi possível ler essa assinatura. Assine de novo.',
+  highS:
+    'Essa assinatura está numa forma que nenhuma carteira produz (o valor “s” está na metade superior, que o Ethereum recusa desde o EIP-2), embora a mesma chave possa produzi-la. Assine de novo com a sua carteira.',
   contractWalletUnchecked: ({ address }) =>
     `Se ${address} for uma carteira de contrato inteligente, este site ainda não consegue verificar a assinatura dela: isso exige uma conexão com um nó Ethereum (ETH_RPC_URL), que não está configurada. Use um endereço de carteira comum.`,
   contractWalletDown:
@@ -78,5 +80,5 @@ export const walletRefusals: WalletRefusals = {
   linkUnproved:
     'Não conseguimos saber se este pedido vem da carteira que entrou na lista: vincular um e-mail exige uma assinatura nova. Assine para entrar de novo (seu lugar na lista é mantido) e depois adicione seu e-mail.',
   linkAsked:
-    'Obrigado. Se este endereço puder receber nossos e-mails, um link de confirmação está a caminho: ele só conta depois que você clicar nele.',
+    'Obrigado. Se este endereço puder receber nossos e-mails, enviaremos a ele um e-mail que cita esta carteira: a carteira só fica vinculada depois que o botão da página indicada for clicado. Se o endereço ainda não confirmou a inscrição, um link de confirmação também será enviado.',
 };

@@ -29,7 +29,8 @@ export const walletMessages: WalletMessages = {
   openIn: ({ wallet }) => `在 ${wallet} 中打开`,
   connecting: ({ wallet }) => `正在向 ${wallet} 请求您的地址…`,
   switching: ({ chainId }) => `正在请求您的钱包切换到预售所在的网络（链 ID ${chainId}）…`,
-  wrongChain: ({ chainId }) => `您的钱包当前处于其他网络。请切换到链 ID ${chainId}，然后再次点击按钮。`,
+  wrongChain: ({ chainId, button }) =>
+    `您的钱包当前处于其他网络。请点击“${button}”切换到链 ID ${chainId}（或在钱包中切换）。`,
   checking: '正在查询白名单…',
   join: '签名加入白名单',
   leave: '签名退出白名单',
@@ -59,6 +60,8 @@ export const walletRefusals: WalletRefusals = {
   otherAddress: '该消息是为另一个地址生成的，与其中写明的地址不符。',
   otherSigner: ({ address }) => `该签名并非由 ${address} 生成。请使用持有该地址的钱包签名。`,
   unreadableSignature: '无法读取该签名。请重新签名。',
+  highS:
+    '该签名的形式没有任何钱包会生成（其 “s” 值位于上半部分，自 EIP-2 起以太坊即拒绝此类签名），尽管同一密钥可以生成它。请用您的钱包重新签名。',
   contractWalletUnchecked: ({ address }) =>
     `如果 ${address} 是智能合约钱包，本站目前还无法验证其签名：这需要连接 Ethereum 节点（ETH_RPC_URL），而该连接尚未配置。请使用普通钱包地址。`,
   contractWalletDown: '无法连接 Ethereum 节点来验证智能合约钱包。请过一分钟再试。',
@@ -68,5 +71,6 @@ export const walletRefusals: WalletRefusals = {
   noSnapshot: '尚未冻结任何白名单快照。',
   linkUnproved:
     '我们无法确认此请求来自已加入白名单的钱包：绑定邮箱需要一次新的签名。请重新签名加入（您在名单上的位置会保留），然后再添加您的邮箱。',
-  linkAsked: '谢谢。如果此地址可以接收我们的邮件，确认链接已在发送途中：您点击链接后才会生效。',
+  linkAsked:
+    '谢谢。如果此地址可以接收我们的邮件，我们会向其发送一封注明此钱包的邮件：只有点击邮件所指向页面上的按钮后，钱包才会绑定。如果该地址尚未确认订阅，还会收到一封确认链接邮件。',
 };

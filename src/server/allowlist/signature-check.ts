@@ -11,6 +11,12 @@ import { SignatureErc6492 } from 'ox/erc6492';
 export type SignatureVerdict =
   /** The claimed address signed this text. */
   | 'valid'
+  /**
+   * The claimed address's key made it, but with s in the upper half of the curve's order: the
+   * "twin" of a valid signature, which anyone can compute from it. EIP-2 forbids it; wallets never
+   * make it; OpenZeppelin's ECDSA refuses it.
+   */
+  | 'high-s'
   /** Readable, but made by another key (or, with no node to ask, possibly a contract wallet). */
   | 'other-signer'
   | 'unreadable'
@@ -37,8 +43,12 @@ export async function checkSignature(opts: {
   const plain = signature.length === ECDSA_SIGNATURE_LENGTH && !SignatureErc6492.validate(signature);
   if (plain) {
     try {
-      const signer = Secp256k1.recoverAddress({ payload: hash, signature: Signature.fromHex(signature) });
-      if (Address.isEqual(signer, address)) return 'valid';
+      const parsed = Signature.fromHex(signature);
+      const signer = Secp256k1.recoverAddress({ payload: hash, signature: parsed });
+      // Refused only once it recovers to the address: a contract wallet's 65 bytes by another key
+      // go on to its own code below, which decides for itself (EIP-1271).
+      if (Address.isEqual(signer, address))
+        return new Secp256k1.noble.Signature(BigInt(parsed.r), BigInt(parsed.s)).hasHighS() ? 'high-s' : 'valid';
     } catch {
       // Not a point on the curve, or an s/v out of range: not an ordinary account's signature.
       if (!contractCheck) return 'unreadable';

@@ -2,13 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { Address } from 'ox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteContent } from '../../../content/site-content.ts';
 import { walletRefusals } from '../../../content/messages/en/allowlist.ts';
 import type { ApiErrorBody } from '../../shared/api-error.ts';
-import { parseSiteContent } from '../../shared/content-schema.ts';
 import { apiPaths } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
-import { buildTestApp, type TestApp } from '../test/built-app.ts';
+import { allowlistContent, buildTestApp, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
 import { PROOF_RECHECK_MS, ProofCache } from './proof-cache.ts';
 import { freezeSnapshot, LEAF_ENCODING, registrationOpen, snapshotById } from './snapshots.ts';
@@ -23,10 +21,7 @@ describe.each(dialectCases)('allowlist snapshots ($label)', ({ dialect, skip }) 
   beforeAll(async () => {
     if (skip) return;
     store = await openTestStore(dialect);
-    t = await buildTestApp({
-      store,
-      content: parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } }),
-    });
+    t = await buildTestApp({ store, content: allowlistContent() });
     const at = t.clock().toISOString();
     for (let i = 0; i < addresses.length; i += 1000)
       await store.db
