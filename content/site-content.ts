@@ -29,6 +29,9 @@ export const siteContent = {
   // The network's block explorer (its origin): a broadcast may link to the contract's page there,
   // and nowhere else on it. Etherscan for Ethereum mainnet.
   explorerUrl: 'https://etherscan.io',
+  // The project's own addresses on other chains, if any (e.g. a Bitcoin or Solana address it really
+  // uses), written exactly. A broadcast refuses every other chain's address but these.
+  otherChainAddresses: [],
   // The wallet button: 'coming-soon' (it flips to "Coming Soon"), 'allowlist' (visitors join the
   // presale allowlist by signing a free Sign-In with Ethereum message; never a transaction) or
   // 'closed'. chainId is the network the signature names: 1 is Ethereum mainnet.

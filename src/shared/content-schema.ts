@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultLocale, locales, type Locale } from '../../content/messages/locales.ts';
+import { chainAddressOf } from './chain-addresses.ts';
 import { checksumProblem } from './eth-address.ts';
 
 // The one description of what a team may put in content/site-content.ts. It runs at build time
@@ -98,6 +99,18 @@ export const siteContentSchema = z
         }
       }, 'must be the explorer’s origin only, like https://etherscan.io (no path)')
       .default('https://etherscan.io'),
+    // The project's own addresses on other chains, if it has any (a Bitcoin, Solana… address it
+    // really uses), written exactly: a broadcast may carry these as written, and refuses every
+    // other chain's address (src/shared/chain-addresses.ts, docs/decisions/0027-broadcast-guard.md).
+    otherChainAddresses: z
+      .array(
+        z.string().refine((a) => chainAddressOf(a)?.address === a, {
+          error:
+            'must be a Bitcoin, Solana, ICAP, base58check or bech32 address, written exactly (bech32 in lower case)',
+        }),
+      )
+      .max(20)
+      .default([]),
     // The wallet button (docs/decisions/0045-wallet-allowlist.md). 'coming-soon' keeps the button
     // that flips to "Coming Soon"; 'allowlist' opens the signed presale allowlist (a Sign-In with
     // Ethereum signature, never a transaction); 'closed' says the allowlist is closed. chainId is

@@ -512,6 +512,7 @@ describe('broadcast policy from the content file', () => {
       siteUrl: 'https://dh.example',
       linkUrls: ['https://twitter.com/DiamondHandDH', 'https://t.me/DiamondHandDH', 'https://presale.example/dh'],
       explorerUrl: 'https://etherscan.io',
+      otherChainAddresses: [],
     });
     const without: Partial<typeof siteContent> = { ...siteContent };
     delete without.explorerUrl;

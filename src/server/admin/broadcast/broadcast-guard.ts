@@ -1,10 +1,11 @@
 import { domainToASCII } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
-import unhomoglyph from 'unhomoglyph';
 import type { SiteContent } from '../../../shared/content-schema.ts';
 import { toChecksumAddress } from '../../../shared/eth-address.ts';
 import { renderBodyWithTokens, visibleText } from './broadcast-render.ts';
+import { otherChainProblems } from './other-chain-addresses.ts';
+import { HIDDEN, skeleton } from './text-skeleton.ts';
 
 // The one guard a launch broadcast passes before it may go out (docs/decisions/0027-broadcast-guard.md,
 // amending 0015). Whoever holds one operator's session can mail every subscriber, so the guard
@@ -24,6 +25,8 @@ export interface BroadcastPolicy {
   linkUrls: string[];
   /** The block explorer (content explorerUrl): a link there must be to the official address's page. */
   explorerUrl: string;
+  /** The content file's official addresses on other chains (otherChainAddresses): they pass as written. */
+  otherChainAddresses?: string[];
 }
 
 /** The policy the content file and PUBLIC_URL set. */
@@ -37,6 +40,7 @@ export function broadcastPolicyOf(content: SiteContent, publicUrl: string): Broa
       ...(content.presaleUrl ? [content.presaleUrl] : []),
     ],
     explorerUrl: content.explorerUrl,
+    otherChainAddresses: content.otherChainAddresses,
   };
 }
 
@@ -72,6 +76,8 @@ export function broadcastProblems(draft: { subject: string; body: string }, poli
   ];
   addressProblems(texts, policy.officialAddress).forEach(add);
   ensNames(texts).forEach(add);
+  // Other chains' addresses (Bitcoin, Solana, ICAP…), but the content file's own.
+  otherChainProblems(texts, policy.otherChainAddresses ?? [], policy.officialAddress).forEach(add);
 
   // 3. Links and images on the allow-list; link text that reads as an address must be that address.
   const hosts = allowed(policy);
@@ -116,11 +122,7 @@ export function broadcastRefusal(draft: { subject: string; body: string }, polic
 // ---------------------------------------------------------------------------------------------
 // Invisible characters.
 
-// Unicode properties, not a hand list: format characters (Cf: zero-width, bidi controls,
-// invisible operators, tags), default-ignorable code points (variation selectors, Hangul fillers,
-// the combining grapheme joiner…), private-use and unassigned code points (fonts show them as
-// nothing or as a box), lone surrogates, and control characters but tab and line breaks.
-const HIDDEN = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Co}\p{Cn}\p{Cs}]|[^\P{Cc}\t\n\r]/gu;
+// Which characters are refused as invisible: HIDDEN (text-skeleton.ts), by Unicode property.
 const PICTOGRAPH = /[\p{Extended_Pictographic}\p{Emoji_Modifier}]/u;
 
 // Two exceptions keep emoji whole: VS16 right after a pictograph (❤️) and a zero-width joiner
@@ -220,23 +222,7 @@ function whereIn(text: string, offset: number, lines: boolean): string {
 // ---------------------------------------------------------------------------------------------
 // Addresses.
 
-// A character's skeleton (Unicode TS #39, the published confusables data shipped by
-// unhomoglyph), or, for a character that data leaves alone, the skeleton of its NFKC form
-// (fullwidth forms, circled and superscript digits become ASCII). ASCII is kept as it
-// is but for the letters below: TS #39 also maps |, `, " and % to letters, which would make every
-// Markdown table and percentage look like address digits.
-const skeletons = new Map<string, string>();
-function skeleton(c: string): string {
-  if (c.length === 1 && c < '\u0080') return c;
-  let s = skeletons.get(c);
-  if (s === undefined) {
-    // The confusables data first (it knows ſ reads as f, where NFKC makes it s), then NFKC.
-    const direct = unhomoglyph(c);
-    s = direct !== c ? direct : Array.from(c.normalize('NFKC'), (n) => (n < '\u0080' ? n : unhomoglyph(n))).join('');
-    if (skeletons.size < 10_000) skeletons.set(c, s);
-  }
-  return s;
-}
+// Each character read as its skeleton: skeleton() (text-skeleton.ts, Unicode TS #39 and NFKC).
 
 // What each skeleton character reads as, as an address digit: the hex digits themselves, and
 // O, I, l, which TS #39 gives as the skeletons of 0 and 1.
