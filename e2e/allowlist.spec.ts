@@ -4,7 +4,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { testAccount } from '../src/server/test/test-account.ts';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { walletMessages, walletPageWords, walletRefusals } from '../content/messages/en/allowlist.ts';
+import { walletLinkMessages } from '../content/messages/en/wallet-link.ts';
+import { shortAddress } from '../src/server/allowlist/short-address.ts';
 import { startAllowlistServer, type AllowlistServer } from './allowlist-server.ts';
 import { injectWallets } from './injected-wallet.ts';
 import { openBeforeLoader, waitForHydration, waitForIsland, watchConsole } from './support.ts';
@@ -87,17 +93,20 @@ test('two wallets announce; the visitor picks one, the chain is switched, the me
   await wallets.emit('Alpha Wallet', 'accountsChanged', [other.toLowerCase()]);
   await expect(status(page)).toHaveText(walletMessages.notJoined({ address: short(other) }));
   await expect(block(page).getByRole('button', { name: walletMessages.join })).toBeVisible();
-  // And another chain: the action waits until the wallet is back on the presale's.
+  // And another chain: the sentence names the button that asks the wallet to switch back, in sight.
   await wallets.emit('Alpha Wallet', 'chainChanged', '0x38');
-  await expect(status(page)).toHaveText(walletMessages.wrongChain({ chainId: 1 }));
-  await expect(block(page).getByRole('button', { name: walletMessages.join })).toBeHidden();
+  await expect(status(page)).toHaveText(walletMessages.wrongChain({ chainId: 1, button: walletMessages.join }));
+  await expect(block(page).getByRole('button', { name: walletMessages.join })).toBeVisible();
   expect(await new AxeBuilder({ page }).analyze().then((r) => r.violations.map((v) => v.id))).toEqual([]);
   expect(log.errors).toEqual([]);
 });
 
-test('after joining, the visitor may ask to be told by email: the sign-up’s double opt-in, pending until confirmed', async ({
+test('after joining, the visitor may ask to be told by email; the link counts once the email’s owner presses the button of the email naming the wallet, which works without JavaScript', async ({
   page,
+  browser,
 }) => {
+  // Two pages, a join, a sign-up and its emails: about 20 s alone on a quiet machine.
+  test.slow();
   const log = watchConsole(page);
   server = await startAllowlistServer('allowlist', 1);
   const wallets = await injectWallets(page, [{ uuid: 'cc33cc-gamma', name: 'Gamma Wallet', chainId: '0x1' }]);
@@ -119,12 +128,53 @@ test('after joining, the visitor may ask to be told by email: the sign-up’s do
   await block(page).getByRole('button', { name: walletPageWords.emailSubmit }).click();
   await expect(status(page)).toHaveText(walletRefusals.linkAsked);
   await expect(offer).toBeHidden();
-  const entry = await server.store.db.selectFrom('allowlist_entries').selectAll().executeTakeFirstOrThrow();
+  const entry = () => server?.store.db.selectFrom('allowlist_entries').selectAll().executeTakeFirstOrThrow();
   const person = await server.store.db.selectFrom('subscribers').selectAll().executeTakeFirstOrThrow();
-  expect(entry.subscriber_id).toBe(person.id);
   expect(person).toMatchObject({ email: 'ada@example.com', status: 'pending' });
+  // Asked, not linked: the email's owner has not pressed anything yet.
+  expect((await entry())?.subscriber_id).toBeNull();
+
+  // The email for this link names the wallet; its page and button work without JavaScript.
+  await server.sendMail();
+  const walletLink = await walletLinkIn(server.outboxDir, 'ada@example.com');
+  expect(walletLink.subject).toContain(shortAddress(address));
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const mailPage = await noScript.newPage();
+    await mailPage.goto(walletLink.url);
+    const words = walletLinkMessages.page.pending({ wallet: shortAddress(address) });
+    await expect(mailPage.getByRole('heading', { level: 1 })).toHaveText(words.title);
+    await expect(mailPage.getByText(words.message)).toBeVisible();
+    expect((await entry())?.subscriber_id).toBeNull();
+    await mailPage.getByRole('button', { name: words.button }).click();
+    await expect(mailPage.getByRole('heading', { level: 1 })).toHaveText(
+      walletLinkMessages.page.linked({ wallet: shortAddress(address) }).title,
+    );
+  } finally {
+    await noScript.close();
+  }
+  expect((await entry())?.subscriber_id).toBe(person.id);
   expect(log.errors).toEqual([]);
 });
+
+/** The wallet-link email to `to` in a server's outbox folder, once it is there: its subject and link. */
+async function walletLinkIn(dir: string, to: string): Promise<{ subject: string; url: string }> {
+  let found: { subject: string; url: string } | undefined;
+  await expect
+    .poll(async () => {
+      const names = existsSync(dir) ? await readdir(dir) : [];
+      for (const name of names.filter((n) => n.endsWith('.eml'))) {
+        const mail = await simpleParser(await readFile(path.join(dir, name)));
+        const url = (mail.text ?? '').match(/https?:\/\/\S+\/wallet-link\?token=\S+/)?.[0];
+        if (url && (mail.to && 'text' in mail.to ? mail.to.text : '') === to)
+          found = { subject: mail.subject ?? '', url };
+      }
+      return found !== undefined;
+    })
+    .toBe(true);
+  if (!found) throw new Error('no wallet-link email');
+  return found;
+}
 
 test('with no wallet at all: a plain explanation and links that open the page in wallet apps', async ({ page }) => {
   server = await startAllowlistServer('allowlist', 1);

@@ -56,6 +56,8 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
   /** The last join's single-use token: the wallet's proof for linking an email (decision 0045). */
   let linkToken: string | null = null;
   const followed = new WeakSet<Eip1193Provider>();
+  /** The page itself asked the wallet to switch: its chainChanged is the answer, not news. */
+  let switching = false;
 
   const say = (text: string) => {
     status.textContent = text;
@@ -141,7 +143,12 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
   async function onRightChain(provider: Eip1193Provider): Promise<boolean> {
     if ((await provider.request({ method: 'eth_chainId' })) === chainHex) return true;
     say(words.switching({ chainId: props.chainId }));
-    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: chainHex }] });
+    switching = true;
+    try {
+      await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: chainHex }] });
+    } finally {
+      switching = false;
+    }
     return (await provider.request({ method: 'eth_chainId' })) === chainHex;
   }
 
@@ -157,11 +164,15 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
     });
     provider.on('chainChanged', (chainId) => {
       if (wallet?.provider !== provider) return;
-      if (chainId === chainHex) void refresh().catch(fail);
-      else {
-        say(words.wrongChain({ chainId: props.chainId }));
-        show(action, false);
+      if (chainId === chainHex) {
+        if (!switching) void refresh().catch(fail);
+        return;
       }
+      // The button the sentence names stays in sight: pressing it asks the wallet to switch back
+      // (sign and connectTo both ask first). Connect, if the status was never read.
+      const button = action.hidden || !action.textContent ? connectButton : action;
+      show(button, true);
+      say(words.wrongChain({ chainId: props.chainId, button: button.textContent ?? '' }));
     });
   }
 
@@ -183,7 +194,8 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
       if (typeof first !== 'string') return say(words.walletError);
       wallet = choice;
       address = first;
-      if (!(await onRightChain(choice.provider))) return say(words.wrongChain({ chainId: props.chainId }));
+      if (!(await onRightChain(choice.provider)))
+        return say(words.wrongChain({ chainId: props.chainId, button: connectButton.textContent ?? '' }));
       // Followed from here on: the switch just asked for is not news.
       follow(choice.provider);
       show(connectButton, false);
@@ -217,7 +229,8 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
     const purpose = since ? 'leave' : 'join';
     busy(true);
     try {
-      if (!(await onRightChain(provider))) return say(words.wrongChain({ chainId: props.chainId }));
+      if (!(await onRightChain(provider)))
+        return say(words.wrongChain({ chainId: props.chainId, button: action.textContent ?? '' }));
       const { message } = await allowlistApi.challenge({ address, purpose });
       say(words.signing);
       const signature = await provider.request({ method: 'personal_sign', params: [utf8Hex(message), address] });

@@ -29,8 +29,9 @@ export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
               <button type="button" className="button button-primary" data-allowlist="connect">
                 {walletPageWords.connect}
               </button>
-              <ul className="allowlist-wallets" data-allowlist="wallets" hidden></ul>
+              {/* The status first: "Choose your wallet:" reads before the wallets it introduces. */}
               <p className="form-status" role="status" data-allowlist="status"></p>
+              <ul className="allowlist-wallets" data-allowlist="wallets" hidden></ul>
               <div className="allowlist-links" data-allowlist="links" hidden></div>
               <button type="button" className="button button-primary" data-allowlist="action" hidden></button>
               {/* Offered once a join has just been signed (the join's token is the wallet's proof;
@@ -63,7 +64,7 @@ export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
                 <p className="consent">
                   {signupMessages.consent} <a href={href(pagePaths.privacy)}>{signupMessages.privacyLink}</a>
                 </p>
-                <button className="button" type="submit">
+                <button className="button button-primary" type="submit">
                   {walletPageWords.emailSubmit}
                 </button>
               </form>
