@@ -1,6 +1,7 @@
 // Prints the server's map: the plugin tree (infrastructure, then features), the background jobs
 // and the route table, from the real app built on a throwaway SQLite database. The README keeps a
-// copy; run `npm run server-map` after changing app.ts and paste the result there.
+// copy, which src/server/server-map.test.ts holds to the app: run `npm run server-map` after
+// changing app.ts and paste the result there.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { buildApp } from '../src/server/app.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createGeoLookup } from '../src/server/geo/geo-lookup.ts';
 import { loadSiteBuild } from '../src/server/site/site-build.ts';
+import { serverMap } from '../src/server/server-map.ts';
 import { openStore } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
 import { dataKey, SecretBox } from '../src/server/store/secret-box.ts';
@@ -28,17 +30,7 @@ try {
     secrets,
   });
   await app.ready();
-  // avvio lists a "bound _after" step after every registration; they are noise in a map.
-  const tree = app
-    .printPlugins()
-    .split('\n')
-    .filter((line) => !line.includes('bound _after'))
-    .map((line) => line.replace(/ \d+ ms$/, '').replace('─┬', '──'))
-    .join('\n');
-  console.log(
-    `Plugins (in registration order)\n\n${tree}\n\nBackground jobs (started in this order, stopped in reverse): ${app.jobs.names().join(', ')}\n`,
-  );
-  console.log(`Routes\n\n${app.printRoutes({ commonPrefix: false })}`);
+  console.log(serverMap(app));
   await app.close();
   geo.close();
   await store.close();
