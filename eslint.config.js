@@ -35,6 +35,26 @@ export default tseslint.config(
     files: ['src/server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/client/**'] }] },
   },
+  // Tests apart (issue 31): production code imports no test code: not Vitest, not the test kits in
+  // src/server/test/, not bench/. typescript-eslint's copy of no-restricted-imports is a rule of
+  // its own, so this holds beside the boundary rules above and below instead of replacing them.
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'src/server/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['vitest', 'vitest/*', '**/bench/**', '**/server/test/**', '**/test/*'],
+              message: 'Production code imports no test code: test-only modules live in src/server/test/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Every API and console path is named once, in src/shared/paths.ts (decision 0009): a string
   // starting with /api/ or /admin anywhere else is a path written a second time. Tests, browser
   // tests and benches may spell addresses out (they check what the outside world sees).

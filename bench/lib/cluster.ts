@@ -1,7 +1,7 @@
 // The site as it runs in production, on one machine: several built server instances on one
 // PostgreSQL (and Redis), behind nginx running the very site file in deploy/nginx.conf. Used by
-// the two-instance test (src/server/deploy/two-instances.test.ts) and meant for the bench table's
-// "sign-ups/s with two instances behind nginx" figure.
+// the two-instance test (src/server/integration/two-instances.test.ts) and meant for the bench
+// table's "sign-ups/s with two instances behind nginx" figure.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@ import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { checkAdminRoute, requireRole } from './guards.ts';
-import { ConsoleClient, makeOperator, type TestOperator } from './test-kit.ts';
+import { ConsoleClient, makeOperator, type TestOperator } from '../test/admin-kit.ts';
 
 // Every route under /api/admin, found by walking the app's route table as it is built (so a route
 // added later is in the sweep without anyone listing it), is refused without a session (401) and

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorRoles, roleAllows, type OperatorRole } from '../../shared/admin/roles.ts';
 import { adminApiPaths as p, apiPaths } from '../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
-import { ConsoleClient, makeOperator } from './test-kit.ts';
+import { ConsoleClient, makeOperator } from '../test/admin-kit.ts';
 
 // Which role each console route needs, written down once here and checked against the running
 // app: every route under /api/admin must be in this table (a new route is a decision about who

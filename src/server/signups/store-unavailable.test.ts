@@ -13,8 +13,8 @@ import { newLinkToken } from './tokens.ts';
 
 // The store refusing writes, in process: SQLite's query_only makes every write fail with
 // SQLITE_READONLY, one of the errors that mean "the store cannot take writes now" (as a full disk
-// does; the real fault is tested with the built server in src/server/faults/). What people are
-// told: a 503 in words with Retry-After, never a 500 or a "broken link".
+// does; the real fault is tested with the built server in src/server/integration/). What people
+// are told: a 503 in words with Retry-After, never a 500 or a "broken link".
 let t: TestApp;
 let visitor: Visitor;
 const refuseWrites = (on: boolean) => sql.raw(`pragma query_only = ${on ? 'on' : 'off'}`).execute(t.store.db);

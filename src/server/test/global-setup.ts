@@ -43,7 +43,7 @@ async function dropTestSchemas(url: string, which: (startedAt: number, run: stri
 
 // Most server tests render the page from source (source-build.ts) and need no build. A few are
 // about the built files or run the built server as `npm start` does (site-build, console-page,
-// main, broadcast-restart, the shared limits, deploy/, faults/): on a clean clone the build is made
+// main, broadcast-restart, the shared limits, integration/): on a clean clone the build is made
 // here, once, before any of them; an existing dist/ is used as it is (`npm test` builds first).
 const root = path.resolve(import.meta.dirname, '../../..');
 const builtFiles = [

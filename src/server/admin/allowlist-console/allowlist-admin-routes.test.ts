@@ -11,7 +11,7 @@ import { testAccount } from '../../test/test-account.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { visitPage } from '../../test/visitor.ts';
 import { signupBatchWith } from '../../signups/queries.ts';
-import { ConsoleClient, makeOperator } from '../test-kit.ts';
+import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
 
 const content = parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } });
 

@@ -4,7 +4,7 @@ import { adminApiPaths } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { insertSubscriber } from '../../test/fixtures.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { ConsoleClient, makeOperator } from '../test-kit.ts';
+import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
 
 // The Audience endpoints over roll-ups written straight to the store (the analytics feature tests
 // how visits become roll-ups; this tests what the console is answered).

@@ -7,7 +7,7 @@ import { adminApiPaths } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { recordAudit } from './audit.ts';
-import { ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 describe.each(dialectCases)('the audit log ($label)', ({ dialect, skip }) => {
   let store: TestStore;

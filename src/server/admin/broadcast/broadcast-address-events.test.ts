@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dialectCases, testClock } from '../../test/test-store.ts';
 import { ratesOf } from './broadcast-brake.ts';
-import { brakeStore, startedBroadcast } from './brake-kit.ts';
+import { brakeStore, startedBroadcast } from '../../test/brake-kit.ts';
 
 // A provider's webhook names the recipient's address, not our email (decision 0040): it still
 // suppresses the address, and counts towards the latest broadcast that mailed it within 7 days.

@@ -6,7 +6,7 @@ import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.t
 import { insertSubscriber } from '../../test/fixtures.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { textHash } from './broadcast-store.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 // Four eyes on a broadcast (decision 0028): a second operator approves exactly the text that goes
 // out, any edit voids the approval, and the send decides on the stored text inside the

@@ -13,7 +13,7 @@ import { GroupCommitter } from '../../store/group-commit.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
-import { startedBroadcast } from './brake-kit.ts';
+import { startedBroadcast } from '../../test/brake-kit.ts';
 import { broadcastComposer } from './broadcast-composer.ts';
 import { BROADCAST_KIND, pause, resume } from './broadcast-store.ts';
 

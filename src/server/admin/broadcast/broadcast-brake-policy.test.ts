@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dialectCases, testClock } from '../../test/test-store.ts';
 import { ratesOf } from './broadcast-brake.ts';
-import { brakeStore, startedBroadcast } from './brake-kit.ts';
+import { brakeStore, startedBroadcast } from '../../test/brake-kit.ts';
 import * as store from './broadcast-store.ts';
 
 // A receiver's policy or content filter (5.7.x) refusing a broadcast says nothing of the addresses:

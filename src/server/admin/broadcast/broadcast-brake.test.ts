@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dialectCases, testClock } from '../../test/test-store.ts';
 import { brakeReason, minSampleOf, reasonPastSample } from './broadcast-brake.ts';
-import { brakeStore, startedBroadcast } from './brake-kit.ts';
+import { brakeStore, startedBroadcast } from '../../test/brake-kit.ts';
 import * as store from './broadcast-store.ts';
 
 describe('brakeReason', () => {

@@ -11,7 +11,7 @@ import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { insertSubscriber } from '../../test/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { ConsoleClient, makeOperator } from '../test-kit.ts';
+import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
 import { textHash } from './broadcast-store.ts';
 
 const ENGLISH = { subject: 'The presale is near', body: 'Hello **holders**. The presale opens soon.' };

@@ -4,7 +4,7 @@ import type { MailMessage } from '../../mail/outbox.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
 import { insertConfirmedSubscribers, insertSubscriber } from '../../test/fixtures.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 const MIN = 60_000;
 

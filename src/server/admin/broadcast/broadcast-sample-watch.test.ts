@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, memoryMailer } from '../../test/built-app.ts';
 import { dialectCases, testClock } from '../../test/test-store.ts';
-import { brakeStore, startedBroadcast } from './brake-kit.ts';
+import { brakeStore, startedBroadcast } from '../../test/brake-kit.ts';
 import { SampleWatch } from './broadcast-sample-watch.ts';
 
 for (const { dialect, skip, label } of dialectCases) {

@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { insertSubscriber } from '../../test/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { ConsoleClient, makeOperator } from '../test-kit.ts';
+import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
 
 // A test send is the broadcast as a subscriber gets it: over real SMTP (the sink), signed with
 // DKIM, the same envelope and list headers as the real send (Outbox.sendNow, one mechanism).

@@ -3,7 +3,7 @@ import type { AuthenticationOptions, RegistrationOptions } from '../../../shared
 import { adminApiPaths as p, withId } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { SoftwareAuthenticator } from './software-authenticator.ts';
+import { SoftwareAuthenticator } from '../../test/software-authenticator.ts';
 import {
   addPasskey,
   codeAt,
@@ -12,7 +12,7 @@ import {
   makeOperator,
   passkeySite as site,
   type TestOperator,
-} from '../test-kit.ts';
+} from '../../test/admin-kit.ts';
 
 // Passkeys end to end through the real routes, with answers a software authenticator signs and
 // @simplewebauthn/server checks in full, scoped to the test app's site (https://dh.example).

@@ -7,7 +7,7 @@ import {
   registrationOptions,
 } from './passkeys.ts';
 import { createChallenge, createSession, endSessionByToken, tokenHash } from './sessions.ts';
-import { makeOperator } from '../test-kit.ts';
+import { makeOperator } from '../../test/admin-kit.ts';
 
 // The ceremonies' challenges in the store: tied to a session or a pending sign-in and gone with
 // it, and dropped by the purge job once five minutes have passed unanswered.

@@ -3,7 +3,7 @@ import { sessionsReplySchema } from '../../../shared/admin/sessions-schema.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 const MIN = 60_000;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deleteRedisKeys, redisSkipReason, testRedisPrefix, testRedisUrl } from '../../test/test-redis.ts';
 import { openTwoInstances } from '../../test/two-instances.ts';
-import { codeAt, ConsoleClient, makeOperator, PASSWORD, wrongCodeAt } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, PASSWORD, wrongCodeAt } from '../../test/admin-kit.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

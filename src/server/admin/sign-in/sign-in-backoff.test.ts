@@ -23,7 +23,7 @@ import {
   type FailureCounters,
 } from './sign-in-backoff.ts';
 import { isUnreadableReply, type SharedRedis } from '../../plugins/redis.ts';
-import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, PASSWORD, type TestOperator } from '../../test/admin-kit.ts';
 
 describe('the back-off schedule', () => {
   it('allows five failures, then 30 s doubling up to 16 minutes', () => {

@@ -19,7 +19,7 @@ import {
   PASSWORD,
   type TestOperator,
   wrongCodeAt,
-} from '../test-kit.ts';
+} from '../../test/admin-kit.ts';
 
 describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
   let store: TestStore;

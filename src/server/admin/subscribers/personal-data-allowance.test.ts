@@ -7,7 +7,7 @@ import type { Store } from '../../store/database.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
 import { countPersonalReads, personalReadsToday } from './personal-data-allowance.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 // Personal data is read on purpose: past a daily allowance (3 here) each read needs fresh proof,
 // and the count lives in the database, so every instance meters the same allowance.

@@ -13,7 +13,7 @@ import { xsrf } from '../../../shared/xsrf.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { insertSubscriber } from '../../test/fixtures.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { CHROME_UA, ConsoleClient, makeOperator } from '../test-kit.ts';
+import { CHROME_UA, ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
 
 /** Fails every query on the subscribers table after the first `allowed` once armed. */
 class FailingSubscriberReads implements KyselyPlugin {

@@ -4,7 +4,7 @@ import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { postSignupJson, visitPage } from '../../test/visitor.ts';
-import { ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 // A person's record says whether mail reaches them (suppressed since when, why, heard from where;
 // the last bounce or complaint), and a resend to a suppressed address is refused in words with

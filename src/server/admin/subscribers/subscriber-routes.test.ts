@@ -9,7 +9,7 @@ import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { postSignupJson, visitPage } from '../../test/visitor.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 const MIN = 60_000;
 

@@ -5,7 +5,7 @@ import { apiErrorSchema } from '../../../shared/api-error.ts';
 import { adminApiPaths, withId } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../test-kit.ts';
+import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 describe.each(dialectCases)('the suppression list in the console ($label)', ({ dialect, skip }) => {
   let store: TestStore;

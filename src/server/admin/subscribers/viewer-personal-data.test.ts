@@ -5,7 +5,7 @@ import type { MailMessage } from '../../mail/outbox.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { postSignupJson, visitPage } from '../../test/visitor.ts';
-import { ConsoleClient, makeOperator } from '../test-kit.ts';
+import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
 
 // A viewer never sees a subscriber's personal data (decision 0028, 0029): every route that reads
 // or acts on people refuses them, and nothing a viewer can read carries an address — not even a

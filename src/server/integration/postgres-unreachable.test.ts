@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerHandle } from '../../../bench/lib/processes.ts';
+import type { ServerHandle } from '../test/processes.ts';
 import { openTestStore, serverDatabaseUrl, testPostgresUrl, type TestStore } from '../test/test-store.ts';
 import {
   isAck,
@@ -12,8 +12,8 @@ import {
   until,
   visitorOf,
   type Visitor,
-} from './fault-kit.ts';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+} from '../test/fault-kit.ts';
+import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
 
 // Fault: PostgreSQL unreachable. The built server talks to PostgreSQL through a TCP proxy the test
 // holds, which then goes silent (accepts, never forwards, never closes: a cut cable or a dropped

@@ -4,7 +4,7 @@ import { answeringUpstream, type Cluster, clusterPrerequisites, startCluster } f
 import { httpRequest, type RawResponse } from '../../../bench/lib/http.ts';
 import { adminApiPaths, apiPaths, pagePaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
-import { CHROME_UA, makeOperator, PASSWORD } from '../admin/test-kit.ts';
+import { CHROME_UA, makeOperator, PASSWORD } from '../test/admin-kit.ts';
 import { totpCode } from '../admin/operators/totp.ts';
 import { webhookLimits } from '../mail/webhook-json.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
@@ -20,7 +20,9 @@ import { openTestStore, type TestStore } from '../test/test-store.ts';
 
 const postgresUrl = process.env.TEST_POSTGRES_URL || undefined;
 const redisUrl = testRedisUrl;
-const missingServices = [!postgresUrl && 'TEST_POSTGRES_URL', !redisUrl && 'TEST_REDIS_URL'].filter(Boolean).join(' and ');
+const missingServices = [!postgresUrl && 'TEST_POSTGRES_URL', !redisUrl && 'TEST_REDIS_URL']
+  .filter(Boolean)
+  .join(' and ');
 const SIGNUP_LIMIT = 5;
 const SES_TOPIC = 'arn:aws:sns:eu-west-1:123456789012:dh-bounces';
 const sendgrid = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
@@ -54,7 +56,11 @@ class Browser {
     }
   }
 
-  async send(method: 'GET' | 'POST', path: string, body?: { json: unknown } | { form: Record<string, string> }): Promise<RawResponse> {
+  async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: { json: unknown } | { form: Record<string, string> },
+  ): Promise<RawResponse> {
     const token = this.jar.get(xsrf.hostCookie) ?? this.jar.get(xsrf.cookie);
     const headers: Record<string, string> = {
       'user-agent': CHROME_UA,
@@ -73,7 +79,13 @@ class Browser {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = new URLSearchParams(body.form).toString();
     }
-    const res = await httpRequest(`${this.origin}${path}`, { method, headers, body: payload, localAddress: this.address, timeoutMs: 10_000 });
+    const res = await httpRequest(`${this.origin}${path}`, {
+      method,
+      headers,
+      body: payload,
+      localAddress: this.address,
+      timeoutMs: 10_000,
+    });
     this.keep(res);
     return res;
   }
@@ -156,13 +168,19 @@ describe.skipIf(missingServices !== '')(
     }
 
     it('takes sign-ups and confirms them whichever instance answers', async () => {
-      const people = Array.from({ length: 6 }, (_, i) => ({ email: `p${i}-${run}@example.com`, browser: new Browser(cluster.url, `127.0.1.${i + 1}`) }));
+      const people = Array.from({ length: 6 }, (_, i) => ({
+        email: `p${i}-${run}@example.com`,
+        browser: new Browser(cluster.url, `127.0.1.${i + 1}`),
+      }));
       const before = cluster.accessLog().length;
       for (const p of people) {
         const res = await p.browser.signUp(p.email);
         expect(res.status, res.body.toString()).toBe(200);
       }
-      await until(() => people.every((p) => sink.messages.some((m) => recipientOf(m).includes(p.email))), 'the confirmation emails');
+      await until(
+        () => people.every((p) => sink.messages.some((m) => recipientOf(m).includes(p.email))),
+        'the confirmation emails',
+      );
       for (const p of people) {
         const mail = sink.messages.find((m) => recipientOf(m).includes(p.email));
         if (!mail) throw new Error(`no email to ${p.email}`);
@@ -171,7 +189,9 @@ describe.skipIf(missingServices !== '')(
         const page = await p.browser.send('GET', `${link.pathname}${link.search}`);
         expect(page.status).toBe(200);
         expect(page.body.toString()).toContain('Confirm your sign-up');
-        const done = await p.browser.send('POST', link.pathname, { form: { token: link.searchParams.get('token') ?? '' } });
+        const done = await p.browser.send('POST', link.pathname, {
+          form: { token: link.searchParams.get('token') ?? '' },
+        });
         expect(done.status).toBe(200);
         expect(done.body.toString()).toContain('You are on the list');
       }
@@ -179,7 +199,11 @@ describe.skipIf(missingServices !== '')(
         .selectFrom('subscribers')
         .select('email')
         .where('status', '=', 'confirmed')
-        .where('email', 'in', people.map((p) => p.email))
+        .where(
+          'email',
+          'in',
+          people.map((p) => p.email),
+        )
         .execute();
       expect(confirmed).toHaveLength(people.length);
       // nginx alternates: cookies issued by one instance were checked by the other, links made by
@@ -187,24 +211,36 @@ describe.skipIf(missingServices !== '')(
       const lines = await loggedSince(before, people.length * 4);
       expect(lines).toHaveLength(people.length * 4);
       const answered = cluster.answeredBy((l) => lines.includes(l));
-      for (const instance of cluster.instances) expect(answered.get(instance.upstream), `requests ${instance.name} answered`).toBeGreaterThanOrEqual(people.length);
+      for (const instance of cluster.instances)
+        expect(answered.get(instance.upstream), `requests ${instance.name} answered`).toBeGreaterThanOrEqual(
+          people.length,
+        );
     });
 
     it('signs an operator in and keeps the session on both instances; a broadcast reaches each subscriber exactly once', async () => {
       const operator = await makeOperator(store.db, `ops-${run}@example.com`, new Date());
-      for (let i = 0; i < 40; i++) await insertSubscriber(store.db, `b${i}-${run}@example.com`, { status: 'confirmed' });
-      const audience = (await store.db.selectFrom('subscribers').select('email').where('status', '=', 'confirmed').execute()).map((r) => r.email);
+      for (let i = 0; i < 40; i++)
+        await insertSubscriber(store.db, `b${i}-${run}@example.com`, { status: 'confirmed' });
+      const audience = (
+        await store.db.selectFrom('subscribers').select('email').where('status', '=', 'confirmed').execute()
+      ).map((r) => r.email);
 
       const operatorBrowser = new Browser(cluster.url, '127.0.2.1');
       await operatorBrowser.send('GET', apiPaths.csrf);
-      const first = await operatorBrowser.send('POST', adminApiPaths.signIn, { json: { email: operator.email, password: PASSWORD } });
+      const first = await operatorBrowser.send('POST', adminApiPaths.signIn, {
+        json: { email: operator.email, password: PASSWORD },
+      });
       expect(first.status, first.body.toString()).toBe(200);
-      const second = await operatorBrowser.send('POST', adminApiPaths.secondFactor, { json: { method: 'totp', code: totpCode(operator.secret, new Date()) } });
+      const second = await operatorBrowser.send('POST', adminApiPaths.secondFactor, {
+        json: { method: 'totp', code: totpCode(operator.secret, new Date()) },
+      });
       expect(second.status, second.body.toString()).toBe(200);
 
       const before = cluster.accessLog().length;
       for (let i = 0; i < 4; i++) expect((await operatorBrowser.send('GET', adminApiPaths.session)).status).toBe(200);
-      const draft = await operatorBrowser.send('POST', adminApiPaths.broadcasts, { json: { subject: `Launch ${run}`, body: 'Hello **holders**.' } });
+      const draft = await operatorBrowser.send('POST', adminApiPaths.broadcasts, {
+        json: { subject: `Launch ${run}`, body: 'Hello **holders**.' },
+      });
       expect(draft.status, draft.body.toString()).toBe(200);
       const { id } = JSON.parse(draft.body.toString()) as { id: string };
       const sent = await operatorBrowser.send('POST', adminApiPaths.broadcastSend.replace(':id', id), { json: {} });
@@ -212,30 +248,50 @@ describe.skipIf(missingServices !== '')(
       // Four session reads, the draft, the send.
       const consoleLines = await loggedSince(before, 6);
       const answered = cluster.answeredBy((l) => consoleLines.includes(l));
-      for (const instance of cluster.instances) expect(answered.get(instance.upstream), `console requests ${instance.name} answered`).toBeGreaterThanOrEqual(2);
+      for (const instance of cluster.instances)
+        expect(answered.get(instance.upstream), `console requests ${instance.name} answered`).toBeGreaterThanOrEqual(2);
 
       // Both instances' outbox workers are running; every row ends sent, by one of them.
       await until(
         async () =>
-          (await store.db.selectFrom('outbox').select('id').where('broadcast_id', '=', id).where('status', '=', 'pending').execute()).length === 0,
+          (
+            await store.db
+              .selectFrom('outbox')
+              .select('id')
+              .where('broadcast_id', '=', id)
+              .where('status', '=', 'pending')
+              .execute()
+          ).length === 0,
         'the broadcast to be sent',
       );
       const received = new Map<string, number>();
-      for (const m of sink.messages.filter((m) => m.subject === `Launch ${run}`)) received.set(recipientOf(m), (received.get(recipientOf(m)) ?? 0) + 1);
+      for (const m of sink.messages.filter((m) => m.subject === `Launch ${run}`))
+        received.set(recipientOf(m), (received.get(recipientOf(m)) ?? 0) + 1);
       expect([...received.keys()].sort()).toEqual([...audience].sort());
-      expect([...received.values()].every((n) => n === 1), 'each recipient got exactly one email').toBe(true);
+      expect(
+        [...received.values()].every((n) => n === 1),
+        'each recipient got exactly one email',
+      ).toBe(true);
     });
 
     it(`holds the sign-up limit (${SIGNUP_LIMIT} a minute) across instances: the next one gets 429 whichever instance it reaches`, async () => {
       const browser = new Browser(cluster.url, '127.0.3.1');
       const before = cluster.accessLog().length;
       const statuses: number[] = [];
-      for (let i = 0; i <= SIGNUP_LIMIT; i++) statuses.push((await browser.signUp(`limit${i}-${run}@example.com`)).status);
+      for (let i = 0; i <= SIGNUP_LIMIT; i++)
+        statuses.push((await browser.signUp(`limit${i}-${run}@example.com`)).status);
       await until(
-        () => cluster.accessLog().slice(before).filter((l) => pathOf(l) === pagePaths.signup).length > SIGNUP_LIMIT,
+        () =>
+          cluster
+            .accessLog()
+            .slice(before)
+            .filter((l) => pathOf(l) === pagePaths.signup).length > SIGNUP_LIMIT,
         'nginx to log every sign-up',
       );
-      const posts = cluster.accessLog().slice(before).filter((l) => pathOf(l) === pagePaths.signup);
+      const posts = cluster
+        .accessLog()
+        .slice(before)
+        .filter((l) => pathOf(l) === pagePaths.signup);
       const answered = cluster.answeredBy((l) => posts.includes(l));
       // Proof that the counts were shared: the posts went to both instances.
       for (const instance of cluster.instances) expect(answered.get(instance.upstream)).toBeGreaterThanOrEqual(2);
@@ -247,10 +303,16 @@ describe.skipIf(missingServices !== '')(
       expect(redirect.status).toBe(301);
       // $host: the Host the client sent (here the loopback address, without the port).
       expect(redirect.headers.location).toBe('https://127.0.0.1/?x=1');
-      const post = await httpRequest(`${cluster.httpUrl}${pagePaths.signup}`, { method: 'POST', body: '{}', localAddress: '127.0.5.1' });
+      const post = await httpRequest(`${cluster.httpUrl}${pagePaths.signup}`, {
+        method: 'POST',
+        body: '{}',
+        localAddress: '127.0.5.1',
+      });
       expect(post.status).toBe(301);
       // Certbot's webroot challenge is served from disk on port 80 (none here: 404), not redirected.
-      const challenge = await httpRequest(`${cluster.httpUrl}/.well-known/acme-challenge/not-there`, { localAddress: '127.0.5.1' });
+      const challenge = await httpRequest(`${cluster.httpUrl}/.well-known/acme-challenge/not-there`, {
+        localAddress: '127.0.5.1',
+      });
       expect(challenge.status).toBe(404);
       const page = await httpRequest(`${cluster.url}${pagePaths.home}`, { localAddress: '127.0.5.1' });
       expect(page.status).toBe(200);
@@ -259,24 +321,41 @@ describe.skipIf(missingServices !== '')(
     });
 
     it('refuses /metrics outside the monitoring network, and limits sign-in tries at the edge', async () => {
-      const metrics = await httpRequest(`${cluster.url}/metrics`, { headers: { authorization: 'Bearer whatever' }, localAddress: '127.0.6.1' });
+      const metrics = await httpRequest(`${cluster.url}/metrics`, {
+        headers: { authorization: 'Bearer whatever' },
+        localAddress: '127.0.6.1',
+      });
       expect(metrics.status).toBe(403);
-      expect(cluster.accessLog().some((l) => pathOf(l) === '/metrics' && /upstream=\S*127\.0\.0\.1/.test(l))).toBe(false);
+      expect(cluster.accessLog().some((l) => pathOf(l) === '/metrics' && /upstream=\S*127\.0\.0\.1/.test(l))).toBe(
+        false,
+      );
       for (const route of [adminApiPaths.signIn, adminApiPaths.secondFactor, adminApiPaths.freshProof]) {
         const address = `127.0.6.${[adminApiPaths.signIn, adminApiPaths.secondFactor, adminApiPaths.freshProof].indexOf(route) + 2}`;
         const replies: RawResponse[] = [];
         for (let i = 0; i < 13; i++) {
-          replies.push(await httpRequest(`${cluster.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}', localAddress: address }));
+          replies.push(
+            await httpRequest(`${cluster.url}${route}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', accept: 'application/json' },
+              body: '{}',
+              localAddress: address,
+            }),
+          );
         }
-        const limited = replies.filter((r) => r.status === 429 && r.body.toString().includes('Too many tries from your network'));
+        const limited = replies.filter(
+          (r) => r.status === 429 && r.body.toString().includes('Too many tries from your network'),
+        );
         // burst=10 with nodelay: eleven pass at once, then nginx refuses, in the site's error shape.
-        expect(replies.slice(0, 11).filter((r) => limited.includes(r)), route).toEqual([]);
+        expect(
+          replies.slice(0, 11).filter((r) => limited.includes(r)),
+          route,
+        ).toEqual([]);
         expect(limited.length, route).toBe(2);
         expect(JSON.parse(limited[0]?.body.toString() ?? '')).toMatchObject({ error: { code: 'rate_limited' } });
       }
     });
 
-    it('lets each mail provider\'s webhook take the bodies that provider sends, and nobody else more than they need', async () => {
+    it("lets each mail provider's webhook take the bodies that provider sends, and nobody else more than they need", async () => {
       const post = (path: string, body: string, headers: Record<string, string> = {}) =>
         httpRequest(`${cluster.url}${path}`, {
           method: 'POST',
@@ -286,8 +365,20 @@ describe.skipIf(missingServices !== '')(
           timeoutMs: 20_000,
         });
       const upstreamOf = async (before: number, path: string) => {
-        await until(() => cluster.accessLog().slice(before).some((l) => pathOf(l) === path), `nginx to log ${path}`);
-        return answeringUpstream(cluster.accessLog().slice(before).find((l) => pathOf(l) === path) ?? '');
+        await until(
+          () =>
+            cluster
+              .accessLog()
+              .slice(before)
+              .some((l) => pathOf(l) === path),
+          `nginx to log ${path}`,
+        );
+        return answeringUpstream(
+          cluster
+            .accessLog()
+            .slice(before)
+            .find((l) => pathOf(l) === path) ?? '',
+        );
       };
       const instances = cluster.instances.map((i) => i.upstream);
 
@@ -305,9 +396,14 @@ describe.skipIf(missingServices !== '')(
       });
       expect(sns.length).toBeGreaterThan(200 * 1024);
       let before = cluster.accessLog().length;
-      const ses = await post(apiPaths.sesWebhook, sns, { 'content-type': 'text/plain', 'x-amz-sns-topic-arn': SES_TOPIC });
+      const ses = await post(apiPaths.sesWebhook, sns, {
+        'content-type': 'text/plain',
+        'x-amz-sns-topic-arn': SES_TOPIC,
+      });
       expect(ses.status, ses.body.toString()).toBe(401);
-      expect(JSON.parse(ses.body.toString())).toMatchObject({ error: { code: 'unauthorized', message: expect.stringContaining('SimpleNotificationService') } });
+      expect(JSON.parse(ses.body.toString())).toMatchObject({
+        error: { code: 'unauthorized', message: expect.stringContaining('SimpleNotificationService') },
+      });
       expect(instances).toContain(await upstreamOf(before, apiPaths.sesWebhook));
 
       // A SendGrid batch near its 768 KB, signed: taken and counted by an instance.
@@ -322,7 +418,10 @@ describe.skipIf(missingServices !== '')(
       const raw = JSON.stringify(batch);
       expect(raw.length).toBeGreaterThan(768 * 1024);
       const timestamp = String(Math.floor(Date.now() / 1000));
-      const signature = sign('sha256', Buffer.from(timestamp + raw), { key: sendgrid.privateKey, dsaEncoding: 'der' }).toString('base64');
+      const signature = sign('sha256', Buffer.from(timestamp + raw), {
+        key: sendgrid.privateKey,
+        dsaEncoding: 'der',
+      }).toString('base64');
       const taken = await post(apiPaths.sendgridWebhook, raw, {
         'x-twilio-email-event-webhook-signature': signature,
         'x-twilio-email-event-webhook-timestamp': timestamp,
@@ -363,79 +462,88 @@ describe.skipIf(missingServices !== '')(
       expect(await tryAs('::ffff:192.0.2.13')).toBe(204);
     });
 
-    it('loses no acknowledged sign-up when an instance is killed mid-load, and nginx moves traffic to the other', { timeout: 60_000 }, async () => {
-      const WORKERS = 8;
-      const BEFORE_KILL = 60;
-      const AFTER_KILL = 60;
-      const [survivor, victim] = cluster.instances;
-      if (!survivor || !victim) throw new Error('the cluster has fewer than two instances');
+    it(
+      'loses no acknowledged sign-up when an instance is killed mid-load, and nginx moves traffic to the other',
+      { timeout: 60_000 },
+      async () => {
+        const WORKERS = 8;
+        const BEFORE_KILL = 60;
+        const AFTER_KILL = 60;
+        const [survivor, victim] = cluster.instances;
+        if (!survivor || !victim) throw new Error('the cluster has fewer than two instances');
 
-      let next = 0;
-      let killedAt: number | null = null;
-      const acknowledged: string[] = [];
-      const failed: { email: string; what: string; startedAfterKill: boolean }[] = [];
-      let acknowledgedAfterKill = 0;
-      let stop = false;
-      const worker = async () => {
-        while (!stop) {
-          const n = next++;
-          // A visitor of its own per sign-up, so the per-client limit never applies here.
-          const browser = new Browser(cluster.url, `127.1.${(n >> 8) + 1}.${(n & 255) + 1}`);
-          const email = `k${n}-${run}@example.com`;
-          const startedAfterKill = killedAt !== null;
-          try {
-            const res = await browser.signUp(email);
-            if (res.status === 200) {
-              acknowledged.push(email);
-              if (startedAfterKill) acknowledgedAfterKill++;
-            } else {
-              const body = res.body.toString('utf8');
-              const words = /"message":"([^"]+)"/.exec(body)?.[1] ?? body.slice(0, 80);
-              failed.push({ email, what: `status ${res.status} ${res.headers['retry-after'] ? 'with' : 'without'} Retry-After: ${words}`, startedAfterKill });
+        let next = 0;
+        let killedAt: number | null = null;
+        const acknowledged: string[] = [];
+        const failed: { email: string; what: string; startedAfterKill: boolean }[] = [];
+        let acknowledgedAfterKill = 0;
+        let stop = false;
+        const worker = async () => {
+          while (!stop) {
+            const n = next++;
+            // A visitor of its own per sign-up, so the per-client limit never applies here.
+            const browser = new Browser(cluster.url, `127.1.${(n >> 8) + 1}.${(n & 255) + 1}`);
+            const email = `k${n}-${run}@example.com`;
+            const startedAfterKill = killedAt !== null;
+            try {
+              const res = await browser.signUp(email);
+              if (res.status === 200) {
+                acknowledged.push(email);
+                if (startedAfterKill) acknowledgedAfterKill++;
+              } else {
+                const body = res.body.toString('utf8');
+                const words = /"message":"([^"]+)"/.exec(body)?.[1] ?? body.slice(0, 80);
+                failed.push({
+                  email,
+                  what: `status ${res.status} ${res.headers['retry-after'] ? 'with' : 'without'} Retry-After: ${words}`,
+                  startedAfterKill,
+                });
+              }
+            } catch (error) {
+              failed.push({ email, what: String(error), startedAfterKill });
             }
-          } catch (error) {
-            failed.push({ email, what: String(error), startedAfterKill });
           }
+        };
+        const load = Array.from({ length: WORKERS }, worker);
+        await until(() => acknowledged.length >= BEFORE_KILL, `${BEFORE_KILL} sign-ups before the kill`);
+        const logAtKill = cluster.accessLog().length;
+        await victim.kill('SIGKILL');
+        killedAt = Date.now();
+        try {
+          await until(() => acknowledgedAfterKill >= AFTER_KILL, `${AFTER_KILL} sign-ups after the kill`);
+        } finally {
+          stop = true;
+          await Promise.all(load);
         }
-      };
-      const load = Array.from({ length: WORKERS }, worker);
-      await until(() => acknowledged.length >= BEFORE_KILL, `${BEFORE_KILL} sign-ups before the kill`);
-      const logAtKill = cluster.accessLog().length;
-      await victim.kill('SIGKILL');
-      killedAt = Date.now();
-      try {
-        await until(() => acknowledgedAfterKill >= AFTER_KILL, `${AFTER_KILL} sign-ups after the kill`);
-      } finally {
-        stop = true;
-        await Promise.all(load);
-      }
 
-      // Every acknowledged sign-up is stored, each with its confirmation email queued.
-      const stored = await store.db
-        .selectFrom('subscribers')
-        .innerJoin('outbox', 'outbox.subscriber_id', 'subscribers.id')
-        .select('subscribers.email')
-        .where('outbox.kind', '=', 'confirmation')
-        .where('subscribers.email', 'like', `k%-${run}@example.com`)
-        .execute();
-      const storedEmails = new Set(stored.map((r) => r.email));
-      expect(acknowledged.filter((e) => !storedEmails.has(e))).toEqual([]);
+        // Every acknowledged sign-up is stored, each with its confirmation email queued.
+        const stored = await store.db
+          .selectFrom('subscribers')
+          .innerJoin('outbox', 'outbox.subscriber_id', 'subscribers.id')
+          .select('subscribers.email')
+          .where('outbox.kind', '=', 'confirmation')
+          .where('subscribers.email', 'like', `k%-${run}@example.com`)
+          .execute();
+        const storedEmails = new Set(stored.map((r) => r.email));
+        expect(acknowledged.filter((e) => !storedEmails.has(e))).toEqual([]);
 
-      // Failures: only the POSTs the victim had already received when it died (nginx does not
-      // re-send a POST that reached an instance; see deploy/nginx.conf), at most one per worker.
-      // Requests it had not yet received, and every GET, went to the survivor.
-      // Each such POST is answered at once by nginx in the site's words (deploy/nginx.conf's
-      // error_page): never left hanging, never a silent loss, never nginx's own "Bad Gateway".
-      expect(failed.length, JSON.stringify(failed)).toBeLessThanOrEqual(WORKERS);
-      const inWords = 'status 503 with Retry-After: We could not reach the site just now. Please try again in a few seconds.';
-      expect(failed.filter((f) => f.what !== inWords)).toEqual([]);
-      // Once the in-flight ones are done, the survivor answers everything.
-      const lastLines = cluster.accessLog().slice(logAtKill).slice(-AFTER_KILL);
-      expect(lastLines.filter((l) => answeringUpstream(l) !== survivor.upstream)).toEqual([]);
-      console.log(
-        `kill -9 of one of two instances behind nginx: ${acknowledged.length} sign-ups acknowledged (${acknowledgedAfterKill} begun after the victim had exited), ` +
-          `all stored with their outbox rows; ${failed.length} failed (${failed.filter((f) => f.startedAfterKill).length} begun after the victim had exited): ${[...new Set(failed.map((f) => f.what))].join('; ') || 'none'}`,
-      );
-    });
+        // Failures: only the POSTs the victim had already received when it died (nginx does not
+        // re-send a POST that reached an instance; see deploy/nginx.conf), at most one per worker.
+        // Requests it had not yet received, and every GET, went to the survivor.
+        // Each such POST is answered at once by nginx in the site's words (deploy/nginx.conf's
+        // error_page): never left hanging, never a silent loss, never nginx's own "Bad Gateway".
+        expect(failed.length, JSON.stringify(failed)).toBeLessThanOrEqual(WORKERS);
+        const inWords =
+          'status 503 with Retry-After: We could not reach the site just now. Please try again in a few seconds.';
+        expect(failed.filter((f) => f.what !== inWords)).toEqual([]);
+        // Once the in-flight ones are done, the survivor answers everything.
+        const lastLines = cluster.accessLog().slice(logAtKill).slice(-AFTER_KILL);
+        expect(lastLines.filter((l) => answeringUpstream(l) !== survivor.upstream)).toEqual([]);
+        console.log(
+          `kill -9 of one of two instances behind nginx: ${acknowledged.length} sign-ups acknowledged (${acknowledgedAfterKill} begun after the victim had exited), ` +
+            `all stored with their outbox rows; ${failed.length} failed (${failed.filter((f) => f.startedAfterKill).length} begun after the victim had exited): ${[...new Set(failed.map((f) => f.what))].join('; ') || 'none'}`,
+        );
+      },
+    );
   },
 );

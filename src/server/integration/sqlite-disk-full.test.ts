@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerHandle } from '../../../bench/lib/processes.ts';
+import type { ServerHandle } from '../test/processes.ts';
 import { openStore } from '../store/database.ts';
 import { mountSmallDisk, type SmallDisk } from '../test/small-disk.ts';
 import {
@@ -13,7 +13,7 @@ import {
   until,
   visitorOf,
   type SignupAnswer,
-} from './fault-kit.ts';
+} from '../test/fault-kit.ts';
 
 // Fault: SQLite's disk fills up. The built server keeps its database on a small tmpfs the test
 // mounts; a filler file takes all but a few kilobytes, and sign-ups are posted until the store

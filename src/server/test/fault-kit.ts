@@ -2,7 +2,7 @@ import { signupAnswers } from '../../../content/messages/en/signup.ts';
 import { apiPaths, healthPaths, pagePaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import type { Store } from '../store/database.ts';
-import { startBuiltServer, type ServerHandle } from '../../../bench/lib/processes.ts';
+import { startBuiltServer, type ServerHandle } from './processes.ts';
 
 // What the fault tests share: the production build in a child process (so it can be killed or
 // starved for real), sign-ups posted over HTTP as the hydrated form posts them, and the checks

@@ -5,7 +5,7 @@
 // (https://www.w3.org/TR/webauthn-3/#sctn-authenticator-data).
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { cose, isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
-import type { AuthenticationResponse, RegistrationResponse } from '../../../shared/admin/passkey-schema.ts';
+import type { AuthenticationResponse, RegistrationResponse } from '../../shared/admin/passkey-schema.ts';
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
 const b64 = (data: Uint8Array) => Buffer.from(data).toString('base64url');

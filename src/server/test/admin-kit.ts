@@ -8,10 +8,10 @@ import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
-import { addOperator } from './operators/operators.ts';
-import { totpCode } from './operators/totp.ts';
-import { SoftwareAuthenticator } from './sign-in/software-authenticator.ts';
-import { testSecrets } from '../test/test-store.ts';
+import { addOperator } from '../admin/operators/operators.ts';
+import { totpCode } from '../admin/operators/totp.ts';
+import { SoftwareAuthenticator } from './software-authenticator.ts';
+import { testSecrets } from './test-store.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 export const CHROME_UA =

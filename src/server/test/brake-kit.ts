@@ -1,19 +1,17 @@
 // Tests of the broadcast brake: the mail feature's bounce path wired as admin-plugin.ts wires it,
 // over a fresh store of each dialect, and a broadcast started on it. Events go through the real
 // intake (a report matched by its VERP address), which the admin feature's own code never imports.
-/* eslint-disable no-restricted-imports */
-import { BounceIntake } from '../../mail/bounces.ts';
-import { Verp } from '../../mail/verp.ts';
-/* eslint-enable no-restricted-imports */
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach } from 'vitest';
-import { Suppressions } from '../../mail/outbox.ts';
-import type { Dialect } from '../../store/database.ts';
-import type { Database } from '../../store/schema.ts';
-import { insertConfirmedSubscribers } from '../../test/fixtures.ts';
-import { openTestStore, testSecrets, type TestStore } from '../../test/test-store.ts';
-import { brakeBroadcasts } from './broadcast-brake.ts';
-import { createDraft, startSend } from './broadcast-store.ts';
+import { brakeBroadcasts } from '../admin/broadcast/broadcast-brake.ts';
+import { createDraft, startSend } from '../admin/broadcast/broadcast-store.ts';
+import { BounceIntake } from '../mail/bounces.ts';
+import { Suppressions } from '../mail/outbox.ts';
+import { Verp } from '../mail/verp.ts';
+import type { Dialect } from '../store/database.ts';
+import type { Database } from '../store/schema.ts';
+import { insertConfirmedSubscribers } from './fixtures.ts';
+import { openTestStore, testSecrets, type TestStore } from './test-store.ts';
 
 export interface BrakeKit {
   verp: Verp;

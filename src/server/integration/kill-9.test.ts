@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { ServerHandle } from '../../../bench/lib/processes.ts';
+import type { ServerHandle } from '../test/processes.ts';
 import { dialectCases, openTestStore, serverDatabaseUrl } from '../test/test-store.ts';
-import { isAck, missingSignups, postSignup, signupLoad, startServer, until, visitorOf } from './fault-kit.ts';
+import { isAck, missingSignups, postSignup, signupLoad, startServer, until, visitorOf } from '../test/fault-kit.ts';
 
 // Fault: `kill -9` of the server in the middle of a sign-up burst, then a restart on the same
 // database. Every sign-up the server acknowledged was committed before it answered (group

@@ -9,9 +9,9 @@ import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../../../bench/lib/postgres.ts';
 import { cookiesFrom, httpGet, httpRequest } from '../../../bench/lib/http.ts';
-import { makeOperator, PASSWORD, type TestOperator } from '../admin/test-kit.ts';
+import { makeOperator, PASSWORD, type TestOperator } from '../test/admin-kit.ts';
 import { totpCode } from '../admin/operators/totp.ts';
-import { repoRoot, startBuiltServer } from '../../../bench/lib/processes.ts';
+import { repoRoot, startBuiltServer } from '../test/processes.ts';
 import { unsubscribeUrl } from '../signups/unsubscribe-link.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { buildTestApp } from '../test/built-app.ts';
@@ -83,11 +83,19 @@ async function signInAndList(origin: string): Promise<string[]> {
     [xsrf.header]: jar.get(xsrf.cookie) ?? '',
   });
   keep(await httpGet(`${origin}${apiPaths.csrf}`));
-  const password = await httpRequest(`${origin}${adminApiPaths.signIn}`, { method: 'POST', headers: headers(), body: JSON.stringify({ email: operator.email, password: PASSWORD }) });
+  const password = await httpRequest(`${origin}${adminApiPaths.signIn}`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ email: operator.email, password: PASSWORD }),
+  });
   expect(password.status, password.body.toString()).toBe(200);
   keep(password);
   const code = totpCode(operator.secret, new Date());
-  const second = await httpRequest(`${origin}${adminApiPaths.secondFactor}`, { method: 'POST', headers: headers(), body: JSON.stringify({ method: 'totp', code }) });
+  const second = await httpRequest(`${origin}${adminApiPaths.secondFactor}`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ method: 'totp', code }),
+  });
   expect(second.status, second.body.toString()).toBe(200);
   keep(second);
   const list = await httpRequest(`${origin}${adminApiPaths.subscribers}`, { headers: headers() });
@@ -128,47 +136,69 @@ describe('a backup restored into a fresh database: the site starts on it and ser
     await servesSubscriber(`sqlite:${restored}`, link, true);
   });
 
-  it(`sqlite: npm run db:backup -- --encrypt-to (age), then npm run db:restore -- --identity; an operator signs in on the restored site`, { timeout: 120_000 }, async () => {
-    const liveFile = path.join(dir, 'live-age.sqlite');
-    const link = await seed(`sqlite:${liveFile}`);
-    const identity = await generateIdentity();
-    const identityFile = path.join(dir, 'backup-identity.txt');
-    writeFileSync(identityFile, `# created for the test\n${identity}\n`, { mode: 0o600 });
-    const recipient = await identityToRecipient(identity);
-    const backupFile = path.join(dir, 'dh-backup.sqlite.age');
-    const node = (script: string, env: NodeJS.ProcessEnv, args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', script), ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
-    await whileLive(`sqlite:${liveFile}`, () => node('db-backup.ts', { DATABASE_URL: `sqlite:${liveFile}` }, [backupFile, '--encrypt-to', recipient]));
-    expect(statSync(backupFile).mode & 0o777).toBe(0o600);
-    const bytes = readFileSync(backupFile);
-    expect(bytes.subarray(0, 21).toString()).toBe('age-encryption.org/v1');
-    expect(bytes.includes(Buffer.from('SQLite format 3'))).toBe(false);
-    expect(bytes.includes(Buffer.from('kept@example.com'))).toBe(false);
+  it(
+    `sqlite: npm run db:backup -- --encrypt-to (age), then npm run db:restore -- --identity; an operator signs in on the restored site`,
+    { timeout: 120_000 },
+    async () => {
+      const liveFile = path.join(dir, 'live-age.sqlite');
+      const link = await seed(`sqlite:${liveFile}`);
+      const identity = await generateIdentity();
+      const identityFile = path.join(dir, 'backup-identity.txt');
+      writeFileSync(identityFile, `# created for the test\n${identity}\n`, { mode: 0o600 });
+      const recipient = await identityToRecipient(identity);
+      const backupFile = path.join(dir, 'dh-backup.sqlite.age');
+      const node = (script: string, env: NodeJS.ProcessEnv, args: string[]) =>
+        run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts', script), ...args], {
+          cwd: repoRoot,
+          env: { ...process.env, ...env },
+        });
+      await whileLive(`sqlite:${liveFile}`, () =>
+        node('db-backup.ts', { DATABASE_URL: `sqlite:${liveFile}` }, [backupFile, '--encrypt-to', recipient]),
+      );
+      expect(statSync(backupFile).mode & 0o777).toBe(0o600);
+      const bytes = readFileSync(backupFile);
+      expect(bytes.subarray(0, 21).toString()).toBe('age-encryption.org/v1');
+      expect(bytes.includes(Buffer.from('SQLite format 3'))).toBe(false);
+      expect(bytes.includes(Buffer.from('kept@example.com'))).toBe(false);
 
-    const restoredFile = path.join(dir, 'restored-age', 'dh.sqlite');
-    const restoreEnv = { DATABASE_URL: `sqlite:${restoredFile}`, ERASURE_LEDGER: path.join(dir, 'restored-age', 'erasure-ledger') };
-    const noIdentity = await node('db-restore.ts', restoreEnv, [backupFile]).catch((e: { code: number; stderr: string }) => e);
-    expect(noIdentity.stderr).toMatch(/encrypted with age: give the identity \(secret key\) file with --identity <file>/);
-    const otherIdentity = path.join(dir, 'other-identity.txt');
-    writeFileSync(otherIdentity, `${await generateIdentity()}\n`, { mode: 0o600 });
-    const wrong = await node('db-restore.ts', restoreEnv, [backupFile, '--identity', otherIdentity]).catch((e: { code: number; stderr: string }) => e);
-    expect(wrong.stderr).toMatch(/could not be decrypted with the identity in .*encrypted to another recipient/);
-    const { stdout } = await node('db-restore.ts', restoreEnv, [backupFile, '--identity', identityFile]);
-    expect(stdout).toMatch(/Restored .* to .*restored-age\/dh\.sqlite\./);
-    expect(stdout).toMatch(/0 erasure\(s\) on record/);
-    expect(statSync(restoredFile).mode & 0o777).toBe(0o600);
-    await servesSubscriber(`sqlite:${restoredFile}`, link, true);
-  });
+      const restoredFile = path.join(dir, 'restored-age', 'dh.sqlite');
+      const restoreEnv = {
+        DATABASE_URL: `sqlite:${restoredFile}`,
+        ERASURE_LEDGER: path.join(dir, 'restored-age', 'erasure-ledger'),
+      };
+      const noIdentity = await node('db-restore.ts', restoreEnv, [backupFile]).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(noIdentity.stderr).toMatch(
+        /encrypted with age: give the identity \(secret key\) file with --identity <file>/,
+      );
+      const otherIdentity = path.join(dir, 'other-identity.txt');
+      writeFileSync(otherIdentity, `${await generateIdentity()}\n`, { mode: 0o600 });
+      const wrong = await node('db-restore.ts', restoreEnv, [backupFile, '--identity', otherIdentity]).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(wrong.stderr).toMatch(/could not be decrypted with the identity in .*encrypted to another recipient/);
+      const { stdout } = await node('db-restore.ts', restoreEnv, [backupFile, '--identity', identityFile]);
+      expect(stdout).toMatch(/Restored .* to .*restored-age\/dh\.sqlite\./);
+      expect(stdout).toMatch(/0 erasure\(s\) on record/);
+      expect(statSync(restoredFile).mode & 0o777).toBe(0o600);
+      await servesSubscriber(`sqlite:${restoredFile}`, link, true);
+    },
+  );
 
-  it.skipIf(!testPostgresUrl)(`${postgresLabel}: pg_dump while live, pg_restore into a new database`, { timeout: 120_000 }, async () => {
-    const source = await createScratchDatabase(testPostgresUrl ?? '');
-    scratch.push(source);
-    const link = await seed(source.url);
-    const dump = path.join(dir, 'dh.dump');
-    await whileLive(source.url, () => run('pg_dump', ['--format=custom', `--file=${dump}`, source.url]));
-    const fresh = await createScratchDatabase(testPostgresUrl ?? '');
-    scratch.push(fresh);
-    await run('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', `--dbname=${fresh.url}`, dump]);
-    await servesSubscriber(fresh.url, link, true);
-  });
+  it.skipIf(!testPostgresUrl)(
+    `${postgresLabel}: pg_dump while live, pg_restore into a new database`,
+    { timeout: 120_000 },
+    async () => {
+      const source = await createScratchDatabase(testPostgresUrl ?? '');
+      scratch.push(source);
+      const link = await seed(source.url);
+      const dump = path.join(dir, 'dh.dump');
+      await whileLive(source.url, () => run('pg_dump', ['--format=custom', `--file=${dump}`, source.url]));
+      const fresh = await createScratchDatabase(testPostgresUrl ?? '');
+      scratch.push(fresh);
+      await run('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', `--dbname=${fresh.url}`, dump]);
+      await servesSubscriber(fresh.url, link, true);
+    },
+  );
 });
