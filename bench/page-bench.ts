@@ -30,6 +30,7 @@ import {
   startBuiltServer,
   withServer,
 } from './lib/processes.ts';
+import { logVolumeSection } from './lib/log-volume.ts';
 import { loadRun, loadTitle, progress, runBench } from './lib/run.ts';
 import { recordSummary } from './lib/summary.ts';
 import { int, kb, ms, printTable, seconds, verdict } from './lib/table.ts';
@@ -50,6 +51,8 @@ const TARGETS = {
 };
 const LIGHTHOUSE_RUNS = 5;
 const LOAD = { connections: 50, durationSec: 10, warmupSec: 2 };
+// Short: log bytes per request barely move with the length of the run.
+const LOG_LOAD = { connections: 10, durationSec: 5, warmupSec: 1 };
 const BR = { 'accept-encoding': 'br' };
 
 // ---------------------------------------------------------------------------------------------
@@ -681,6 +684,7 @@ async function main(): Promise<void> {
     },
   );
   printThroughput([...prod, bare], home.body.length, loadBefore);
+  await logVolumeSection('/', BR, LOG_LOAD, 'Page');
 }
 
 runBench({ name: 'Page bench', timeoutMs: 15 * 60_000, headerExtra: `, Chromium ${chromePath}` }, main);

@@ -21,6 +21,7 @@ import { healthPlugin } from './plugins/health.ts';
 import { clientErrorHandler, frameworkErrorHandler, httpContractPlugin } from './plugins/http-contract.ts';
 import { trustProxyFn } from './lib/client-address.ts';
 import { FastPaths } from './lib/fast-paths.ts';
+import { RequestLog } from './lib/request-log.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -138,10 +139,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
   });
   const fastPaths = new FastPaths();
+  // One line a request at most, the same rule for Fastify's routes and the fast paths.
+  const requestLog = new RequestLog(env.LOG_REQUESTS === 'on');
   // One reading of the client's address, for Fastify's request.ip and for the fast paths.
   const trust = trustProxyFn(env.TRUST_PROXY);
   const app: FastifyInstance = Fastify({
     logger: loggerOptions(env, deps.logStream),
+    logController: requestLog,
     // Nothing we accept is near Fastify's 1 MiB default; a sign-up is well under 16 KB.
     bodyLimit: 16 * 1024,
     // http-contract answers 503 while closing, in the one error shape.
@@ -247,7 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     personalDataDailyAllowance: env.PERSONAL_DATA_DAILY_ALLOWANCE,
     broadcastApprovals: env.BROADCAST_APPROVALS,
   });
-  fastPaths.start({ log: app.log, metrics: app.metrics });
+  fastPaths.start({ log: app.log, metrics: app.metrics, requests: requestLog });
   // Closing, the app answers 503 in the one shape from a hook (http-contract.ts): Fastify's to give.
   app.addHook('preClose', (done) => {
     fastPaths.close();

@@ -64,6 +64,14 @@ describe('loadEnv: store, mail and abuse settings', () => {
     expect(() => loadEnv({ SIGNUP_MIN_FILL_SECONDS: '10' })).toThrow(/SIGNUP_MIN_FILL_SECONDS: must be 0–3/);
   });
 
+  it('writes a line for every request unless LOG_REQUESTS=off, and refuses any other value in words', () => {
+    expect(loadEnv({}).LOG_REQUESTS).toBe('on');
+    expect(loadEnv({ LOG_REQUESTS: ' off ' }).LOG_REQUESTS).toBe('off');
+    expect(() => loadEnv({ LOG_REQUESTS: 'false' })).toThrow(
+      /LOG_REQUESTS: must be on \(a line for every request: the default\) or off/,
+    );
+  });
+
   it('leaves /metrics off unless METRICS_TOKEN is set, and takes only a long, header-safe token', () => {
     expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
     expect(loadEnv({ METRICS_TOKEN: ' 0123456789abcdef0123 ' }).METRICS_TOKEN).toBe('0123456789abcdef0123');

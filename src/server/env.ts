@@ -42,6 +42,17 @@ const envSchema = z
       .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://')
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // A line for every request (src/server/lib/request-log.ts); off behind a proxy that writes an
+    // access log, leaving only errors, refusals and slow answers.
+    LOG_REQUESTS: z
+      .string()
+      .trim()
+      .pipe(
+        z.enum(['on', 'off'], {
+          error: 'must be on (a line for every request: the default) or off (only errors, refusals and slow requests)',
+        }),
+      )
+      .default('on'),
     DATABASE_URL: z
       .string()
       .trim()

@@ -9,6 +9,7 @@ import { parseSiteContent } from '../../shared/content-schema.ts';
 import { apiPaths, healthPaths } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
 import { FastPaths } from '../lib/fast-paths.ts';
+import { RequestLog } from '../lib/request-log.ts';
 import { ask, header, serveAppTwice, type Answer } from '../test/fast-path-harness.ts';
 import { sampleOf } from '../test/prometheus-text.ts';
 import { PROOF_RECHECK_MS } from './proof-cache.ts';
@@ -158,7 +159,7 @@ describe('the proof fast path answers exactly as the route', () => {
     expect(StandardMerkleTree.verify(root, LEAF_ENCODING, [late], proof)).toBe(true);
   });
 
-  it('counts its answers in the same HTTP metrics, and logs the same two lines', async () => {
+  it('counts its answers in the same HTTP metrics, and logs the same one line', async () => {
     const [a = ''] = listed;
     const labels = { method: 'GET', route: apiPaths.allowlistProof, status: '200' };
     const countOf = (text: string) => sampleOf(text, 'dh_http_requests_total', labels) ?? 0;
@@ -171,12 +172,21 @@ describe('the proof fast path answers exactly as the route', () => {
     expect(timedOf(after) - timedOf(before)).toBe(2);
 
     const fast = fastLines().at(-1);
-    const route = lines.filter((l) => String(l.reqId).startsWith('req-') && l.msg === 'request completed').at(-1);
-    const incoming = lines.filter((l) => l.reqId === fast?.reqId);
-    expect(incoming.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
-    expect(incoming[0]?.req).toEqual({ method: 'GET', path: proofPath(a) });
+    // The route's line for the same request (the scrapes above have lines of their own).
+    const route = lines
+      .filter(
+        (l) => String(l.reqId).startsWith('req-') && (l.req as { path?: string } | undefined)?.path === proofPath(a),
+      )
+      .at(-1);
+    const ofFast = lines.filter((l) => l.reqId === fast?.reqId);
+    const ofRoute = lines.filter((l) => l.reqId === route?.reqId);
+    expect(ofFast.map((l) => l.msg)).toEqual(['request completed']);
+    expect(ofRoute.map((l) => l.msg)).toEqual(['request completed']);
+    expect(fast?.req).toEqual({ method: 'GET', path: proofPath(a) });
+    expect(fast?.req).toEqual(route?.req);
     expect(Object.keys(fast ?? {}).sort()).toEqual(Object.keys(route ?? {}).sort());
     expect(fast?.res).toEqual(route?.res);
+    expect(fast?.level).toEqual(route?.level);
   });
 
   it('leaves every other request to Fastify, untouched', async () => {
@@ -210,12 +220,13 @@ describe('the fast paths step aside', () => {
   const res = { headersSent: false } as http.ServerResponse;
   const metrics = { httpAnswer: () => () => {} } as unknown as Parameters<FastPaths['start']>[0]['metrics'];
   const log = { level: 'silent', error: () => {} } as unknown as Parameters<FastPaths['start']>[0]['log'];
+  const requests = new RequestLog(true);
 
   it('before the app has started them, and once it closes', () => {
     const paths = new FastPaths();
     paths.add(fastPath);
     expect(paths.handle(req, res)).toBe(false);
-    paths.start({ log, metrics });
+    paths.start({ log, metrics, requests });
     expect(paths.handle(req, res)).toBe(true);
     paths.close();
     expect(paths.handle(req, res)).toBe(false);
@@ -229,7 +240,7 @@ describe('the fast paths step aside', () => {
         throw new Error('a bug');
       },
     });
-    paths.start({ log, metrics });
+    paths.start({ log, metrics, requests });
     expect(paths.handle(req, res)).toBe(false);
   });
 });

@@ -3,14 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppMetrics } from '../plugins/metrics.ts';
 import { logSafeError } from './log-safe.ts';
+import type { RequestLog } from './request-log.ts';
 
 // Answers that go out before Fastify's routing and hooks (docs/decisions/0049-proof-fast-path.md).
 // A fast path takes only the requests it can answer exactly as the route behind it would, from
 // memory and at once; it leaves every other request untouched, and Fastify answers it as usual.
 // What every response owes beyond its own bytes is kept here, once for all fast paths: the HTTP
-// metrics (the same series as the onResponse hook's), the request log lines (the same two lines,
-// through the same serializers, when the level asks for them), and stepping aside while the app
-// closes (so the one 503 the app gives then is Fastify's).
+// metrics (the same series as the onResponse hook's), the request's log line (written by the same
+// RequestLog as Fastify's, through the same serializers), and stepping aside while the app closes
+// (so the one 503 the app gives then is Fastify's).
 
 export interface FastPath {
   /** The route pattern it answers for: the metrics' `route` label, as Fastify's would be. */
@@ -24,13 +25,11 @@ export interface FastPath {
 
 type Recorder = (seconds: number) => void;
 
-/** The levels at which Fastify writes its two lines a request (its base logger's type has no isLevelEnabled). */
-const REQUEST_LINES_AT = new Set(['info', 'debug', 'trace']);
-
 export class FastPaths {
   private readonly paths: FastPath[] = [];
   private log: FastifyBaseLogger | null = null;
   private metrics: AppMetrics | null = null;
+  private requests: RequestLog | null = null;
   private closing = false;
   private readonly recorders = new Map<string, Recorder>();
   private served = 0;
@@ -40,9 +39,10 @@ export class FastPaths {
   }
 
   /** Turns them on, once the log and the metrics they report to exist. */
-  start(deps: { log: FastifyBaseLogger; metrics: AppMetrics }): void {
+  start(deps: { log: FastifyBaseLogger; metrics: AppMetrics; requests: RequestLog }): void {
     this.log = deps.log;
     this.metrics = deps.metrics;
+    this.requests = deps.requests;
   }
 
   /** Turns them off for good: the app is closing, and Fastify answers what still arrives. */
@@ -59,8 +59,8 @@ export class FastPaths {
 
   /** Whether a fast path answered the request; when not, nothing of it was touched. */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const { log, metrics } = this;
-    if (this.closing || log === null || metrics === null) return false;
+    const { log, metrics, requests } = this;
+    if (this.closing || log === null || metrics === null || requests === null) return false;
     const started = performance.now();
     for (const path of this.paths) {
       let status: number;
@@ -77,14 +77,14 @@ export class FastPaths {
       const ms = performance.now() - started;
       const method = req.method ?? 'GET';
       this.recorder(method, path.route, status, metrics)(ms / 1000);
-      if (REQUEST_LINES_AT.has(log.level)) {
-        // Fastify's two lines, through the app's serializers (method and path, status; never an
-        // address). Their ids are numbered apart from Fastify's own, which this cannot reach.
-        this.served = (this.served + 1) % 0x7fffffff;
-        const line = log.child({ reqId: `fast-${this.served.toString(36)}` });
-        line.info({ req: { method, url: req.url ?? '' } }, 'incoming request');
-        line.info({ res: { statusCode: status }, responseTime: ms }, 'request completed');
-      }
+      // Fastify's line (or none), by the same rule. Its ids are numbered apart from Fastify's own,
+      // which this cannot reach.
+      this.served = (this.served + 1) % 0x7fffffff;
+      const served = this.served;
+      const reqId = () => `fast-${served.toString(36)}`;
+      const url = req.url ?? '';
+      requests.started(log, method, url, reqId);
+      requests.line(log, { method, url, status, ms }, reqId);
       return true;
     }
     return false;
