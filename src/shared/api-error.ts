@@ -5,7 +5,7 @@ import { z } from 'zod/mini';
 // per-field sentences when fields are involved. The client's HTTP helper parses every error with
 // this schema, so a reply that does not match is itself handled as an error.
 
-export const apiErrorCodes = [
+const apiErrorCodes = [
   'bad_request',
   'invalid_fields',
   /** No valid operator session (the console shows its sign-in). */

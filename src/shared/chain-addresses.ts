@@ -18,7 +18,7 @@ import { base58, bech32, bech32m, createBase58check } from '@scure/base';
 //    32 bytes (an ed25519 key), with a digit, an upper-case and a lower-case letter (a random
 //    address lacks a digit once in about 1,400; words and numbers lack the rest).
 
-export type ChainAddressKind = 'bitcoin' | 'base58check' | 'bech32' | 'icap' | 'solana';
+type ChainAddressKind = 'bitcoin' | 'base58check' | 'bech32' | 'icap' | 'solana';
 
 export interface ChainAddress {
   kind: ChainAddressKind;

@@ -15,17 +15,17 @@ const httpsUrl = z
   .refine((u) => u.startsWith('https://'), 'must start with https://');
 
 /** What the wallet button does: flip to "Coming Soon", open the allowlist, or say it is closed. */
-export const walletModes = ['coming-soon', 'allowlist', 'closed'] as const;
+const walletModes = ['coming-soon', 'allowlist', 'closed'] as const;
 export type WalletMode = (typeof walletModes)[number];
 
-export const faqItemSchema = z.object({
+const faqItemSchema = z.object({
   question: text(200),
   answer: text(1000),
   /** This answer shows the official contract address (contractAddress) once it is set. */
   showsContractAddress: z.boolean().optional(),
 });
 
-export const socialLinkSchema = z.object({
+const socialLinkSchema = z.object({
   label: text(40),
   url: httpsUrl,
 });
@@ -35,7 +35,7 @@ export const socialLinkSchema = z.object({
  * (the name, ticker, links and switches are the same in every language). The FAQ is the same
  * questions in the same order; which answer shows the contract address is the English file's.
  */
-export const contentWordsSchema = z
+const contentWordsSchema = z
   .object({
     description: text(160),
     heroTagline: text(160),
@@ -49,11 +49,11 @@ export const contentWordsSchema = z
 export type ContentWords = z.infer<typeof contentWordsSchema>;
 
 /** The locales whose content words are a translation (the default's are the content file itself). */
-export type TranslatedLocale = Exclude<Locale, 'en'>;
+type TranslatedLocale = Exclude<Locale, 'en'>;
 const isTranslated = (l: Locale): l is TranslatedLocale => l !== defaultLocale;
 const translatedLocales = locales.filter(isTranslated);
 
-export const siteContentSchema = z
+const siteContentSchema = z
   .object({
     name: text(60),
     ticker: z.string().regex(/^[A-Z0-9]{2,8}$/, 'must be 2–8 capital letters or digits'),
@@ -196,7 +196,6 @@ export function contentIn(content: SiteContent, locale: Locale): SiteContent {
     faq: content.faq.map((item, i) => ({ ...item, ...words.faq[i] })),
   };
 }
-export type FaqItem = z.infer<typeof faqItemSchema>;
 
 /** Validates raw content; throws an Error whose message names every bad field by its path. */
 export function parseSiteContent(raw: unknown, source = 'content/site-content.ts'): SiteContent {

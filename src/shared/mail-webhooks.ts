@@ -8,4 +8,3 @@ export const webhookReplySchema = z.object({
   /** Of those, the ones not heard before (the rest were duplicates). */
   counted: z.number(),
 });
-export type WebhookReply = z.output<typeof webhookReplySchema>;

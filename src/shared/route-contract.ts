@@ -17,11 +17,11 @@ import type { ApiErrorCode } from './api-error.ts';
 type Schema = z.ZodMiniType;
 
 /** A 2xx that is not JSON: a file the browser saves (its media type), e.g. the CSV downloads. */
-export interface FileReply {
+interface FileReply {
   file: string;
 }
 /** A 2xx with no body (204), e.g. GET /api/csrf, whose answer is its cookies. */
-export interface EmptyReply {
+interface EmptyReply {
   empty: 204;
 }
 
@@ -50,8 +50,6 @@ export const isJsonReply = (reply: RouteContract['reply']): reply is Schema => '
 
 /** What a schema of the contract is as parsed (undefined when the contract has none). */
 export type ContractOutput<S> = S extends Schema ? z.output<S> : undefined;
-/** What a caller passes for a schema of the contract. */
-export type ContractInput<S> = S extends Schema ? z.input<S> : undefined;
 
 /** The path with its `:name` segments filled in (each value URL-encoded). */
 export function fillPath(path: string, params: Record<string, string> | undefined): string {

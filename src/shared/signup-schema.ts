@@ -173,8 +173,7 @@ export function parseSignup(input: unknown): SignupParse {
 }
 
 /** The JSON answer to an accepted sign-up (errors use the shared error shape, api-error.ts). */
-export const signupReplySchema = messageReplySchema;
-export type SignupReply = z.output<typeof signupReplySchema>;
+const signupReplySchema = messageReplySchema;
 
 /**
  * The hydrated form's JSON sign-up. The same address takes the no-JavaScript form post, which the

@@ -4,8 +4,7 @@ import type { Locale } from '../../content/messages/locales.ts';
 import type { WalletMode } from './content-schema.ts';
 import type { SignupView } from './signup-schema.ts';
 
-export const sitePages = ['home', 'privacy', 'not-found', 'notice'] as const;
-export type SitePageName = (typeof sitePages)[number];
+export type SitePageName = 'home' | 'privacy' | 'not-found' | 'notice';
 
 /** The presale countdown, when the content file sets a date: what the banner needs to render it. */
 export interface PresaleProps {
@@ -47,7 +46,7 @@ export interface Notice {
   action?: NoticeAction;
 }
 
-export interface NoticeAction {
+interface NoticeAction {
   /** What the button says, e.g. "Confirm my sign-up". */
   label: string;
   /** Where the form posts: one of our own paths (src/shared/paths.ts), with its query if any. */
@@ -55,6 +54,3 @@ export interface NoticeAction {
   /** Hidden fields sent with the press. */
   fields?: Record<string, string>;
 }
-
-export const isSitePageName = (v: unknown): v is SitePageName =>
-  typeof v === 'string' && (sitePages as readonly string[]).includes(v);

@@ -6,7 +6,7 @@ import { sessionContract } from '../../shared/admin/contracts.ts';
 import { callContract } from '../lib/call-contract.ts';
 
 /** Marks the console's root; the public page's build is checked never to contain it. */
-export const CONSOLE_MARKER = 'dh-operators-console';
+const CONSOLE_MARKER = 'dh-operators-console';
 
 type Stage =
   | { kind: 'loading' }

@@ -31,7 +31,7 @@ import { callContract } from '../lib/call-contract.ts';
 // the server issues every challenge and decides every answer.
 
 /** Why the browser's passkey prompt gave no answer, in words. */
-export function passkeyPromptMessage(error: unknown): string {
+function passkeyPromptMessage(error: unknown): string {
   if (!browserSupportsWebAuthn())
     return 'This browser cannot use passkeys. Please use a code from your authenticator app.';
   if (error instanceof WebAuthnError && error.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {

@@ -20,13 +20,13 @@ interface ManifestChunk {
   css?: string[];
 }
 
-export interface ConsoleBuild {
+interface ConsoleBuild {
   dir: string;
   script: string;
   styles: string[];
 }
 
-export function loadConsoleBuild(distDir: string): ConsoleBuild | null {
+function loadConsoleBuild(distDir: string): ConsoleBuild | null {
   const dir = path.join(distDir, 'admin');
   const manifestFile = path.join(dir, '.vite/manifest.json');
   if (!existsSync(manifestFile)) return null;
@@ -36,7 +36,7 @@ export function loadConsoleBuild(distDir: string): ConsoleBuild | null {
   return { dir, script: entry.file, styles: entry.css ?? [] };
 }
 
-export function consoleShell(build: ConsoleBuild, siteName: string): string {
+function consoleShell(build: ConsoleBuild, siteName: string): string {
   const asset = (file: string) => escapeHtml(`${adminPaths.assets}${file.replace(/^assets\//, '')}`);
   return [
     '<!doctype html>',

@@ -45,7 +45,7 @@ declare module 'fastify' {
 }
 
 const signedOutMessage = 'You are signed out, or your session has ended. Please sign in again.';
-export const freshProofMessage = 'Please enter a code from your authenticator app to confirm this.';
+const freshProofMessage = 'Please enter a code from your authenticator app to confirm this.';
 
 /** Loads the cookie's live session onto the request, or answers 401 (and clears the dead cookie). */
 async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedInOperator | null> {

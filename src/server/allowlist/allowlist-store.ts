@@ -101,7 +101,7 @@ export async function entryStatus(db: Db, address: string): Promise<AllowlistSta
  * How long the link token a join reply carries stays good: long enough to type an address after
  * signing, short enough that a token left in a closed tab is soon worth nothing.
  */
-export const LINK_TOKEN_TTL_MS = 30 * 60 * 1000;
+const LINK_TOKEN_TTL_MS = 30 * 60 * 1000;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -9,7 +9,7 @@ import { apiError } from '../../shared/api-error.ts';
 // `headersFor` every response gets them from.
 
 /** Public, the same for everyone until the next snapshot. */
-export const PROOF_CACHE_CONTROL = 'public, max-age=60';
+const PROOF_CACHE_CONTROL = 'public, max-age=60';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface ProofAnswer {
@@ -69,7 +69,7 @@ export const notModifiedFor = (answer: ProofAnswer, ifNoneMatch: string | undefi
  * Whether an If-None-Match names this tag: weak comparison, as RFC 9110 §13.1.2 asks of it, so
  * `W/"…"` matches too, and `*` matches any current answer.
  */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header === etag) return true;
   for (const part of header.split(',')) {

@@ -3,15 +3,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.ts';
 
-export {
-  EmptyAllowlist,
-  freezeSnapshot,
-  LEAF_ENCODING,
-  listSnapshots,
-  registrationOpen,
-  setRegistration,
-  snapshotById,
-} from './snapshots.ts';
+export { EmptyAllowlist, freezeSnapshot, listSnapshots, registrationOpen, setRegistration } from './snapshots.ts';
 export { removeEntry } from './allowlist-store.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -30,7 +22,7 @@ export interface ConsoleEntry {
   country: string | null;
   email: EmailLink;
 }
-export type EmailLink = 'linked' | 'pending' | 'none';
+type EmailLink = 'linked' | 'pending' | 'none';
 
 // The confirmed link is the entry's own column; a request is pending until it expires. The
 // allowlist never reads or holds the subscriber's address.

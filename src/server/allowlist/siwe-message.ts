@@ -45,7 +45,7 @@ export function writeMessage(
 }
 
 /** What a message that passed every check of its own text says. */
-export interface ReadMessage {
+interface ReadMessage {
   address: Address.Address;
   purpose: AllowlistPurpose;
   nonce: string;

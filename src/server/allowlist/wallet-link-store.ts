@@ -21,7 +21,7 @@ export const WALLET_LINK_VALID_MS = 7 * 24 * 60 * 60 * 1000;
  * At most one such email per address in this window, however many wallets ask (as a sign-up's
  * confirmation email): a stranger's wallets cannot fill someone's inbox.
  */
-export const LINK_MAIL_COOLDOWN_MS = 15 * 60 * 1000;
+const LINK_MAIL_COOLDOWN_MS = 15 * 60 * 1000;
 
 export type AskOutcome = 'queued' | 'already-linked' | 'cooling-down' | 'gone';
 

@@ -5,7 +5,7 @@ import type { AppMetrics } from '../plugins/metrics.ts';
  * buffer full, its flush failed, unreadable or from another site, or skipped on purpose (bots,
  * Do Not Track, Global Privacy Control, prefetches).
  */
-export const beaconDropReasons = [
+const beaconDropReasons = [
   'over-budget',
   'buffer-full',
   'write-failed',

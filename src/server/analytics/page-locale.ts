@@ -9,7 +9,7 @@ import { countedPagePaths } from '../../shared/paths.ts';
 // the days counted before pages had locales read as English, which they were.
 
 /** What a path off our pages counts as: '(other)' at the root, '/es/(other)' below a locale. */
-export const OTHER_PAGE = '(other)';
+const OTHER_PAGE = '(other)';
 
 /** The URL of `path` in `locale`: '/' → '/es/', '/privacy' → '/es/privacy'; English's as it is. */
 export function localePath(locale: Locale, path: string): string {

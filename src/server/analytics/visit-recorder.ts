@@ -5,7 +5,7 @@ import { DropCounts, writeDrops, type DropReason } from './drop-counts.ts';
 export type VisitRow = VisitsTable;
 
 /** Referrers beyond this many distinct hosts in a day are counted as this. */
-export const OTHER_REFERRER = '(other)';
+const OTHER_REFERRER = '(other)';
 
 /** The bounds (docs/decisions/0012-limits-logs-and-beacon-budget.md). */
 export const recorderLimits = {

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { PublicAddress } from './address.ts';
 
-export type AsnTableStats = {
+type AsnTableStats = {
   v4Ranges: number;
   v6Ranges: number;
   orgs: number;
@@ -30,7 +30,7 @@ export type AsnTable = {
 
 export type AsnFiles = { v4: string; v6: string };
 
-export function defaultAsnFiles(): AsnFiles {
+function defaultAsnFiles(): AsnFiles {
   // Resolved at run time rather than bundled: the server bundle keeps packages external, and
   // these files are tens of MB.
   const require = createRequire(import.meta.url);

@@ -34,7 +34,7 @@ export type RemoteGeo = {
   close(): void;
 };
 
-export const MAX_REMOTE_TIMEOUT_MS = 300;
+const MAX_REMOTE_TIMEOUT_MS = 300;
 const DEFAULT_CACHE_SIZE = 10_000;
 const DEFAULT_CACHE_TTL_MS = 60 * 60 * 1000;
 // An ipinfo answer is a few hundred bytes; anything much bigger is not one.

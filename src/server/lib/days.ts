@@ -5,6 +5,3 @@ export const dayOf = (d: Date): string => d.toISOString().slice(0, 10);
 
 export const addDays = (day: string, n: number): string =>
   dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000));
-
-export const isDay = (v: string): boolean =>
-  /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));

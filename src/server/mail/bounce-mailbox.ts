@@ -13,7 +13,7 @@ import type { BounceIntake } from './bounces.ts';
 // a report is moved aside unread.
 // docs/decisions/0035-bounces-complaints-and-suppression.md
 
-export interface Classified {
+interface Classified {
   kind: BounceKind;
   /**
    * Our references found in the report, most telling first: VERP addresses in its own recipient
@@ -62,7 +62,7 @@ function referencesIn(mail: ParsedMail, raw: string): string[] {
  * What a message in the bounce mailbox reports, or null when it is neither a failed-delivery DSN
  * nor a feedback report (an auto-reply, a "delayed" warning, spam), or names no email of ours.
  */
-export function classifyReport(mail: ParsedMail, raw: string, fallbackId: string): Classified | null {
+function classifyReport(mail: ParsedMail, raw: string, fallbackId: string): Classified | null {
   const contentType = mail.headers.get('content-type');
   const reportType =
     contentType && typeof contentType === 'object' && 'params' in contentType

@@ -16,7 +16,7 @@ export interface DkimSigning {
 }
 
 /** Smaller RSA keys are refused by Gmail and by verifiers such as mailauth (minBitLength 1024). */
-export const DKIM_MIN_BITS = 1024;
+const DKIM_MIN_BITS = 1024;
 
 const LABEL = /^(?=.{1,63}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
 
@@ -132,7 +132,7 @@ function relaxedBody(body: string): string {
  * first line. The message is read as bytes (latin1 keeps each byte one character), its bare LFs
  * as CRLF: nodemailer leaves a 7bit part's line breaks as given and SMTP sends them as CRLF.
  */
-export function dkimSignature(
+function dkimSignature(
   message: Buffer,
   signing: DkimSigning,
   now: Date = new Date(),

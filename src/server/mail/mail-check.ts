@@ -30,9 +30,9 @@ export interface DnsLookups {
  * A resolver cut off from it may answer "no such name" for everything (as this project's build
  * machines do), which would read as "every record missing" — so without this answer nothing is judged.
  */
-export const CANARY = 'com';
+const CANARY = 'com';
 
-export type Verdict = 'matches' | 'differs' | 'missing' | 'unreachable' | 'not-signed-here';
+type Verdict = 'matches' | 'differs' | 'missing' | 'unreachable' | 'not-signed-here';
 
 export interface RecordCheck {
   what: 'SPF' | 'DKIM' | 'DMARC' | 'Bounce MX';

@@ -1,6 +1,6 @@
 import type { AppMetrics } from '../plugins/metrics.ts';
 
-export interface MailMetrics {
+interface MailMetrics {
   /** `kind` is the outbox kind (confirmation, broadcast, …): a name from our code. */
   sent(kind: string): void;
   /** One failed attempt (it is retried later unless the server refused for good). */

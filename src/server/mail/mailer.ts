@@ -93,7 +93,7 @@ function headerBlock(file: string): string {
  * The .eml files in `dir` addressed to `address` (compared ignoring case), found by reading each
  * file's To: header: no new record of who was written to is kept for this.
  */
-export function outboxFilesTo(dir: string, address: string): string[] {
+function outboxFilesTo(dir: string, address: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.eml'));

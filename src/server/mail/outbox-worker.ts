@@ -12,7 +12,7 @@ import type { Verp } from './verp.ts';
 import type { VisitorFirstPace } from './visitor-first-pace.ts';
 
 export const RETRY_BASE_MS = 30_000;
-export const RETRY_MAX_MS = 16 * 60_000;
+const RETRY_MAX_MS = 16 * 60_000;
 /** After this long an email is marked failed rather than retried for ever. */
 export const GIVE_UP_AFTER_MS = 48 * 60 * 60_000;
 // Longer than any SMTP exchange can take (mailer timeouts), so a lease only lapses if its holder died.
@@ -23,22 +23,22 @@ const LEASE_MS = 5 * 60_000;
  * (docs/decisions/0046-broadcast-throughput.md). A pause still stops them: each is composed, and
  * its broadcast read, just before its own send.
  */
-export const BROADCAST_LOOKAHEAD = 32;
+const BROADCAST_LOOKAHEAD = 32;
 /**
  * Marks of rows whose email the server took (and of rows cancelled) wait to be written together,
  * one UPDATE and one commit for up to this many, or for MARK_DELAY_MS after the first of them,
  * whichever comes first. A crash in that time may send them again (as a crash between an email's
  * 250 and its mark always could): at most this many, plus those in their SMTP exchange.
  */
-export const MARK_BATCH = 32;
-export const MARK_DELAY_MS = 250;
+const MARK_BATCH = 32;
+const MARK_DELAY_MS = 250;
 /**
  * Rows of other kinds (confirmations) kept leased ahead of the slots grow up to this many while
  * each claim comes back full (a backlog, as after a burst of sign-ups): one claim per this many
  * emails rather than one per email (decision 0051). A short claim (the queue's end) shrinks it back
  * to a slot's worth, so an instance never sits on rows another could be sending.
  */
-export const OTHER_LOOKAHEAD_MAX = 32;
+const OTHER_LOOKAHEAD_MAX = 32;
 
 /** 30 s after the first failure, doubling, at most 16 min. */
 export const retryDelayMs = (failures: number): number =>
@@ -105,7 +105,7 @@ interface PendingMark {
 }
 
 /** An SMTP answer in the 5xx range: the server refused for good; retrying will not change it. */
-export const isPermanentSmtpFailure = (error: unknown): boolean => {
+const isPermanentSmtpFailure = (error: unknown): boolean => {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
 };

@@ -10,8 +10,8 @@ import { deriveKey, type DataKey, type SecretBox } from '../store/secret-box.ts'
 // no address.
 
 /** Soft bounces of one address within SOFT_WINDOW_MS that suppress it. */
-export const SOFT_BOUNCE_LIMIT = 3;
-export const SOFT_WINDOW_MS = 7 * 24 * 60 * 60_000;
+const SOFT_BOUNCE_LIMIT = 3;
+const SOFT_WINDOW_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * Policy and content refusals (5.7.x: a receiver's filter, a blocklist, "not authorised") say
@@ -23,9 +23,9 @@ export const SOFT_WINDOW_MS = 7 * 24 * 60 * 60_000;
  * into a standing refusal is itself what providers count against a sender. A launch's emails
  * (confirmation, broadcast, a resend, within days) never reach it.
  */
-export const POLICY_REFUSAL_LIMIT = 3;
-export const POLICY_MIN_SPAN_MS = 14 * 24 * 60 * 60_000;
-export const POLICY_WINDOW_MS = 60 * 24 * 60 * 60_000;
+const POLICY_REFUSAL_LIMIT = 3;
+const POLICY_MIN_SPAN_MS = 14 * 24 * 60 * 60_000;
+const POLICY_WINDOW_MS = 60 * 24 * 60 * 60_000;
 
 const PURPOSE = 'suppression/v1';
 
@@ -35,7 +35,7 @@ const PURPOSE = 'suppression/v1';
  * gives up after 5 days; providers' retries stop within 72 hours), so a late bounce still finds
  * its broadcast; short enough that a complaint about an old email does not land on a new one.
  */
-export const ADDRESS_ATTRIBUTION_MS = 7 * 24 * 60 * 60_000;
+const ADDRESS_ATTRIBUTION_MS = 7 * 24 * 60 * 60_000;
 
 /** Lower-cased, trimmed, angle brackets and display name dropped: as subscribers.email_key. */
 export function normaliseAddress(address: string): string {

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 export type LoopBusy = () => number;
 
 /** Reads libuv's own idle accounting (cheap: two counters), so nothing is sampled on a timer. */
-export function eventLoopBusy(): LoopBusy {
+function eventLoopBusy(): LoopBusy {
   let last = performance.eventLoopUtilization();
   return () => {
     const now = performance.eventLoopUtilization();

@@ -40,7 +40,7 @@ export const linkComposerOptions = (
 });
 
 /** The digest of the token one email carries, and until when it works. */
-export interface TokenWrite {
+interface TokenWrite {
   outboxId: string;
   hash: string;
   expiresAt: string;

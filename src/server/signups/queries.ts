@@ -5,21 +5,13 @@ import { sql, type Kysely } from 'kysely';
 import { addDays } from '../lib/days.ts';
 import type { Database } from '../store/schema.ts';
 
-export {
-  ConsoleInputError,
-  listSubscribers,
-  SCAN_BUDGET,
-  type ListFilter,
-  type ListOptions,
-  type ListStore,
-  type SubscriberSort,
-} from './subscriber-list.ts';
+export { ConsoleInputError, listSubscribers } from './subscriber-list.ts';
 export { subscriberDataExport, subscriberDetail } from './subscriber-records.ts';
-export { eraseSubscriber, resendConfirmation, resendMessage, type ResendResult } from './subscriber-actions.ts';
-export { CSV_COLUMNS, subscribersCsv } from './subscriber-csv.ts';
+export { eraseSubscriber, resendConfirmation, resendMessage } from './subscriber-actions.ts';
+export { subscribersCsv } from './subscriber-csv.ts';
 // The sign-up itself, for a feature that signs a person up on their behalf (the allowlist's email
 // link): the same batch, checks, cool-down and suppression as the form's.
-export { signupBatchWith, type SignupResult } from './signup-store.ts';
+export { signupBatchWith } from './signup-store.ts';
 
 /**
  * Sign-ups on each UTC day from `from` to `to` (inclusive); days with none are absent. Read from

@@ -1,11 +1,11 @@
 import type { AppMetrics } from '../plugins/metrics.ts';
 
 /** How an accepted sign-up landed: a new person, someone already on the list, or someone back. */
-export type SignupOutcome = 'created' | 'updated' | 'resubscribed';
+type SignupOutcome = 'created' | 'updated' | 'resubscribed';
 /** A sign-up answered as a success but not stored: a bot caught by a trap. */
-export type SignupTrap = 'honeypot' | 'too-fast';
+type SignupTrap = 'honeypot' | 'too-fast';
 
-export interface SignupMetrics {
+interface SignupMetrics {
   accepted(outcome: SignupOutcome): void;
   trapped(trap: SignupTrap): void;
 }

@@ -46,7 +46,7 @@ export async function recordConsentWording(db: Kysely<Database>, now: Date): Pro
  * What a sign-up stores of what was typed: every field of the schema but the honeypot and the locale. A field
  * added to the schema lands here by itself, and the compiler asks for its column (schema.ts).
  */
-export function typedFields(input: SignupInput): Omit<SignupInput, 'website' | 'locale'> {
+function typedFields(input: SignupInput): Omit<SignupInput, 'website' | 'locale'> {
   const fields = { ...input };
   delete fields.website;
   // Stored as the subscriber's locale from the sign-up's meta, which the route takes from here.

@@ -5,7 +5,7 @@ import { allRows, type ListFilter, type ListRow, type ListStore } from './subscr
 // The list as a spreadsheet (the writer: src/server/lib/csv.ts). Streamed from keyset batches
 // with back-pressure, so a million rows cost one batch of memory, not a million.
 
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   ['email', 'Email'],
   ['name', 'Name'],
   ['status', 'Status'],
@@ -31,7 +31,7 @@ const cells = (row: ListRow): string[] => CSV_COLUMNS.map(([key]) => neutraliseF
  * on PostgreSQL, a million rows exported with 250 a batch grew the peak RSS by about 55–63 MB,
  * against 66–76 MB with 1,000 (decision 0022), for about the same time.
  */
-export const CSV_BATCH = 250;
+const CSV_BATCH = 250;
 
 /**
  * The filtered list, oldest first unless told otherwise, as a CSV byte stream. `onRow` hears of

@@ -74,7 +74,7 @@ export function decodeCursor(cursor: string, sort: SubscriberSort): Key {
 // Rows
 
 /** Every column the list and the CSV export show. Never a token: those live on outbox rows. */
-export const listColumns = [
+const listColumns = [
   's.id',
   's.email',
   's.email_key',
@@ -113,7 +113,7 @@ export interface ListRow {
 }
 
 /** A row as the list shows it: the address masked, no name, city or comment (decision 0029). */
-export const listItem = (r: ListRow): SubscriberListItem => ({
+const listItem = (r: ListRow): SubscriberListItem => ({
   id: r.id,
   maskedEmail: maskEmail(r.email),
   status: r.status,
@@ -132,7 +132,7 @@ export const listItem = (r: ListRow): SubscriberListItem => ({
  * fills a page within them is common, and the ordered scan is the fastest plan there is; one that
  * does not is rare (fewer than about one row in 200), and the text index finds its few matches.
  */
-export const SCAN_BUDGET = 10_000;
+const SCAN_BUDGET = 10_000;
 
 interface SearchPlan {
   /** The condition on a subscribers row (alias `s`), for the ordered scan. */

@@ -69,7 +69,7 @@ async function readPerson(db: Kysely<Database>, id: string): Promise<Person | nu
 }
 
 /** When a confirmation could be resent: now, at the end of the cool-down, or never (not pending). */
-export function resendAvailability(
+function resendAvailability(
   person: { status: string; lastConfirmationAt: string | null },
   now: Date,
 ): PersonRecord['resend'] {

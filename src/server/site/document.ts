@@ -23,7 +23,7 @@ export interface DocumentInput {
 // JSON inside <script> must not be able to close the tag.
 const safeJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
-export function faqJsonLd(content: SiteContent): string {
+function faqJsonLd(content: SiteContent): string {
   return safeJson({
     '@context': 'https://schema.org',
     '@type': 'FAQPage',

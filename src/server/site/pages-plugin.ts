@@ -20,7 +20,7 @@ const wantsHtml = (request: FastifyRequest): boolean =>
   (request.method === 'GET' || request.method === 'HEAD') && /text\/html|\*\/\*/.test(request.headers.accept ?? '');
 
 /** 404: the page in the site's look for a browser, the one error shape for anything else. */
-export function sendNotFound(request: FastifyRequest, reply: FastifyReply, files: SiteFiles): FastifyReply {
+function sendNotFound(request: FastifyRequest, reply: FastifyReply, files: SiteFiles): FastifyReply {
   // In the language of the address it was asked at (`/es/…` is Spanish).
   if (wantsHtml(request))
     return sendMemoryFile(request, reply, files.in(pageLocale(request)).pages['not-found'], { status: 404 });

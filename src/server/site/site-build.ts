@@ -75,7 +75,7 @@ export const noscriptCss = '.countdown-clock{display:none}.presale-slot{min-heig
  * opened in a background tab paints, and so starts its scripts and counts its visit, only once it
  * is shown, as with the frame it waited for before.
  */
-export const loaderFor = (scripts: string[]): string =>
+const loaderFor = (scripts: string[]): string =>
   // The product asks for every load to open at the top: turning off scroll restoration here, while
   // the page is still being parsed, stops the browser from jumping back down on a reload. (It is
   // not done later, when a visitor may already have scrolled.)
@@ -97,7 +97,7 @@ export const loaderFor = (scripts: string[]): string =>
  * and links are left alone: they already work without script, and a replay would act twice. A
  * button tapped again because nothing happened is kept once: the person meant it once.
  */
-export const earlyClicksScript =
+const earlyClicksScript =
   '(function(){var q=[];function c(e){var b=e.target.closest&&e.target.closest("[data-island] button[type=button]");if(b&&q.indexOf(b)<0)q.push(b)}' +
   `document.addEventListener("click",c,true);window.${earlyClicksGlobal}=function(){document.removeEventListener("click",c,true);return q}})();`;
 
@@ -109,7 +109,7 @@ export const earlyClicksScript =
  * session. By hand: a library would be more bytes than this, in the one script every visitor runs.
  * Fixed at the bottom of the screen, so showing it moves nothing (no layout shift).
  */
-export const languageOfferScript =
+const languageOfferScript =
   '(function(){var o=document.querySelector("[data-language-offer]");if(!o)return;' +
   'try{if(sessionStorage.getItem("dh-language-offer"))return}catch(e){}' +
   'function m(t,l){t=t.toLowerCase();l=l.toLowerCase();var p=l.split("-")[0];' +
@@ -119,8 +119,7 @@ export const languageOfferScript =
   'for(j=0;j<a.length;j++)if(m(L[i],a[j].lang)){a[j].hidden=false;o.hidden=false;' +
   'o.querySelector("button").onclick=function(){o.hidden=true;try{sessionStorage.setItem("dh-language-offer","1")}catch(e){}};return}}})();';
 
-export const cspHash = (text: string): string =>
-  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 export const hasSiteBuild = (distDir: string): boolean =>
   existsSync(path.join(distDir, 'client/.vite/manifest.json')) && existsSync(path.join(distDir, 'ssr/entry-server.js'));

@@ -12,7 +12,7 @@ import type { SiteBuild } from './site-build.ts';
 type StaticPage = Exclude<SitePageName, 'notice'>;
 
 /** One locale's documents. */
-export interface LocaleFiles {
+interface LocaleFiles {
   /**
    * The pages every visitor gets. Each read gives the page as it reads now: a page whose words
    * depend on the time (the presale countdown, the footer's year) is rendered again when, and

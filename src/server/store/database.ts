@@ -24,7 +24,7 @@ export interface Store {
   close: () => Promise<void>;
 }
 
-export const DEFAULT_SQLITE_PATH = 'data/dh.sqlite';
+const DEFAULT_SQLITE_PATH = 'data/dh.sqlite';
 
 /** A ROLLBACK with no transaction open: what Kysely reads of a statement's run, and nothing else. */
 const noTransactionToRollBack = { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) };
@@ -95,7 +95,7 @@ export function parseDatabaseUrl(url: string | undefined): { dialect: Dialect; t
  * the same list deletes its -journal when its transaction ends, so a file seen a moment ago can be
  * gone at the chmod (two instances starting at once crashed on exactly that).
  */
-export function ownerOnly(file: string): void {
+function ownerOnly(file: string): void {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   // 'a' creates a missing file with the mode and leaves an existing one's bytes alone.
   closeSync(openSync(file, 'a', 0o600));
@@ -140,13 +140,13 @@ export class MissingStoreError extends Error {}
  * a connection that is not made within this long is given up (pg-pool also fails a wait for a free
  * connection after it)…
  */
-export const PG_CONNECT_TIMEOUT_MS = 2000;
+const PG_CONNECT_TIMEOUT_MS = 2000;
 /**
  * …and a statement with no answer after this long fails, on our side (the network may be what is
  * gone) and on the server's (statement_timeout, so it stops work nobody waits for). Requests wait
  * far less (group-commit.ts answers 503 first); this bounds how long a dead connection is held.
  */
-export const PG_STATEMENT_TIMEOUT_MS = 5000;
+const PG_STATEMENT_TIMEOUT_MS = 5000;
 
 /**
  * node-postgres fails a query that got no answer within query_timeout but keeps its connection,
@@ -251,7 +251,7 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
 }
 
 /** How long an erasure keeps asking for its WAL to be emptied before it says it could not. */
-export const ERASURE_CHECKPOINT_PATIENCE_MS = 2_000;
+const ERASURE_CHECKPOINT_PATIENCE_MS = 2_000;
 const ERASURE_CHECKPOINT_RETRY_MS = 10;
 
 /**

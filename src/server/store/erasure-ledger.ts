@@ -54,7 +54,7 @@ export function appendToLedgerFile(file: string, entries: readonly LedgerEntry[]
   }
 }
 
-export function readLedgerFile(file: string): LedgerEntry[] {
+function readLedgerFile(file: string): LedgerEntry[] {
   if (!existsSync(file)) return [];
   const entries: LedgerEntry[] = [];
   readFileSync(file, 'utf8')
@@ -73,7 +73,7 @@ export function readLedgerFile(file: string): LedgerEntry[] {
   return entries;
 }
 
-export async function readLedgerTable(db: Kysely<Database>): Promise<LedgerEntry[]> {
+async function readLedgerTable(db: Kysely<Database>): Promise<LedgerEntry[]> {
   const rows = await db.selectFrom('erasure_ledger').select(['key_id', 'hash', 'erased_at']).execute();
   return rows.map((r) => ({ keyId: r.key_id, hash: r.hash, erasedAt: r.erased_at }));
 }
@@ -104,7 +104,7 @@ export interface LedgerOutcome {
  * (a row made later than the entry) chose to come back, and stays. Every subscriber's address is
  * hashed under each data key the ledger uses, in batches.
  */
-export async function applyLedger(
+async function applyLedger(
   db: Kysely<Database>,
   secrets: SecretBox,
   entries: readonly LedgerEntry[],

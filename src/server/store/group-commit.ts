@@ -38,7 +38,7 @@ interface Queued {
  * How long a caller waits for its commit before it is told the store is unavailable: a sign-up is
  * answered within this even when the database has stopped answering (the issue asks for 2 s).
  */
-export const COMMIT_DEADLINE_MS = 1500;
+const COMMIT_DEADLINE_MS = 1500;
 
 const resolveItem = (item: Queued, value: unknown): void => {
   if (item.done) return;

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 
 /** How often the background connection copies the WAL into the database file. */
-export const CHECKPOINT_EVERY_MS = 200;
+const CHECKPOINT_EVERY_MS = 200;
 /**
  * The serving connection's own automatic checkpoint while the background one runs: a backstop
  * (about 40 MB of WAL at 4 KB pages) that only fires if the background connection falls behind or

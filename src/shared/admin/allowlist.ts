@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 
 // The presale allowlist as the console reads and acts on it (docs/decisions/0045-wallet-allowlist.md).
 
-export const allowlistEntrySchema = z.object({
+const allowlistEntrySchema = z.object({
   /** EIP-55. */
   address: z.string(),
   joinedAt: z.string(),
@@ -18,7 +18,7 @@ export const allowlistEntrySchema = z.object({
 });
 export type AllowlistEntry = z.output<typeof allowlistEntrySchema>;
 
-export const allowlistSnapshotSchema = z.object({
+const allowlistSnapshotSchema = z.object({
   id: z.string(),
   /** The Merkle root to put into the sale contract. */
   root: z.string(),
@@ -31,7 +31,7 @@ export const allowlistSnapshotSchema = z.object({
 });
 export type AllowlistSnapshot = z.output<typeof allowlistSnapshotSchema>;
 
-export const freezeRequestSchema = z.object({
+const freezeRequestSchema = z.object({
   requestedBy: z.string(),
   requestedAt: z.string(),
   keepOpen: z.boolean(),

@@ -20,7 +20,7 @@ export const MAX_PERIOD_DAYS = 366;
 const DAY_MS = 86_400_000;
 const dayTime = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 /** A real calendar day written YYYY-MM-DD (not 2026-02-30). */
-export const isCalendarDay = (v: string): boolean =>
+const isCalendarDay = (v: string): boolean =>
   /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(dayTime(v)) && new Date(dayTime(v)).toISOString().startsWith(v);
 /** Days from `from` to `to`, both included. */
 export const daysInPeriod = (from: string, to: string): number =>

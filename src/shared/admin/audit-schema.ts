@@ -65,9 +65,8 @@ export const auditActions = {
   'allowlist.reopened': 'Allowlist registration reopened',
 } as const;
 export type AuditAction = keyof typeof auditActions;
-export const auditActionNames = Object.keys(auditActions) as AuditAction[];
 
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.string(),
   at: z.string(),
   /** The operator who acted; null when nobody was signed in (a failed sign-in) or from the command line. */

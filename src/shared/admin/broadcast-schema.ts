@@ -5,7 +5,7 @@ import { roleAllows, type OperatorRole } from './roles.ts';
 
 // A launch broadcast as the console writes and reads it (docs/decisions/0015-launch-broadcast.md).
 
-export const broadcastLimits = { subject: 200, body: 20_000 } as const;
+const broadcastLimits = { subject: 200, body: 20_000 } as const;
 
 /**
  * How a fault names the field: English's as it always has; another locale's by its version ("the
@@ -106,10 +106,10 @@ export const versionLocales = (draft: { translations: BroadcastTranslations }): 
 export const broadcastIdParamsSchema = z.strictObject({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 /** 'done' is 'sending' with nothing left to send. */
-export const broadcastStates = ['draft', 'sending', 'paused', 'cancelled', 'done'] as const;
+const broadcastStates = ['draft', 'sending', 'paused', 'cancelled', 'done'] as const;
 export type BroadcastState = (typeof broadcastStates)[number];
 
-export const broadcastProgressSchema = z.object({
+const broadcastProgressSchema = z.object({
   /** Confirmed subscribers when it was sent (0 for a draft). */
   recipients: z.number(),
   /** Waiting to be sent (paused ones included). */
@@ -158,17 +158,15 @@ export const noProgress = (recipients = 0): BroadcastProgress => ({
 });
 
 /** BROADCAST_APPROVALS: 2 (a second operator approves every send) or 1 (a team of one). */
-export const broadcastApprovalCounts = [1, 2] as const;
-export type BroadcastApprovals = (typeof broadcastApprovalCounts)[number];
+export type BroadcastApprovals = 1 | 2;
 
 /** A SHA-256 of every version of a broadcast and its fallback, in hex: what an approval is bound to. */
-export const textHashSchema = z
+const textHashSchema = z
   .string()
   .check(z.regex(/^[0-9a-f]{64}$/, 'That is not the text’s fingerprint; reload the broadcast.'));
 
 /** Approve: the fingerprint of the text the approver read, so a text changed meanwhile is not approved. */
 export const broadcastApprovalSchema = z.strictObject({ textHash: textHashSchema });
-export type BroadcastApproval = z.output<typeof broadcastApprovalSchema>;
 
 export const broadcastSchema = z.object({
   id: z.string(),

@@ -53,7 +53,7 @@ export const mailSourceText = (source: string): string => sourceWords[source] ??
 export const bounceKindText = (kind: string): string => kindWords[kind] ?? kind;
 
 /** "2026-11-20 14:03 UTC": an ISO time as a sentence to an operator writes it. */
-export const utcMinute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+const utcMinute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 /** Why nothing was sent to a suppressed person, in words (the resend's refusal). */
 export function suppressedSentence(s: StandingSuppression): string {

@@ -5,7 +5,7 @@ import { z } from 'zod/mini';
 // @simplewebauthn/server emits and @simplewebauthn/browser returns; the ceremony itself (CBOR,
 // COSE, signatures) is theirs, never ours.
 
-export const passkeyLimits = { name: 60 } as const;
+const passkeyLimits = { name: 60 } as const;
 
 // What the browser hands back is checked for shape and size here; its meaning is checked by the
 // library on the server. Generous caps: an attestation with a certificate chain runs to a few KB.
@@ -67,7 +67,7 @@ const clientExtensionResultsSchema = z.object({
 });
 
 /** startRegistration()'s answer (RegistrationResponseJSON). */
-export const registrationResponseSchema = z.object(
+const registrationResponseSchema = z.object(
   {
     id: base64url(1024),
     rawId: base64url(1024),
@@ -124,9 +124,8 @@ export const addPasskeySchema = z.strictObject({ name: passkeyNameSchema, respon
 export type AddPasskeyRequest = z.output<typeof addPasskeySchema>;
 
 export const renamePasskeySchema = z.strictObject({ name: passkeyNameSchema });
-export type RenamePasskeyRequest = z.output<typeof renamePasskeySchema>;
 
-export const passkeyEntrySchema = z.object({
+const passkeyEntrySchema = z.object({
   /** A public id for renaming and removing (not the credential's id). */
   id: z.string(),
   name: z.string(),
@@ -141,4 +140,3 @@ export const passkeysReplySchema = z.object({ passkeys: z.array(passkeyEntrySche
 export type PasskeysReply = z.output<typeof passkeysReplySchema>;
 
 export const passkeyReplySchema = z.object({ passkey: passkeyEntrySchema });
-export type PasskeyReply = z.output<typeof passkeyReplySchema>;

@@ -16,12 +16,6 @@ export const operatorRoleSchema = z.enum(operatorRoles, {
   error: `A role is one of ${operatorRoles.join(', ')}.`,
 });
 
-export const roleLabels: Record<OperatorRole, string> = {
-  viewer: 'Viewer (audience and counts, no personal data)',
-  sender: 'Sender (subscribers, exports, broadcasts)',
-  owner: 'Owner (everything)',
-};
-
 /** Whether an operator with `role` may do what `needed` allows. */
 export const roleAllows = (role: OperatorRole, needed: OperatorRole): boolean =>
   operatorRoles.indexOf(role) >= operatorRoles.indexOf(needed);

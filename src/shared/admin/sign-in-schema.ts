@@ -6,7 +6,7 @@ import { operatorRoleSchema } from './roles.ts';
 // The console's sign-in messages, shared by its screens and the server's routes. Sign-in is two
 // steps: email and password, then an authenticator code (or a single-use recovery code).
 
-export const operatorLimits = { email: 254, password: 1024 } as const;
+const operatorLimits = { email: 254, password: 1024 } as const;
 
 export const signInSchema = z.strictObject({
   email: z
@@ -25,19 +25,17 @@ export const signInSchema = z.strictObject({
       z.maxLength(operatorLimits.password, `A password can be at most ${operatorLimits.password} characters.`),
     ),
 });
-export type SignInRequest = z.output<typeof signInSchema>;
 
 /** Step one passed: the browser holds a short-lived pending cookie and asks for the code. */
 export const signInReplySchema = z.object({ next: z.literal('second-factor') });
-export type SignInReply = z.output<typeof signInReplySchema>;
 
 /** "123 456" and "123-456" are read as 123456; recovery codes ignore case, spaces and dashes. */
-export const totpCodeSchema = z.string({ error: 'Please enter the 6-digit code from your authenticator app.' }).check(
+const totpCodeSchema = z.string({ error: 'Please enter the 6-digit code from your authenticator app.' }).check(
   z.overwrite((v) => v.replace(/[\s-]/g, '')),
   z.regex(/^\d{6}$/, 'Please enter the 6-digit code from your authenticator app.'),
 );
 
-export const recoveryCodeSchema = z.string({ error: 'Please enter one of your recovery codes.' }).check(
+const recoveryCodeSchema = z.string({ error: 'Please enter one of your recovery codes.' }).check(
   z.overwrite((v) => v.replace(/[\s-]/g, '').toLowerCase()),
   z.regex(/^[a-z2-7]{10}$/, 'A recovery code is ten letters and digits, like abcde-23456.'),
 );
@@ -48,7 +46,6 @@ export const secondFactorSchema = z.discriminatedUnion('method', [
   // The browser's answer to adminApiPaths.signInPasskeyOptions' challenge (decision 0030).
   z.strictObject({ method: z.literal('passkey'), response: authenticationResponseSchema }),
 ]);
-export type SecondFactorRequest = z.output<typeof secondFactorSchema>;
 
 /** Who is signed in, and until when their last authenticator code counts as fresh proof. */
 export const operatorSessionSchema = z.object({
@@ -61,14 +58,11 @@ export const operatorSessionSchema = z.object({
 export type OperatorSession = z.output<typeof operatorSessionSchema>;
 
 export const freshProofSchema = z.strictObject({ code: totpCodeSchema });
-export type FreshProofRequest = z.output<typeof freshProofSchema>;
 
 /** Fresh proof with a passkey: the answer to adminApiPaths.freshProofPasskeyOptions' challenge. */
 export const passkeyFreshProofSchema = z.strictObject({ response: authenticationResponseSchema });
-export type PasskeyFreshProofRequest = z.output<typeof passkeyFreshProofSchema>;
 
 export const freshProofReplySchema = z.object({ freshProofUntil: z.string() });
-export type FreshProofReply = z.output<typeof freshProofReplySchema>;
 
 /** An empty JSON body, for the endpoints that act without input (sign-out, end all sessions). */
 export const emptyBodySchema = z.optional(z.strictObject({}));

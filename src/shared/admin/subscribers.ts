@@ -7,12 +7,12 @@ import { mailStatusSchema } from './mail-status.ts';
 // Times are ISO-8601 UTC strings, as stored.
 
 export const subscriberStatuses = ['pending', 'confirmed', 'unsubscribed'] as const;
-export const subscriberStatusSchema = z.enum(subscriberStatuses);
+const subscriberStatusSchema = z.enum(subscriberStatuses);
 export type SubscriberStatusName = z.output<typeof subscriberStatusSchema>;
 
-export const subscriberSorts = ['newest', 'oldest'] as const;
+const subscriberSorts = ['newest', 'oldest'] as const;
 
-export const subscriberListLimits = { q: 100, cursor: 200, pageSize: 200, defaultPageSize: 50 } as const;
+const subscriberListLimits = { q: 100, cursor: 200, pageSize: 200, defaultPageSize: 50 } as const;
 
 /**
  * Search terms of this many characters or more match anywhere in the name or the email address
@@ -66,7 +66,6 @@ export const subscriberListQuerySchema = z.object({
     subscriberListLimits.defaultPageSize,
   ),
 });
-export type SubscriberListQuery = z.output<typeof subscriberListQuerySchema>;
 
 const time = z.string();
 const optionalTime = z.nullable(z.string());
@@ -75,7 +74,7 @@ const optionalTime = z.nullable(z.string());
  * One row of the list: no name, city or comment, and the address masked (`a•••@example.com`, see
  * maskEmail). A person's details are read on purpose, one at a time (decision 0029).
  */
-export const subscriberListItemSchema = z.object({
+const subscriberListItemSchema = z.object({
   id: z.string(),
   maskedEmail: z.string(),
   status: subscriberStatusSchema,
@@ -100,7 +99,7 @@ export const subscriberListReplySchema = z.object({
 export type SubscriberListReply = z.output<typeof subscriberListReplySchema>;
 
 /** One email of the outbox as the console shows it (never its link token). */
-export const subscriberEmailSchema = z.object({
+const subscriberEmailSchema = z.object({
   id: z.string(),
   kind: z.string(),
   status: z.enum(['pending', 'sent', 'failed', 'cancelled']),
@@ -111,7 +110,7 @@ export const subscriberEmailSchema = z.object({
 });
 export type SubscriberEmail = z.output<typeof subscriberEmailSchema>;
 
-export const consentRecordSchema = z.object({
+const consentRecordSchema = z.object({
   version: z.string(),
   /** The wording agreed to; null only if that version's text was never recorded. */
   text: z.nullable(z.string()),
@@ -120,7 +119,7 @@ export const consentRecordSchema = z.object({
   page: z.string(),
 });
 
-export const coarseLocationSchema = z.object({
+const coarseLocationSchema = z.object({
   country: z.nullable(z.string()),
   region: z.nullable(z.string()),
   city: z.nullable(z.string()),
@@ -175,14 +174,6 @@ export const subscriberDataExportSchema = z.object({
 });
 export type SubscriberDataExport = z.output<typeof subscriberDataExportSchema>;
 
-/** The answer to "resend the confirmation" when it was queued. */
-export const resendConfirmationReplySchema = z.object({
-  message: z.string(),
-  /** The earliest time another one can be sent. */
-  nextAllowedAt: time,
-});
-export type ResendConfirmationReply = z.output<typeof resendConfirmationReplySchema>;
-
 // ---- Console routes' own messages (the routes in src/server/admin/subscribers/subscriber-routes.ts) ----
 
 /** The `:id` of a person's routes. */
@@ -203,7 +194,6 @@ export const eraseSubscriberSchema = z.strictObject({
       z.maxLength(254, 'That is longer than any email address.'),
     ),
 });
-export type EraseSubscriberRequest = z.output<typeof eraseSubscriberSchema>;
 
 /** The answer to resend (whatever happened) and erase: a sentence for the operator. */
 export const subscriberActionReplySchema = z.object({
@@ -213,7 +203,6 @@ export const subscriberActionReplySchema = z.object({
   /** After a resend that was queued: the earliest time another one can be sent. */
   nextAllowedAt: z.optional(z.string()),
 });
-export type SubscriberActionReply = z.output<typeof subscriberActionReplySchema>;
 
 /** The CSV download's filter (a POST body: the export is audited, so never a GET). */
 export const subscribersCsvRequestSchema = z.strictObject({
@@ -221,4 +210,3 @@ export const subscribersCsvRequestSchema = z.strictObject({
   status: subscriberListQuerySchema.shape.status,
   locale: subscriberListQuerySchema.shape.locale,
 });
-export type SubscribersCsvRequest = z.output<typeof subscribersCsvRequestSchema>;

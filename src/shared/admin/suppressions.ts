@@ -11,7 +11,7 @@ export const suppressionReasons = [
   'policy-refusals',
 ] as const;
 
-export const suppressionEntrySchema = z.object({
+const suppressionEntrySchema = z.object({
   id: z.string(),
   reason: z.enum(suppressionReasons),
   source: z.string(),

@@ -16,22 +16,22 @@ import { defineContract } from '../route-contract.ts';
 export const ethAddressPattern = /^0x[0-9a-fA-F]{40}$/;
 
 /** Any-case 0x address; the server answers with its EIP-55 form. */
-export const ethAddressSchema = z
+const ethAddressSchema = z
   .string()
   .check(z.regex(ethAddressPattern, 'must be an Ethereum address: 0x followed by 40 hexadecimal characters'));
 
 export const allowlistPurposes = ['join', 'leave'] as const;
 export type AllowlistPurpose = (typeof allowlistPurposes)[number];
 
-export const challengeBodySchema = z.object({
+const challengeBodySchema = z.object({
   address: ethAddressSchema,
   purpose: z.enum(allowlistPurposes),
 });
 
 /** The exact text the wallet is asked to sign (EIP-4361), written by the server. */
-export const challengeReplySchema = z.object({ message: z.string() });
+const challengeReplySchema = z.object({ message: z.string() });
 
-export const signedMessageSchema = z.object({
+const signedMessageSchema = z.object({
   message: z.string().check(z.minLength(1), z.maxLength(2000, 'must be at most 2000 characters')),
   // A 65-byte signature is 132 characters; a contract wallet's (EIP-1271 / EIP-6492) may be longer.
   signature: z
@@ -39,7 +39,7 @@ export const signedMessageSchema = z.object({
     .check(z.regex(/^0x[0-9a-fA-F]*$/, 'must be a hex signature'), z.maxLength(8192, 'must be at most 8 KB')),
 });
 
-export const allowlistStatusSchema = z.object({
+const allowlistStatusSchema = z.object({
   /** EIP-55. */
   address: z.string(),
   /** When it joined (ISO), or null when it is not on the list. */
@@ -50,7 +50,7 @@ export const allowlistStatusSchema = z.object({
  * A join's answer: the status, and a single-use token (30 minutes) that lets the one who just
  * signed ask, once, to be told by email; it stands for that signature (decision 0045).
  */
-export const allowlistJoinReplySchema = z.object({
+const allowlistJoinReplySchema = z.object({
   ...allowlistStatusSchema.shape,
   linkToken: z.string(),
 });
@@ -59,15 +59,15 @@ export const allowlistJoinReplySchema = z.object({
  * Linking the joined wallet to an email: the sign-up's own name and email checks (the same
  * validation and the same double opt-in), and the join's token as the wallet's proof.
  */
-export const allowlistLinkBodySchema = z.strictObject({
+const allowlistLinkBodySchema = z.strictObject({
   linkToken: z.string().check(z.regex(/^[A-Za-z0-9_-]{20,100}$/, 'must be the token a join answered with')),
   name: signupSchema.shape.name,
   email: signupSchema.shape.email,
 });
 
-export const addressParamsSchema = z.object({ address: ethAddressSchema });
+const addressParamsSchema = z.object({ address: ethAddressSchema });
 
-export const allowlistProofSchema = z.object({
+const allowlistProofSchema = z.object({
   /** The snapshot's Merkle root (OpenZeppelin StandardMerkleTree over [address] leaves). */
   root: z.string(),
   proof: z.array(z.string()),

@@ -10,7 +10,7 @@ export interface Eip1193Provider {
   on?(event: string, listener: (value: unknown) => void): void;
 }
 
-export interface WalletInfo {
+interface WalletInfo {
   uuid: string;
   name: string;
   /** A data: URI, shown only through <img> (EIP-6963: never as markup); '' when unusable. */

@@ -8,7 +8,7 @@ import type { AuditLogTable, Database } from '../../store/schema.ts';
 // breaks a link, and rows cut from the end (or the whole log emptied) fall short of the head.
 // The triggers stop the app from doing any of it; the chain shows whoever went around them.
 
-export const isPostgres = (db: Kysely<Database>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+const isPostgres = (db: Kysely<Database>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Appends one row to the chain. Must run inside a transaction that holds the head: on PostgreSQL
@@ -50,7 +50,7 @@ const BATCH = 1000;
 const REORDER_WINDOW = 2000;
 
 /** The triggers that keep the log append-only, by engine; a missing or disabled one is reported. */
-export const AUDIT_TRIGGERS = {
+const AUDIT_TRIGGERS = {
   sqlite: [
     'audit_log_no_update',
     'audit_log_no_delete',

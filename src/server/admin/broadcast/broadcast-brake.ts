@@ -9,9 +9,9 @@ import { recordAudit } from '../audit/audit.ts';
 // (sending → paused), so two instances hearing two events at once pause it once, and audit it once.
 
 /** Gmail and Yahoo's bulk-sender rules: keep spam complaints under 0.1 % (never reach 0.3 %). */
-export const COMPLAINT_RATE_LIMIT = 0.001;
+const COMPLAINT_RATE_LIMIT = 0.001;
 /** Hard bounces above 5 %: where SES puts an account under review, and Mailgun and SendGrid warn. */
-export const HARD_BOUNCE_RATE_LIMIT = 0.05;
+const HARD_BOUNCE_RATE_LIMIT = 0.05;
 /**
  * Nor on fewer complaints than this, whatever their rate. Every recipient holds a VERP address of
  * their own, so any one subscriber can file a feedback report, and on a launch's first few hundred
@@ -24,17 +24,17 @@ export const HARD_BOUNCE_RATE_LIMIT = 0.05;
  * 0.5 % pause line, a list is expected to reach its second complaint by about 400 sent). From 2,000
  * sent on, the rate alone decides, as before.
  */
-export const COMPLAINT_MIN_COUNT = 2;
+const COMPLAINT_MIN_COUNT = 2;
 /**
  * Nor on fewer hard bounces than this. With the sample below (200 at least) the 5 % limit already
  * asks for 11, so this changes no verdict today; it states the rule for both kinds alike, and keeps a
  * handful of bounces from ever being a verdict if the sample is lowered. 10 is 5 % of 200.
  */
-export const HARD_BOUNCE_MIN_COUNT = 10;
+const HARD_BOUNCE_MIN_COUNT = 10;
 /** No verdict on fewer than this many sent: two early bounces out of ten say nothing of the list. */
-export const MIN_SAMPLE = 200;
+const MIN_SAMPLE = 200;
 /** …nor on less than this share of the recipients (a large list's first minutes are its oldest rows). */
-export const MIN_SAMPLE_SHARE = 0.02;
+const MIN_SAMPLE_SHARE = 0.02;
 
 /** What an automatic pause writes on the row as `paused_by`. */
 export const PAUSED_AUTOMATICALLY = 'automatic';
@@ -128,7 +128,7 @@ export function reasonPastSample(r: BroadcastRates): string | null {
  * Re-checks the broadcast of this outbox row after a bounce or complaint was stored in `trx`, and
  * pauses it past a threshold. Returns the reason when this call paused it.
  */
-export async function checkBroadcastOf(trx: Kysely<Database>, outboxId: string, now: Date): Promise<string | null> {
+async function checkBroadcastOf(trx: Kysely<Database>, outboxId: string, now: Date): Promise<string | null> {
   const row = await trx.selectFrom('outbox').select('broadcast_id').where('id', '=', outboxId).executeTakeFirst();
   return row?.broadcast_id ? checkBroadcast(trx, row.broadcast_id, now) : null;
 }

@@ -36,7 +36,7 @@ import { operatorKey } from '../operators/operators.ts';
 
 export const BROADCAST_KIND = 'broadcast';
 /** What an operator's cancel writes on the rows it stops (a composer's cancel writes nothing). */
-export const CANCELLED_BY_OPERATOR = 'cancelled by an operator';
+const CANCELLED_BY_OPERATOR = 'cancelled by an operator';
 const CHUNK = 500;
 
 /** Who acts, for the audit rows written in the same transaction as the change. */
@@ -102,7 +102,7 @@ const sameOperator = (a: string, b: string) => operatorKey(a) === operatorKey(b)
  * other edit joins the list, which an approval does not clear (only the next voiding edit does)
  * and a revoke leaves alone (a revoked approval vouches for nothing).
  */
-export function editorsAfter(before: readonly string[], by: string, voidedAnApproval: boolean): string[] {
+function editorsAfter(before: readonly string[], by: string, voidedAnApproval: boolean): string[] {
   if (voidedAnApproval) return [by];
   return before.some((e) => sameOperator(e, by)) ? [...before] : [...before, by];
 }

@@ -4,7 +4,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 // Operators' passwords: argon2id with OWASP's first recommended parameters (19 MiB, 2 passes, one
 // lane: https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#argon2id).
 // The PHC string keeps the parameters, so raising them later re-hashes at the next sign-in.
-export const argon2Options = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const argon2Options = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export const MIN_PASSWORD_LENGTH = 12;
 

@@ -5,9 +5,9 @@ import { createHash, randomInt } from 'node:crypto';
 // code that long is out of reach of guessing behind the sign-in back-off, and a fast hash lets one
 // indexed lookup find it (argon2 over ten rows would cost ten slow hashes per try).
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 
-export function newRecoveryCode(): string {
+function newRecoveryCode(): string {
   let code = '';
   for (let i = 0; i < 10; i++) code += ALPHABET[randomInt(ALPHABET.length)];
   return `${code.slice(0, 5)}-${code.slice(5)}`;

@@ -13,7 +13,7 @@ import type { SharedRedis } from '../../plugins/redis.ts';
 // A fourth count caps wrong authenticator codes per operator across networks (operatorCodesPolicy),
 // beside the five tries of each pending sign-in (sessions.ts).
 
-export const FREE_FAILURES = 5;
+const FREE_FAILURES = 5;
 const FIRST_BLOCK_MS = 30_000;
 const MAX_BLOCK_MS = 16 * 60_000;
 const FORGET_AFTER_MS = 24 * 60 * 60_000;
@@ -33,14 +33,14 @@ export interface BackoffPolicy {
 }
 
 /** An address from one client network: 5 free failures. */
-export const pairPolicy: BackoffPolicy = { blockAfter, forgetAfterMs: FORGET_AFTER_MS };
+const pairPolicy: BackoffPolicy = { blockAfter, forgetAfterMs: FORGET_AFTER_MS };
 
 /**
  * A client network, whatever addresses it tries: 20 free failures. More than the pair's 5: several
  * operators may share an office's address, and one person's typos should not stop the others,
  * while a network spraying many addresses still slows to one try per 16 minutes soon after.
  */
-export const NETWORK_FREE_FAILURES = 20;
+const NETWORK_FREE_FAILURES = 20;
 export const networkPolicy: BackoffPolicy = {
   blockAfter: (n) => doubling(n, NETWORK_FREE_FAILURES),
   forgetAfterMs: FORGET_AFTER_MS,
