@@ -6,9 +6,9 @@
 #     -v dh-data:/app/data diamond-hand
 #   docker exec -it dh node dist/scripts/operator.js add you@example.com --create
 #
-# Node 24, the active LTS (supported to April 2028); Node 20 left support in April 2026. The
-# code still runs on Node 20.19+ (package.json `engines`, what CI runs), so either works; the
-# image uses the supported one.
+# Node 24, the active LTS (supported to April 2028), which CI runs too; 22.22.2+ also works
+# (package.json `engines`). better-sqlite3 13 (Node-API) is what makes 24 safe: 12 aborted Node 24
+# when V8 collected a statement (decision 0058).
 
 # --- build: every dependency, then the production build (client, SSR, server bundles) ---------
 FROM node:24-slim AS build

@@ -2,6 +2,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { nodeAdvice, supportedNode } from './node-version.mjs';
+
+if (!supportedNode(process.versions.node)) {
+  console.error(`This is Node ${process.versions.node}. ${nodeAdvice}`);
+  process.exit(1);
+}
 
 const root = path.resolve(import.meta.dirname, '..');
 const needed = ['dist/server/main.js', 'dist/ssr/entry-server.js', 'dist/client/.vite/manifest.json'];
