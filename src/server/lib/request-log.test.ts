@@ -1,9 +1,8 @@
 import type http from 'node:http';
-import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { apiPaths, healthPaths, pagePaths } from '../../shared/paths.ts';
-import { ask, serveAppTwice } from '../test/fast-path-harness.ts';
+import { ask, captureLogLines, serveAppTwice } from '../test/fast-path-harness.ts';
 import { FastPaths } from './fast-paths.ts';
 import { RequestLog, SLOW_REQUEST_MS } from './request-log.ts';
 
@@ -106,14 +105,7 @@ describe('with LOG_REQUESTS=off', () => {
 
 /** A log capture and a Fastify app with the app's serializers, logging through `requests`. */
 function bareApp(requests: RequestLog) {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { stream, lines } = captureLogLines();
   const app = Fastify({
     logger: {
       level: 'info',

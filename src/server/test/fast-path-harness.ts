@@ -76,7 +76,7 @@ async function serveTwice(
 }
 
 /** The app's log as parsed lines, and the stream to hand `buildTestApp` as its `logStream`. */
-function captureLogLines(): { stream: Writable; lines: Record<string, unknown>[] } {
+export function captureLogLines(): { stream: Writable; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
