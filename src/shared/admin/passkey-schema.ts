@@ -96,7 +96,10 @@ export const authenticationResponseSchema = z.object(
     response: z.object({
       clientDataJSON: base64url(4096),
       authenticatorData: base64url(16_384),
-      signature: base64url(1024),
+      // On Node 24 @simplewebauthn/server also offers ML-DSA (FIPS 204, post-quantum), and Chromium
+      // signs with it: ML-DSA-44's signature is 2,420 bytes, ML-DSA-87's 4,627 (6,170 characters
+      // here). 1,024 characters held only ECDSA and RSA, and refused those passkeys.
+      signature: base64url(8192),
       userHandle: z.optional(base64url(256)),
     }),
     authenticatorAttachment: z.optional(z.enum(['platform', 'cross-platform'])),
