@@ -7,16 +7,8 @@ import { promisify } from 'node:util';
 import { spf } from 'mailauth/lib/spf/index.js';
 import { describe, expect, it } from 'vitest';
 import { dkimPublicKeyBase64 } from './dkim.ts';
-import {
-  checkMailDns,
-  dmarcRecord,
-  formatMailCheck,
-  isLocalRelay,
-  spfMechanism,
-  zoneTxt,
-  type DnsLookups,
-  type MailDnsSettings,
-} from './mail-check.ts';
+import { dmarcRecord, isLocalRelay, spfMechanism, zoneTxt } from './dns-records.ts';
+import { checkMailDns, formatMailCheck, type DnsLookups, type MailDnsSettings } from './mail-check.ts';
 
 const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 const p = dkimPublicKeyBase64(key);
