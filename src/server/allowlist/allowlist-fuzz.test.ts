@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../content/site-content.ts';
 import { apiErrorSchema } from '../../shared/api-error.ts';
 import { parseSiteContent } from '../../shared/content-schema.ts';
-import { apiPaths } from '../../shared/paths.ts';
+import { locales } from '../../../content/messages/locales.ts';
+import { localePath } from '../../shared/locale-paths.ts';
+import { apiPaths, pagePaths } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
 import { buildTestApp, type TestApp } from '../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../test/test-store.ts';
@@ -118,6 +120,40 @@ for (const { dialect, skip, label } of dialectCases) {
         }),
         { numRuns: 100 },
       );
+    });
+
+    // The email's link page (GET shows, POST links): any token, in any spelling, in every locale's
+    // address, is a page in words (400, 404 or 410), never a 5xx, and links nothing.
+    it('the wallet-link page answers any token with a page in words, never a 5xx, and links nothing', async () => {
+      const linked = async () =>
+        Number(
+          (
+            await t.store.db
+              .selectFrom('allowlist_entries')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('email_linked_at', 'is not', null)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await linked();
+      const pages = locales.map((locale) => localePath(locale, pagePaths.walletLink));
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...pages), text, fc.boolean(), async (url, token, press) => {
+          const res = press
+            ? await t.app.inject({
+                method: 'POST',
+                url,
+                headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+                payload: new URLSearchParams({ token }).toString(),
+              })
+            : await t.app.inject({ url: `${url}?${new URLSearchParams({ token }).toString()}` });
+          expect([400, 404, 410], res.body.slice(0, 300)).toContain(res.statusCode);
+          expect(res.headers['content-type']).toMatch(/^text\/html/);
+          expect(res.body.replace(/<[^>]+>/g, ' ').trim().length).toBeGreaterThan(40);
+        }),
+        { numRuns: 100 },
+      );
+      expect(await linked()).toBe(before);
     });
 
     it('refuses every hostile spelling of a real address, in words, before writing a message to sign', async () => {
