@@ -75,51 +75,72 @@ export default tseslint.config(
       ],
     },
   },
-  // Server features (docs/architecture.md) never reach into each other's files: each exposes one
-  // public module, and infrastructure (plugins, store, geo, lib) imports no feature at all.
+  // Server features (docs/architecture.md, decision 0059) never reach into each other's files: each
+  // has one door, its index.ts, which says what the others may use; app.ts, env.ts, main.ts and
+  // the scripts go through the doors too. Infrastructure (plugins, store, geo, lib) imports no
+  // feature at all. A test may set up another feature's state through its files, so tests and the
+  // test kits are left out of the door rule (they stay inside every other rule).
   ...serverFeatureBoundaries(),
 );
 
 function serverFeatureBoundaries() {
-  const publicModule = {
-    site: null,
-    signups: 'queries.ts',
-    analytics: 'queries.ts',
-    mail: 'outbox.ts',
-    allowlist: 'queries.ts',
-    admin: null,
-  };
-  const features = Object.keys(publicModule);
-  const forbidFeatures = (except) =>
-    features
-      .filter((f) => f !== except)
-      .map((f) => ({
-        // src/shared/<feature>/ (e.g. shared/admin/) holds schemas every side may use: not a feature's files.
-        group: [`**/${f}/*`, ...(publicModule[f] ? [`!**/${f}/${publicModule[f]}`] : []), '!**/shared/**'],
-        message: publicModule[f]
-          ? `Another feature's files are private: import only ${f}/${publicModule[f]}.`
-          : `The ${f} feature has no public module; share through src/shared or infrastructure.`,
-      }));
+  const features = [
+    'site',
+    'signups',
+    'subscribers',
+    'mail',
+    'broadcast',
+    'operators',
+    'allowlist',
+    'analytics',
+    'audit',
+    'console',
+  ];
+  const testFiles = ['**/*.test.ts', 'src/server/test/**', 'src/server/integration/**'];
+  const door = (f) => ({
+    // src/shared/<name>/ (e.g. shared/allowlist/) holds schemas every side may use: not a feature's files.
+    group: [`**/${f}/*`, `!**/${f}/index.ts`, '!**/shared/**', '!**/content/**'],
+    message: `Another feature's files are private: import ${f}/index.ts, its door.`,
+  });
   return [
     ...features.map((feature) => ({
-      files: [`src/server/${feature}/**`],
+      files: [`src/server/features/${feature}/**`],
+      ignores: testFiles,
       rules: {
-        'no-restricted-imports': ['error', { patterns: [{ group: ['**/client/**'] }, ...forbidFeatures(feature)] }],
+        'no-restricted-imports': [
+          'error',
+          { patterns: [{ group: ['**/client/**'] }, ...features.filter((f) => f !== feature).map(door)] },
+        ],
       },
     })),
     {
-      files: ['src/server/plugins/**', 'src/server/store/**', 'src/server/geo/**', 'src/server/lib/**'],
+      files: ['src/server/*.ts', 'scripts/**/*.ts'],
+      ignores: testFiles,
       rules: {
         'no-restricted-imports': [
           'error',
           {
             patterns: [
               { group: ['**/client/**'] },
-              // src/shared/admin/ and the like are schemas every side may use (see above), not features.
               {
-                group: [...features.map((f) => `**/${f}/*`), '!**/shared/**'],
-                message: 'Infrastructure does not depend on features.',
+                group: ['**/features/*/*', '!**/features/*/index.ts'],
+                message: "A feature's files are private: import its door, features/<name>/index.ts.",
               },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      files: ['src/server/plugins/**', 'src/server/store/**', 'src/server/geo/**', 'src/server/lib/**'],
+      ignores: testFiles,
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              { group: ['**/client/**'] },
+              { group: ['**/features/**'], message: 'Infrastructure does not depend on features.' },
             ],
           },
         ],

@@ -7,7 +7,7 @@
 // measure. docs/decisions/0045-wallet-allowlist.md
 import path from 'node:path';
 import { Address, Hex, PersonalMessage, Secp256k1, Signature } from 'ox';
-import { freezeSnapshot } from '../src/server/allowlist/snapshots.ts';
+import { freezeSnapshot } from '../src/server/features/allowlist/snapshots.ts';
 import { openStore } from '../src/server/store/database.ts';
 import { testAccount } from '../src/server/test/test-account.ts';
 import { apiPaths, healthPaths } from '../src/shared/paths.ts';

@@ -7,10 +7,10 @@
 // MAIL_CONCURRENCY 4; the composer reads the recipient's address, as a real one does.
 import path from 'node:path';
 import type { Transaction } from 'kysely';
-import { smtpMailer } from '../src/server/mail/mailer.ts';
-import type { Composer } from '../src/server/mail/outbox.ts';
-import { OutboxWorker } from '../src/server/mail/outbox-worker.ts';
-import { confirmedAddress } from '../src/server/signups/queries.ts';
+import { smtpMailer } from '../src/server/features/mail/mailer.ts';
+import type { Composer } from '../src/server/features/mail/outbox.ts';
+import { OutboxWorker } from '../src/server/features/mail/outbox-worker.ts';
+import { confirmedAddress } from '../src/server/features/signups/queries.ts';
 import { GroupCommitter } from '../src/server/store/group-commit.ts';
 import type { Database } from '../src/server/store/schema.ts';
 import { startSmtpSink } from '../src/server/test/smtp-sink.ts';

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createGeoLookup, type GeoLookup } from '../src/server/geo/geo-lookup.ts';
-import { loadSiteBuild } from '../src/server/site/site-build.ts';
+import { loadSiteBuild } from '../src/server/features/site/site-build.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
 import { axeViolations, newOperator, ownAddress, PASSWORD, signIn } from './admin-support.ts';
 import { e2eTarget, withServerStore } from './e2e-target.ts';

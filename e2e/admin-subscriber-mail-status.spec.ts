@@ -2,7 +2,7 @@
 // server): an address suppressed by a bounce reads "Suppressed since …", why and heard from where,
 // with the last bounce, and its resend is not offered.
 import { expect, test } from '@playwright/test';
-import { Suppressions } from '../src/server/mail/suppression.ts';
+import { Suppressions } from '../src/server/features/mail/suppression.ts';
 import { axeViolations, newOperator, ownAddress, signIn } from './admin-support.ts';
 import { e2eSecrets, withServerStore } from './e2e-target.ts';
 import { seedSubscribers, uniqueTag } from './subscriber-seed.ts';

@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { addOperator } from '../src/server/admin/operators/operators.ts';
+import { addOperator } from '../src/server/features/operators/operators.ts';
 import type { OperatorRole } from '../src/shared/admin/roles.ts';
-import { totpCode } from '../src/server/admin/operators/totp.ts';
+import { totpCode } from '../src/server/features/operators/totp.ts';
 import { e2eSecrets, withServerStore } from './e2e-target.ts';
 
 export const PASSWORD = 'violet kettle harbour 42';

@@ -2,7 +2,7 @@
 // list (no address in it); an owner lifts an entry after saying yes in words and giving a code.
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { Suppressions } from '../src/server/mail/suppression.ts';
+import { Suppressions } from '../src/server/features/mail/suppression.ts';
 import { axeViolations, confirmWithCode, newOperator, ownAddress, signIn } from './admin-support.ts';
 import { e2eSecrets, withServerStore } from './e2e-target.ts';
 

@@ -10,7 +10,7 @@ import { siteContent } from '../content/site-content.ts';
 import { buildApp } from '../src/server/app.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createGeoLookup } from '../src/server/geo/geo-lookup.ts';
-import { loadSiteBuild } from '../src/server/site/site-build.ts';
+import { loadSiteBuild } from '../src/server/features/site/site-build.ts';
 import { openStore, type Store } from '../src/server/store/database.ts';
 import { migrateToLatest } from '../src/server/store/migrate.ts';
 import { secretBoxFromEnv } from '../src/server/store/data-keys.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { walletMessages, walletPageWords, walletRefusals } from '../content/messages/en/allowlist.ts';
 import { walletLinkMessages } from '../content/messages/en/wallet-link.ts';
-import { shortAddress } from '../src/server/allowlist/short-address.ts';
+import { shortAddress } from '../src/server/features/allowlist/short-address.ts';
 import { startAllowlistServer, type AllowlistServer } from './allowlist-server.ts';
 import { injectWallets } from './injected-wallet.ts';
 import { openBeforeLoader, waitForHydration, waitForIsland, watchConsole } from './support.ts';

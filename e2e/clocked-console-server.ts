@@ -9,7 +9,7 @@ import path from 'node:path';
 import { buildApp } from '../src/server/app.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createGeoLookup } from '../src/server/geo/geo-lookup.ts';
-import { loadSiteBuild } from '../src/server/site/site-build.ts';
+import { loadSiteBuild } from '../src/server/features/site/site-build.ts';
 import { openStore } from '../src/server/store/database.ts';
 
 export interface ClockedConsoleServer {

@@ -9,9 +9,9 @@ import Fastify from 'fastify';
 import { siteContent } from '../content/site-content.ts';
 import { clockPlugin } from '../src/server/plugins/core.ts';
 import { securityHeadersFor, securityHeadersPlugin } from '../src/server/plugins/security-headers.ts';
-import { pagesPlugin } from '../src/server/site/pages-plugin.ts';
-import { loadSiteBuild } from '../src/server/site/site-build.ts';
-import { siteFeature } from '../src/server/site/site-plugin.ts';
+import { pagesPlugin } from '../src/server/features/site/pages-plugin.ts';
+import { loadSiteBuild } from '../src/server/features/site/site-build.ts';
+import { siteFeature } from '../src/server/features/site/site-plugin.ts';
 import { parseSiteContent } from '../src/shared/content-schema.ts';
 import { apiPaths } from '../src/shared/paths.ts';
 

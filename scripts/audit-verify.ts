@@ -2,7 +2,7 @@
 // broken link in words (a missing, edited or reordered row, or rows cut from the end), and any
 // guard trigger that is missing. Exit code 0 when the log verifies, 1 when it does not, 2 when it
 // could not be checked. Read-only: it never creates a database nor applies a migration.
-import { verifyAuditChain } from '../src/server/admin/audit/audit-chain.ts';
+import { verifyAuditChain } from '../src/server/features/audit/index.ts';
 import { EnvError, loadEnv } from '../src/server/env.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
 import { MissingStoreError, openStore, type Store } from '../src/server/store/database.ts';

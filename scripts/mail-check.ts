@@ -4,9 +4,9 @@
 // matches, 1 one differs or is missing, 2 DNS could not be reached (nothing was judged), 3 bad settings.
 import { Resolver } from 'node:dns/promises';
 import { EnvError, loadEnv } from '../src/server/env.ts';
-import { readDkimKey } from '../src/server/mail/dkim.ts';
-import { checkMailDns, formatMailCheck } from '../src/server/mail/mail-check.ts';
-import { domainOf } from '../src/server/mail/verp.ts';
+import { readDkimKey } from '../src/server/features/mail/index.ts';
+import { checkMailDns, formatMailCheck } from '../src/server/features/mail/index.ts';
+import { domainOf } from '../src/server/features/mail/index.ts';
 
 try {
   const env = loadEnv();

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/server/store/database.ts';
-import { verifyPassword } from '../src/server/admin/operators/passwords.ts';
-import { recoveryCodeHash } from '../src/server/admin/operators/recovery-codes.ts';
+import { verifyPassword } from '../src/server/features/operators/passwords.ts';
+import { recoveryCodeHash } from '../src/server/features/operators/recovery-codes.ts';
 import { openTestStore, serverDatabaseUrl, testPostgresUrl } from '../src/server/test/test-store.ts';
 
 // `npm run operator` as a person runs it: a real process, the password piped on standard input.

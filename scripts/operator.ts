@@ -13,7 +13,7 @@ import { read } from 'read';
 import { operatorEmailSchema } from '../src/shared/admin/sign-in-schema.ts';
 import type { AuditAction } from '../src/shared/admin/audit-schema.ts';
 import { operatorRoles, operatorRoleSchema, type OperatorRole } from '../src/shared/admin/roles.ts';
-import { recordAudit } from '../src/server/admin/audit/audit.ts';
+import { recordAudit } from '../src/server/features/audit/index.ts';
 import {
   addOperator,
   changePassword,
@@ -25,9 +25,9 @@ import {
   resetTwoFactor,
   setRole,
   type NewFactors,
-} from '../src/server/admin/operators/operators.ts';
-import { MIN_PASSWORD_LENGTH, passwordProblem } from '../src/server/admin/operators/passwords.ts';
-import { totpUri } from '../src/server/admin/operators/totp.ts';
+} from '../src/server/features/operators/index.ts';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from '../src/server/features/operators/index.ts';
+import { totpUri } from '../src/server/features/operators/index.ts';
 import { EnvError, loadEnv } from '../src/server/env.ts';
 import { errorText } from '../src/server/lib/log-safe.ts';
 import { MissingStoreError, openStore, type Store } from '../src/server/store/database.ts';

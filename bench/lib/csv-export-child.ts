@@ -4,7 +4,7 @@
 // (whose heap holds its seeding's garbage and the audience sums it kept).
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { subscribersCsv } from '../../src/server/signups/queries.ts';
+import { subscribersCsv } from '../../src/server/features/subscribers/index.ts';
 import { openStore } from '../../src/server/store/database.ts';
 
 const store = await openStore(String(process.env.EXPORT_DATABASE_URL));

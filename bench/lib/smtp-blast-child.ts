@@ -1,7 +1,7 @@
 // Child process started by sinkCeiling() (mail.ts): sends BLAST_COUNT emails of a broadcast's size
 // to SINK_URL through the server's own pooled mailer, BLAST_CONNECTIONS at a time, with no outbox
 // behind it, and prints how long that took: the most the sink and the pool can carry.
-import { smtpMailer } from '../../src/server/mail/mailer.ts';
+import { smtpMailer } from '../../src/server/features/mail/mailer.ts';
 
 const count = Number(process.env.BLAST_COUNT);
 const connections = Number(process.env.BLAST_CONNECTIONS);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { sendgridKey } from './mail/webhooks.ts';
-import { regionOfTopic } from './mail/sns.ts';
-import { isSelector, readDkimKey } from './mail/dkim.ts';
+import { sendgridKey } from './features/mail/index.ts';
+import { regionOfTopic } from './features/mail/index.ts';
+import { isSelector, readDkimKey } from './features/mail/index.ts';
 
 /**
  * A 32-byte key written as 64 hex digits or as base64 / base64url (43 characters, `=` optional),

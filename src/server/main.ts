@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missingAuditTriggers } from './admin/audit/audit-chain.ts';
+import { missingAuditTriggers } from './features/audit/index.ts';
 import { buildApp } from './app.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { errorText, redact } from './lib/log-safe.ts';
 import { createGeoLookup } from './geo/geo-lookup.ts';
-import { loadSiteBuild } from './site/site-build.ts';
+import { loadSiteBuild } from './features/site/index.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { DataKeyError, secretBoxFromEnv } from './store/data-keys.ts';

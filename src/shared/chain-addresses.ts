@@ -3,7 +3,7 @@ import { base58, bech32, bech32m, createBase58check } from '@scure/base';
 
 // Addresses of other chains than Ethereum, recognised in one string of ASCII letters and digits
 // (the broadcast guard folds lookalikes, invisible characters and NFKC forms before asking:
-// src/server/admin/broadcast/other-chain-addresses.ts). A broadcast that says "send SOL to …"
+// src/server/features/broadcast/other-chain-addresses.ts). A broadcast that says "send SOL to …"
 // must be refused as surely as one with a foreign 0x address (docs/decisions/0027).
 //
 // Recognised by their own encodings, with @scure/base doing the decoding and checksums:

@@ -113,7 +113,7 @@ export const adminApiPaths = {
   session: '/api/admin/session',
   /** A fresh authenticator code, for the actions that ask for one. */
   freshProof: '/api/admin/fresh-proof',
-  // Passkeys (src/server/admin/sign-in/passkey-routes.ts, decision 0030).
+  // Passkeys (src/server/features/operators/passkey-routes.ts, decision 0030).
   /** POST, after the password step: a challenge for the pending sign-in's passkeys. */
   signInPasskeyOptions: '/api/admin/sign-in/passkey-options',
   /** POST: a challenge for fresh proof with one of the operator's passkeys. */
@@ -146,7 +146,7 @@ export const adminApiPaths = {
   broadcastPause: '/api/admin/broadcasts/:id/pause',
   broadcastResume: '/api/admin/broadcasts/:id/resume',
   broadcastCancel: '/api/admin/broadcasts/:id/cancel',
-  // Subscribers and Audience screens (src/server/admin/subscribers/subscriber-routes.ts, audience/audience-routes.ts).
+  // Subscribers and Audience screens (src/server/features/subscribers/subscriber-routes.ts, audience/audience-routes.ts).
   subscribers: '/api/admin/subscribers',
   /** POST, fresh proof: the filtered list as a CSV download. */
   subscribersCsv: '/api/admin/subscribers/csv',

@@ -177,7 +177,7 @@ const signupReplySchema = messageReplySchema;
 
 /**
  * The hydrated form's JSON sign-up. The same address takes the no-JavaScript form post, which the
- * server answers with the page (src/server/signups/signup-routes.ts adds that to the reply).
+ * server answers with the page (src/server/features/signups/signup-routes.ts adds that to the reply).
  */
 export const signupContract = defineContract({
   method: 'POST',

@@ -1,5 +1,5 @@
 // The confirmation email, in English: subject, and the words of its text and HTML bodies
-// (src/server/signups/confirmation-email.ts lays them out). It carries nothing the person typed
+// (src/server/features/signups/confirmation-email.ts lays them out). It carries nothing the person typed
 // (decision 0011). docs/decisions/0043-messages-as-codes.md
 
 interface Site {

@@ -1,5 +1,5 @@
 // The pages the links in our emails open (confirm, unsubscribe) and what pressing their button
-// says, in English, by code: src/server/signups/link-routes.ts picks the code.
+// says, in English, by code: src/server/features/signups/link-routes.ts picks the code.
 // docs/decisions/0043-messages-as-codes.md
 
 export interface LinkNotice {

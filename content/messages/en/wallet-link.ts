@@ -1,5 +1,5 @@
 // Linking a wallet on the presale allowlist to an email, in English: the email sent to the address
-// for that one link, and the page its link opens (src/server/allowlist/wallet-link-*.ts lay them
+// for that one link, and the page its link opens (src/server/features/allowlist/wallet-link-*.ts lay them
 // out). The wallet is named in its short form; nothing the asker typed is in either (decision 0011).
 // docs/decisions/0043-messages-as-codes.md
 

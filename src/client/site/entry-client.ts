@@ -37,7 +37,7 @@ const isIslandName = (name: string | undefined): name is IslandName => !!name &&
 const intentEvents = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'input'] as const;
 
 // Taps on script-only buttons that landed after the first paint, before this loader had arrived:
-// the page's inline script kept them (server/site/site-build.ts). Each wakes its island at once.
+// the page's inline script kept them (server/features/site/site-build.ts). Each wakes its island at once.
 const beforeLoader = window[earlyClicksGlobal]?.() ?? [];
 
 function wake<N extends IslandName>(container: HTMLElement, name: N): void {

@@ -12,6 +12,6 @@ export function renderSitePage(props: SitePageProps): string {
 }
 
 // The countdown's words, so the server can tell when the home page would read differently and
-// render it again (src/server/site/site-files.ts) with exactly what the page itself says.
+// render it again (src/server/features/site/site-files.ts) with exactly what the page itself says.
 export const countdownSentence = (locale: Locale, opensAtMs: number, nowMs: number): string =>
   sentenceIn(messagesFor(locale).countdown, opensAtMs, nowMs);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuditLogTable } from './schema.ts';
 
 // The audit chain's hash, here in the store layer because migration 0011 backfills with it
-// (src/server/admin/audit/audit-chain.ts appends and verifies).
+// (src/server/features/audit/audit-chain.ts appends and verifies).
 
 /** The previous hash of the first row. */
 export const GENESIS_HASH = '0'.repeat(64);

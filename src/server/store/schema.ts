@@ -237,7 +237,7 @@ export interface OperatorPasskeyChallengesTable {
 
 /**
  * Append-only (triggers refuse UPDATE, DELETE and, on PostgreSQL, TRUNCATE), and a hash chain
- * (migration 0011-audit-chain, src/server/admin/audit/audit-chain.ts).
+ * (migration 0011-audit-chain, src/server/features/audit/audit-chain.ts).
  */
 export interface AuditLogTable {
   /** 1, 2, 3, … in the order rows were appended; unique. */

@@ -8,8 +8,8 @@ import { adminApiPaths, apiPaths } from '../../shared/paths.ts';
 import { xsrf } from '../../shared/xsrf.ts';
 import type { OperatorRole } from '../../shared/admin/roles.ts';
 import type { Database } from '../store/schema.ts';
-import { addOperator } from '../admin/operators/operators.ts';
-import { totpCode } from '../admin/operators/totp.ts';
+import { addOperator } from '../features/operators/index.ts';
+import { totpCode } from '../features/operators/totp.ts';
 import { SoftwareAuthenticator } from './software-authenticator.ts';
 import { testSecrets } from './test-store.ts';
 

@@ -3,11 +3,11 @@
 // intake (a report matched by its VERP address), which the admin feature's own code never imports.
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach } from 'vitest';
-import { brakeBroadcasts } from '../admin/broadcast/broadcast-brake.ts';
-import { createDraft, startSend } from '../admin/broadcast/broadcast-store.ts';
-import { BounceIntake } from '../mail/bounces.ts';
-import { Suppressions } from '../mail/outbox.ts';
-import { Verp } from '../mail/verp.ts';
+import { brakeBroadcasts } from '../features/broadcast/index.ts';
+import { createDraft, startSend } from '../features/broadcast/broadcast-store.ts';
+import { BounceIntake } from '../features/mail/bounces.ts';
+import { Suppressions } from '../features/mail/index.ts';
+import { Verp } from '../features/mail/verp.ts';
 import type { Dialect } from '../store/database.ts';
 import type { Database } from '../store/schema.ts';
 import { insertConfirmedSubscribers } from './fixtures.ts';

@@ -5,7 +5,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
-import { bounceMailboxJob, type BounceMailboxOptions } from '../mail/bounce-mailbox.ts';
+import { bounceMailboxJob, type BounceMailboxOptions } from '../features/mail/bounce-mailbox.ts';
 
 // A real Dovecot IMAP server for one test: its own config in a temp folder, one passwd-file user,
 // plain IMAP on 127.0.0.1 at a free port, mail in a temp Maildir. Started and stopped by the test,

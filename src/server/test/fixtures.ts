@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Composer } from '../mail/outbox.ts';
-import { OutboxWorker, type OutboxWorkerOptions } from '../mail/outbox-worker.ts';
+import type { Composer } from '../features/mail/index.ts';
+import { OutboxWorker, type OutboxWorkerOptions } from '../features/mail/outbox-worker.ts';
 import type { Database, SubscriberStatus } from '../store/schema.ts';
 
 /**

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CONSOLE_ENTRY } from '../admin/console-page.ts';
-import { siteBuildOf, type SiteBuild, type SsrModule } from '../site/site-build.ts';
+import { CONSOLE_ENTRY } from '../features/console/console-page.ts';
+import { siteBuildOf, type SiteBuild, type SsrModule } from '../features/site/site-build.ts';
 
 // Server tests render the page from source, as they run, instead of loading `npm run build`'s
 // output: editing a section shows in the next server test with no build in between, and a clean

@@ -4,7 +4,7 @@ import type { OperatorRole } from './roles.ts';
 /**
  * The console's views, in the order the navigation shows them: the one list (each path is named
  * in src/shared/paths.ts, as every path is). The server serves
- * the console's shell at each path (src/server/admin/console-page.ts), and the console draws each
+ * the console's shell at each path (src/server/features/console/console-page.ts), and the console draws each
  * view with the component its key names (src/client/admin/console-views.tsx, which the compiler
  * holds to exactly these keys). A new view is one entry here and its component there.
  */

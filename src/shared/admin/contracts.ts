@@ -54,7 +54,7 @@ import {
 import { suppressionIdParamsSchema, suppressionListQuerySchema, suppressionListSchema } from './suppressions.ts';
 
 // Every endpoint of the operators' console, one contract each (src/shared/route-contract.ts): the
-// server registers them (src/server/admin/*/…-routes.ts), the console calls them (callContract for
+// server registers them (src/server/features/*/…-routes.ts), the console calls them (callContract for
 // JSON, postForFile in client/admin/download.ts for the CSV downloads, whose 2xx is a file).
 
 // What a route behind requireRole may answer besides its own codes; writes add `csrf`.

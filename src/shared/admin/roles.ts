@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 
 // Who may do what in the console (docs/decisions/0028-roles-and-four-eyes.md). Roles are ranked:
 // each one can do everything the one below it can. The server decides, per route
-// (src/server/admin/guards.ts); the console only hides what the server would refuse anyway.
+// (src/server/features/operators/guards.ts); the console only hides what the server would refuse anyway.
 //
 // - viewer: the audience report and counts, broadcasts' progress, and the emergency pause; never a
 //   subscriber's personal data.

@@ -174,7 +174,7 @@ export const subscriberDataExportSchema = z.object({
 });
 export type SubscriberDataExport = z.output<typeof subscriberDataExportSchema>;
 
-// ---- Console routes' own messages (the routes in src/server/admin/subscribers/subscriber-routes.ts) ----
+// ---- Console routes' own messages (the routes in src/server/features/subscribers/subscriber-routes.ts) ----
 
 /** The `:id` of a person's routes. */
 export const subscriberIdParamsSchema = z.object({

@@ -5,7 +5,7 @@ import { usePage } from '../page-context.tsx';
 
 // The offer of another language (docs/decisions/0050-a-url-per-locale.md): every home page carries
 // a one-tap link to each other language's, each in that language and hidden. The page's inline
-// loader (src/server/site/site-build.ts) shows the one that the browser prefers over the page's
+// loader (src/server/features/site/site-build.ts) shows the one that the browser prefers over the page's
 // own, if any. Nobody is redirected, so `/` stays one cacheable document; with JavaScript off
 // nothing shows, and the footer's language links are there as on every page.
 export function LanguageOffer() {

@@ -1,0 +1,2 @@
+export { analyticsFeature } from './analytics-plugin.ts';
+export { registerAudienceRoutes } from './audience-routes.ts';

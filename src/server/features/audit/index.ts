@@ -1,0 +1,2 @@
+export { missingAuditTriggers, verifyAuditChain } from './audit-chain.ts';
+export { audit, readAudit, recordAudit } from './audit.ts';

@@ -1,0 +1,326 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiError } from '../../../shared/api-error.ts';
+import { type BroadcastApprovals, type BroadcastDraft, versionFor } from '../../../shared/admin/broadcast-schema.ts';
+import { localeEnglishNames } from '../../../shared/admin/locale-names.ts';
+import { pagePaths } from '../../../shared/paths.ts';
+import { unsubscribeUrl } from '../signups/index.ts';
+import type { BroadcastsTable } from '../../store/schema.ts';
+import { audit } from '../audit/index.ts';
+import { broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
+import { versionsRefusal } from './broadcast-versions.ts';
+import { broadcastEmail, renderBody } from './broadcast-render.ts';
+import * as store from './broadcast-store.ts';
+import { operatorOf, requireRole } from '../operators/index.ts';
+import {
+  approveBroadcastContract,
+  broadcastContract,
+  broadcastPreviewContract,
+  broadcastsContract,
+  cancelBroadcastContract,
+  createBroadcastContract,
+  pauseBroadcastContract,
+  resumeBroadcastContract,
+  revokeBroadcastContract,
+  saveBroadcastContract,
+  sendBroadcastContract,
+  testBroadcastContract,
+} from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
+
+const notFound = 'There is no such broadcast.';
+const noVersion = (locale: keyof typeof localeEnglishNames) =>
+  `This broadcast has no ${localeEnglishNames[locale]} version, and English is not set to go to the locales without one.`;
+
+export interface BroadcastRouteOptions {
+  publicUrl: string;
+  siteName: string;
+  /** What the guard lets through: the official address, this site, the content file's links. */
+  policy: BroadcastPolicy;
+  ratePerSec: number;
+  /** BROADCAST_APPROVALS (decision 0028). */
+  approvals: BroadcastApprovals;
+}
+
+/**
+ * Compose, preview, test, approve (a second operator, fresh proof), send (fresh proof), follow,
+ * pause, resume, cancel a launch broadcast. Decisions 0015 and 0028.
+ */
+export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRouteOptions): void {
+  const db = () => api.store.db;
+
+  // The one guard (broadcast-guard.ts, decision 0027): addresses however disguised, invisible
+  // characters, links and images off the allow-list, in every version; and a version for every
+  // locale unless English falls back (broadcast-versions.ts, decision 0048).
+  const refusalOf = (d: BroadcastDraft): string | null => versionsRefusal(d, opts.policy);
+
+  const reply = async (b: BroadcastsTable) => {
+    const { state, progress } = await store.progressOf(db(), b, opts.ratePerSec);
+    return store.toBroadcast(
+      b,
+      state,
+      progress,
+      state === 'draft' ? refusalOf(store.draftOf(b)) : null,
+      opts.approvals,
+    );
+  };
+  const actorOf = (request: FastifyRequest) => ({ email: operatorOf(request).email, via: 'console' as const });
+  const missing = (res: FastifyReply) => res.code(404).send(apiError('not_found', notFound));
+  const current = async (res: FastifyReply, id: string) => {
+    const b = await store.findBroadcast(db(), id);
+    return b ? reply(b) : missing(res);
+  };
+  const refuse = (res: FastifyReply, refusal: string) =>
+    res.code(422).send(apiError('invalid_fields', refusal, { body: refusal }));
+  const conflict = (res: FastifyReply, message: string) => res.code(409).send(apiError('conflict', message));
+
+  registerContract(api, broadcastsContract, { onRequest: requireRole('viewer') }, async () => {
+    const rows = await store.listBroadcasts(db());
+    const broadcasts = await Promise.all(
+      rows.map(async (b) => {
+        const { state } = await store.progressOf(db(), b, opts.ratePerSec);
+        return { id: b.id, subject: b.subject, state, createdAt: b.created_at, sentAt: b.sent_at };
+      }),
+    );
+    return { broadcasts };
+  });
+
+  registerContract(api, createBroadcastContract, { onRequest: requireRole('sender') }, async (request) => {
+    const operator = operatorOf(request);
+    const id = await store.createDraft(db(), request.body, operator.email, api.clock());
+    // The text's fingerprint and its locales, not the text (as for every edit).
+    await audit(request, {
+      action: 'broadcast.created',
+      subject: id,
+      detail: `text sha256:${store.textHash(request.body)}; ${store.versionsNote(request.body)}`,
+    });
+    const b = await store.findBroadcast(db(), id);
+    if (!b) throw new Error('a broadcast just created is missing');
+    return reply(b);
+  });
+
+  registerContract(api, broadcastContract, { onRequest: requireRole('viewer') }, async (request, res) => {
+    const b = await store.findBroadcast(db(), request.params.id);
+    if (!b) return res.code(404).send(apiError('not_found', notFound));
+    return reply(b);
+  });
+
+  registerContract(
+    api,
+    saveBroadcastContract,
+    {
+      onRequest: requireRole('sender'),
+    },
+    async (request, res) => {
+      // Anyone who may write may edit another's draft; the row and the audit log say who did.
+      const saved = await store.saveDraft(db(), request.params.id, request.body, actorOf(request), api.clock());
+      if (saved.outcome === 'missing') return missing(res);
+      if (saved.outcome === 'not-draft')
+        return conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.');
+      return current(res, request.params.id);
+    },
+  );
+
+  registerContract(
+    api,
+    approveBroadcastContract,
+    {
+      // An approval lets the list be written to: the approver proves it is them, as a sender does.
+      onRequest: requireRole('sender', { freshProof: true }),
+    },
+    async (request, res) => {
+      const operator = operatorOf(request);
+      const id = request.params.id;
+      const approved = await store.approve(
+        db(),
+        id,
+        { ...actorOf(request), role: operator.role },
+        request.body.textHash,
+        api.clock(),
+      );
+      switch (approved.outcome) {
+        case 'missing':
+          return missing(res);
+        case 'not-draft':
+          return conflict(res, 'Only a draft can be approved; this broadcast has been sent or cancelled.');
+        case 'refused':
+          return res.code(403).send(apiError('forbidden', approved.refusal));
+        case 'already':
+          return conflict(res, `It is approved already (by ${approved.approvedBy}).`);
+        case 'changed':
+          return conflict(
+            res,
+            'The text changed since you opened it, so it was not approved: read it again, then approve it.',
+          );
+        case 'approved':
+          return current(res, id);
+      }
+    },
+  );
+
+  registerContract(api, revokeBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
+    const id = request.params.id;
+    const revoked = await store.revokeApproval(db(), id, actorOf(request), api.clock());
+    if (revoked.outcome === 'missing') return missing(res);
+    if (revoked.outcome === 'not-draft')
+      return conflict(
+        res,
+        'This broadcast has been sent or cancelled; its approval can no longer be revoked (pause or cancel it instead).',
+      );
+    if (revoked.outcome === 'none') return conflict(res, 'This broadcast has no approval to revoke.');
+    return current(res, id);
+  });
+
+  registerContract(api, broadcastPreviewContract, { onRequest: requireRole('viewer') }, async (request, res) => {
+    const b = await store.findBroadcast(db(), request.params.id);
+    if (!b) return res.code(404).send(apiError('not_found', notFound));
+    const draft = store.draftOf(b);
+    const locale = request.query.locale ?? 'en';
+    const chosen = versionFor(draft, locale);
+    if (!chosen)
+      return res.code(400).send(apiError('invalid_fields', noVersion(locale), { locale: noVersion(locale) }));
+    const email = broadcastEmail({
+      siteName: opts.siteName,
+      subject: chosen.version.subject,
+      body: renderBody(chosen.version.body),
+      locale: chosen.locale,
+      to: 'preview',
+      unsubscribeUrl: `${opts.publicUrl}${pagePaths.unsubscribe}?id=…`,
+    });
+    return {
+      locale,
+      versionLocale: chosen.locale,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      refusal: refusalOf(draft),
+    };
+  });
+
+  registerContract(api, testBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
+    const operator = operatorOf(request);
+    const b = await store.findBroadcast(db(), request.params.id);
+    if (!b) return res.code(404).send(apiError('not_found', notFound));
+    const locale = request.body.locale ?? 'en';
+    const chosen = versionFor(store.draftOf(b), locale);
+    if (!chosen) return refuse(res, noVersion(locale));
+    // The version the operator asked to see: the guard on it, as on any version sent.
+    const refusal = broadcastRefusal(chosen.version, opts.policy);
+    if (refusal) return refuse(res, refusal);
+    // Straight to the mail server, not through the outbox: the operator is waiting for it, and
+    // a failure is theirs to see now. Its unsubscribe link is a real-looking one that matches
+    // no subscriber. The envelope and headers are the real send's (VERP, Feedback-ID, List-Id:
+    // Outbox.sendNow), its kind of its own so a provider's feedback loop counts tests apart.
+    try {
+      await api.outbox.sendNow(
+        broadcastEmail({
+          siteName: opts.siteName,
+          subject: chosen.version.subject,
+          body: renderBody(chosen.version.body),
+          locale: chosen.locale,
+          to: operator.email,
+          unsubscribeUrl: unsubscribeUrl(opts.publicUrl, api.keys, 'test-send'),
+          test: true,
+        }),
+        { kind: `${store.BROADCAST_KIND}-test`, broadcastId: b.id },
+      );
+    } catch (error) {
+      request.log.warn(
+        { err: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
+        'broadcast test not sent',
+      );
+      return res
+        .code(503)
+        .send(apiError('unavailable', 'The mail server did not take the test email; try again in a minute.'));
+    }
+    await audit(request, {
+      action: 'broadcast.test-sent',
+      subject: b.id,
+      detail: chosen.locale === locale ? `the ${locale} version` : `for ${locale}: the ${chosen.locale} version`,
+    });
+    return { sentTo: operator.email, locale, versionLocale: chosen.locale };
+  });
+
+  registerContract(
+    api,
+    sendBroadcastContract,
+    { onRequest: requireRole('sender', { freshProof: true }) },
+    async (request, res) => {
+      const id = request.params.id;
+      // The guard and the approval are checked on the stored text inside the transaction that
+      // starts the send (broadcast-store.ts), never on a copy read before it.
+      const started = await store.startSend(db(), id, actorOf(request), api.clock(), {
+        approvals: opts.approvals,
+        refusalOf,
+        suppressions: api.suppressions,
+      });
+      switch (started.outcome) {
+        case 'missing':
+          return missing(res);
+        case 'not-draft':
+          return conflict(res, 'This broadcast has already been sent (or cancelled); it was not sent again.');
+        case 'refused':
+          return refuse(res, started.refusal);
+        case 'unapproved':
+          return conflict(
+            res,
+            `This broadcast was not sent: ${started.reason}. A second operator (a sender or an owner who neither wrote nor edited it) must approve this text first.`,
+          );
+        case 'started':
+          api.outbox.nudge('broadcast');
+          return current(res, id);
+      }
+    },
+  );
+
+  const transition = (
+    contract: typeof pauseBroadcastContract | typeof resumeBroadcastContract | typeof cancelBroadcastContract,
+    /** False when the broadcast is not in a state this applies to; else the audit row's detail. */
+    change: (id: string, by: string) => Promise<false | { detail: string | null }>,
+    action: 'broadcast.paused' | 'broadcast.resumed' | 'broadcast.cancelled',
+    refused: string,
+    guard: ReturnType<typeof requireRole>,
+  ) =>
+    registerContract(api, contract, { onRequest: guard }, async (request, res) => {
+      const id = request.params.id;
+      const changed = await change(id, operatorOf(request).email);
+      if (!changed) {
+        return (await store.findBroadcast(db(), id))
+          ? conflict(res, refused)
+          : res.code(404).send(apiError('not_found', notFound));
+      }
+      await audit(request, { action, subject: id, detail: changed.detail });
+      if (action === 'broadcast.resumed') api.outbox.nudge('broadcast');
+      const b = await store.findBroadcast(db(), id);
+      if (!b) return res.code(404).send(apiError('not_found', notFound));
+      return reply(b);
+    });
+  const done = (ok: boolean) => (ok ? { detail: null } : false);
+  transition(
+    pauseBroadcastContract,
+    async (id, by) => done(await store.pause(db(), id, by, api.clock())),
+    'broadcast.paused',
+    'Only a broadcast that is sending can be paused.',
+    // The emergency stop: one press for anyone signed in, whatever their role.
+    requireRole('viewer'),
+  );
+  transition(
+    resumeBroadcastContract,
+    async (id, by) => {
+      const r = await store.resume(db(), id, by, api.clock());
+      if (!r.resumed) return false;
+      // The reply says so too (automaticPause.overriddenBy).
+      return { detail: r.overrode ? `overrode the automatic pause: ${r.overrode}` : null };
+    },
+    'broadcast.resumed',
+    'Only a paused broadcast can be resumed.',
+    // Sending again is sending: a stolen session alone must not undo someone's emergency stop.
+    requireRole('sender', { freshProof: true }),
+  );
+  transition(
+    cancelBroadcastContract,
+    async (id) => done(await store.cancel(db(), id, api.clock())),
+    'broadcast.cancelled',
+    'This broadcast has finished or was cancelled already.',
+    requireRole('sender'),
+  );
+}

@@ -1,0 +1,1 @@
+export { adminFeature } from './console-plugin.ts';

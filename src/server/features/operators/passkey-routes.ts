@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import { apiError } from '../../../shared/api-error.ts';
+import { audit } from '../audit/index.ts';
+import { operatorOf, pendingSignIn, requireRole } from './guards.ts';
+import {
+  addPasskey,
+  authenticationOptions,
+  listPasskeys,
+  noPasskeysHereMessage,
+  registrationOptions,
+  removePasskey,
+  renamePasskey,
+  type RelyingParty,
+} from './passkeys.ts';
+import { tokenHash } from './sessions.ts';
+import {
+  addPasskeyContract,
+  freshProofPasskeyOptionsContract,
+  passkeyRegistrationOptionsContract,
+  passkeysContract,
+  removePasskeyContract,
+  renamePasskeyContract,
+  signInPasskeyOptionsContract,
+} from '../../../shared/admin/contracts.ts';
+import { registerContract } from '../../lib/register-contract.ts';
+
+// The console's passkey endpoints (decision 0030): list, add (fresh proof: a stolen session must
+// not add a passkey of its own), rename, remove (fresh proof), and the challenges for using one.
+// Checking a passkey's answer at sign-in and as fresh proof is in sign-in-routes.ts, beside the
+// codes, so all of it shares one back-off.
+
+const notYours = 'There is no such passkey among yours (it may have been removed already).';
+const noPasskeyYet = 'You have no passkey yet. Please use a code from your authenticator app.';
+
+export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty: RelyingParty | null }): void {
+  const db = () => api.store.db;
+  const { relyingParty: rp } = opts;
+
+  registerContract(api, passkeysContract, { onRequest: requireRole('viewer') }, async (request) => ({
+    passkeys: await listPasskeys(db(), operatorOf(request).id),
+  }));
+
+  registerContract(
+    api,
+    passkeyRegistrationOptionsContract,
+    { onRequest: requireRole('viewer', { freshProof: true }) },
+    async (request, reply) => {
+      if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+      const operator = operatorOf(request);
+      return registrationOptions(
+        db(),
+        rp,
+        { id: operator.id, email: operator.email, sessionId: operator.sessionId },
+        api.clock(),
+      );
+    },
+  );
+
+  registerContract(
+    api,
+    addPasskeyContract,
+    { onRequest: requireRole('viewer', { freshProof: true }) },
+    async (request, reply) => {
+      if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+      const operator = operatorOf(request);
+      const added = await addPasskey(
+        db(),
+        rp,
+        { id: operator.id, sessionId: operator.sessionId },
+        request.body,
+        api.clock(),
+      );
+      if (!added.ok) return reply.code(400).send(apiError('bad_request', added.refusal.message));
+      await audit(request, { action: 'passkey.added', subject: operator.email, detail: `“${added.passkey.name}”` });
+      return { passkey: added.passkey };
+    },
+  );
+
+  registerContract(api, renamePasskeyContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+    const operator = operatorOf(request);
+    const renamed = await renamePasskey(db(), operator.id, request.params.id, request.body.name);
+    if (!renamed) return reply.code(404).send(apiError('not_found', notYours));
+    await audit(request, {
+      action: 'passkey.renamed',
+      subject: operator.email,
+      detail: `“${renamed.was}” → “${renamed.entry.name}”`,
+    });
+    return { passkey: renamed.entry };
+  });
+
+  registerContract(
+    api,
+    removePasskeyContract,
+    { onRequest: requireRole('viewer', { freshProof: true }) },
+    async (request, reply) => {
+      const operator = operatorOf(request);
+      const name = await removePasskey(db(), operator.id, request.params.id);
+      if (name === null) return reply.code(404).send(apiError('not_found', notYours));
+      await audit(request, { action: 'passkey.removed', subject: operator.email, detail: `“${name}”` });
+      return { message: `Removed the passkey “${name}”. It no longer signs you in.` };
+    },
+  );
+
+  // After the password step: a challenge for the pending sign-in, limited to its operator's
+  // passkeys. Answered at adminApiPaths.secondFactor with { method: 'passkey', response }.
+  registerContract(api, signInPasskeyOptionsContract, { config: { adminPublic: true } }, async (request, reply) => {
+    const signingIn = await pendingSignIn(request, reply);
+    if (!signingIn) return reply;
+    const { token: pending, challenge } = signingIn;
+    if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+    const binding = { pendingHash: tokenHash(pending) };
+    const options = await authenticationOptions(
+      db(),
+      rp,
+      { operatorId: challenge.operatorId, purpose: 'sign-in', binding },
+      api.clock(),
+    );
+    return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
+  });
+
+  // Fresh proof with a passkey: answered at adminApiPaths.freshProofPasskey.
+  registerContract(
+    api,
+    freshProofPasskeyOptionsContract,
+    { onRequest: requireRole('viewer') },
+    async (request, reply) => {
+      if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+      const operator = operatorOf(request);
+      const binding = { sessionId: operator.sessionId };
+      const options = await authenticationOptions(
+        db(),
+        rp,
+        { operatorId: operator.id, purpose: 'fresh-proof', binding },
+        api.clock(),
+      );
+      return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
+    },
+  );
+}

@@ -1,0 +1,282 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locales } from '../../../../content/messages/locales.ts';
+import { siteContent } from '../../../../content/site-content.ts';
+import { buildTestApp, realSiteBuild, type TestApp } from '../../test/built-app.ts';
+import { testClock } from '../../test/test-store.ts';
+
+let t: TestApp;
+let app: FastifyInstance;
+beforeAll(async () => {
+  t = await buildTestApp();
+  app = t.app;
+});
+afterAll(() => t.close());
+
+describe('GET /', () => {
+  it('sends complete prerendered HTML with every section and FAQ answer', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = res.body;
+    expect(html).toContain('<title>Diamond Hand (DH)</title>');
+    expect(html).toContain('Embrace the Chaos, Hold the Line – Diamond Hand is for the True HODLers!');
+    expect(html).toContain('GET READY FOR THE HOTTEST CRYPTO PRESALE OF 2025');
+    const asHtml = (text: string) => text.replace(/'/g, '&#x27;').replace(/"/g, '&quot;');
+    for (const item of siteContent.faq) {
+      expect(html).toContain(asHtml(item.question));
+      expect(html).toContain(asHtml(item.answer));
+    }
+    expect(html).toMatch(/<form[^>]*method="post"/);
+    expect(html).toContain('© 2026 Diamond Hand (DH)');
+    expect(html).toContain('href="/privacy"');
+  });
+
+  it('carries sharing and search metadata built from PUBLIC_URL', async () => {
+    const html = (await app.inject({ url: '/' })).body;
+    expect(html).toContain('<link rel="canonical" href="https://dh.example/">');
+    expect(html).toContain('<meta property="og:image" content="https://dh.example/og-image.png">');
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1];
+    const faq = JSON.parse(ld ?? '{}') as { '@type': string; mainEntity: { name: string }[] };
+    expect(faq['@type']).toBe('FAQPage');
+    expect(faq.mainEntity.map((q) => q.name)).toEqual(siteContent.faq.map((q) => q.question));
+  });
+
+  it('serves brotli or gzip as asked, with the same bytes inside', async () => {
+    const plain = await app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });
+    const br = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const gz = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } });
+    const refusesBr = await app.inject({ url: '/', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(refusesBr.headers['content-encoding']).toBe('gzip');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(br.rawPayload.length).toBeLessThan(14 * 1024);
+  });
+
+  it('sets no cookies, so every visitor gets the same cacheable bytes', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('is revalidated, answering 304 to a matching ETag', async () => {
+    const first = await app.inject({ url: '/' });
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = String(first.headers.etag);
+    const again = await app.inject({ url: '/', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('carries the security headers', async () => {
+    const res = await app.inject({ url: '/' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['permissions-policy']).toContain('camera=()');
+  });
+
+  it('hashes the one inline script, which loads the bundle and the beacon after the first contentful paint', async () => {
+    const res = await app.inject({ url: '/' });
+    const { createHash } = await import('node:crypto');
+    const scripts = [...res.body.matchAll(/<script>(.*?)<\/script>/gs)].map((m) => m[1] ?? '');
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(/^if\("scrollRestoration"in history\)history\.scrollRestoration="manual";/);
+    expect(scripts[0]).toContain('getEntriesByName("first-contentful-paint")');
+    expect(scripts[0]).toMatch(/\["\/assets\/entry-client-[^"]+\.js","\/assets\/beacon-[^"]+\.js"\]/);
+    const hash = createHash('sha256')
+      .update(scripts[0] ?? '')
+      .digest('base64');
+    expect(String(res.headers['content-security-policy'])).toContain(`script-src 'self' 'sha256-${hash}'`);
+  });
+
+  it('hashes exactly the inline styles the document carries', async () => {
+    const res = await app.inject({ url: '/' });
+    const { createHash } = await import('node:crypto');
+    const styles = [...res.body.matchAll(/<style>(.*?)<\/style>/gs)].map((m) => m[1] ?? '');
+    expect(styles.length).toBe(2);
+    for (const css of styles) {
+      const hash = createHash('sha256').update(css).digest('base64');
+      expect(String(res.headers['content-security-policy'])).toContain(`'sha256-${hash}'`);
+    }
+  });
+});
+
+// The files the build writes (hashed bundles, their precompressed copies, the images): served
+// from dist/, so these run on the real build (global-setup.ts makes one when there is none).
+describe('assets and site files', () => {
+  let app: FastifyInstance;
+  let built: TestApp;
+  beforeAll(async () => {
+    built = await buildTestApp({ build: await realSiteBuild() });
+    app = built.app;
+  });
+  afterAll(() => built.close());
+
+  it('caches hashed assets for a year and serves the precompressed copy', async () => {
+    const html = (await app.inject({ url: '/' })).body;
+    const script = /"(\/assets\/entry-client-[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/assets\/.+\.js$/);
+    const res = await app.inject({ url: script ?? '', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-security-policy']).toBeDefined();
+  });
+
+  it('revalidates fixed-name files such as the share images, one per language the build can draw', async () => {
+    const cards = [];
+    for (const url of ['/og-image.png', '/og-image-es.png', '/og-image-pt-br.png', '/og-image-ar.png']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+      // PNG header: width and height of the 1200×630 share image.
+      expect(res.rawPayload.readUInt32BE(16)).toBe(1200);
+      expect(res.rawPayload.readUInt32BE(20)).toBe(630);
+      cards.push(res.rawPayload.toString('base64'));
+    }
+    // Each its own picture (its language's words), not one copied.
+    expect(new Set(cards).size).toBe(4);
+  });
+
+  it('serves robots.txt, sitemap.xml and the web manifest from PUBLIC_URL and the content', async () => {
+    const robots = await app.inject({ url: '/robots.txt' });
+    expect(robots.body).toContain('Sitemap: https://dh.example/sitemap.xml');
+    const sitemap = await app.inject({ url: '/sitemap.xml' });
+    expect(sitemap.body).toContain('<loc>https://dh.example/</loc>');
+    expect(sitemap.body).toContain('<loc>https://dh.example/privacy</loc>');
+    const manifest = JSON.parse((await app.inject({ url: '/site.webmanifest' })).body) as { name: string };
+    expect(manifest.name).toBe('Diamond Hand (DH)');
+  });
+
+  it('does not expose the build manifest', async () => {
+    expect((await app.inject({ url: '/.vite/manifest.json' })).statusCode).toBe(404);
+  });
+});
+
+describe('unknown paths', () => {
+  it('get a 404 page in the site look for browsers', async () => {
+    const res = await app.inject({ url: '/no/such/page', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('Page not found');
+    expect(res.body).toContain('<meta name="robots" content="noindex">');
+    expect(res.headers['content-security-policy']).toBeDefined();
+  });
+
+  it('get a JSON error in words for API clients', async () => {
+    const res = await app.inject({ method: 'POST', url: '/nope', headers: { accept: 'application/json' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      error: { code: 'not_found', message: 'Not found: there is nothing at this address.' },
+    });
+  });
+});
+
+describe('pages over time', () => {
+  it('follow the app clock: the footer year turns at midnight UTC on New Year, with a new ETag', async () => {
+    const clock = testClock('2026-12-31T23:59:30.000Z');
+    const late = await buildTestApp({ clock });
+    try {
+      const before = await late.app.inject({ url: '/' });
+      expect(before.body).toContain('© 2026 Diamond Hand (DH)');
+      // The shipped content has no presale date: "Coming Soon", and no countdown island.
+      expect(before.body).toContain('<p class="banner-status">Coming Soon</p>');
+      expect(before.body).not.toContain('data-island="countdown"');
+      clock.advance(30_000);
+      const after = await late.app.inject({ url: '/', headers: { 'if-none-match': String(before.headers.etag) } });
+      expect(after.statusCode).toBe(200);
+      expect(after.body).toContain('© 2027 Diamond Hand (DH)');
+    } finally {
+      await late.close();
+    }
+  });
+});
+
+describe('a page per locale', () => {
+  const tags = { en: 'en', es: 'es', 'pt-br': 'pt-BR', 'zh-cn': 'zh-CN', ar: 'ar' } as const;
+
+  it('serves each locale at its own address, in its language and direction, naming every translation', async () => {
+    for (const [locale, prefix, tag, dir] of [
+      ['en', '', 'en', 'ltr'],
+      ['es', '/es', 'es', 'ltr'],
+      ['pt-br', '/pt-br', 'pt-BR', 'ltr'],
+      ['zh-cn', '/zh-cn', 'zh-CN', 'ltr'],
+      ['ar', '/ar', 'ar', 'rtl'],
+    ] as const) {
+      for (const path of ['/', '/privacy']) {
+        const url = prefix + path;
+        const res = await app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        const html = res.body;
+        expect(html, url).toContain(`<html lang="${tag}" dir="${dir}">`);
+        expect(html, url).toContain(`<link rel="canonical" href="https://dh.example${url}">`);
+        expect(html, url).toContain(`<meta property="og:url" content="https://dh.example${url}">`);
+        expect(html, url).toContain(`<meta property="og:locale" content="${tag.replace('-', '_')}">`);
+        for (const [other, otherTag] of Object.entries(tags)) {
+          const otherUrl = `https://dh.example${other === 'en' ? '' : `/${other}`}${path}`;
+          expect(html, url).toContain(`<link rel="alternate" hreflang="${otherTag}" href="${otherUrl}">`);
+        }
+        expect(html, url).toContain(`<link rel="alternate" hreflang="x-default" href="https://dh.example${path}">`);
+        if (locale !== 'en') expect(html, url).not.toContain('Embrace the Chaos');
+        // Its own share card, but Chinese's, which the build's font cannot draw (decision 0050).
+        const card = locale === 'en' || locale === 'zh-cn' ? '/og-image.png' : `/og-image-${locale}.png`;
+        expect(html, url).toContain(`<meta property="og:image" content="https://dh.example${card}">`);
+        expect(html, url).toContain(`<meta name="twitter:image" content="https://dh.example${card}">`);
+      }
+    }
+  });
+
+  it('moves the slashless home of a locale to its one address, and answers a missing page in its language', async () => {
+    const moved = await app.inject({ url: '/es' });
+    expect(moved.statusCode).toBe(308);
+    expect(moved.headers.location).toBe('/es/');
+    const missing = await app.inject({ url: '/zh-cn/nope', headers: { accept: 'text/html' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('<html lang="zh-CN" dir="ltr">');
+    // Not a locale: an English 404, not a guess.
+    const english = await app.inject({ url: '/esp/', headers: { accept: 'text/html' } });
+    expect(english.statusCode).toBe(404);
+    expect(english.body).toContain('<html lang="en" dir="ltr">');
+  });
+
+  it('lists every locale of every indexed page in the sitemap, each with its alternates', async () => {
+    const xml = (await app.inject({ url: '/sitemap.xml' })).body;
+    for (const loc of ['/', '/es/', '/pt-br/', '/zh-cn/', '/ar/', '/privacy', '/es/privacy', '/ar/privacy']) {
+      expect(xml).toContain(`<loc>https://dh.example${loc}</loc>`);
+    }
+    // Two indexed pages (home, privacy) in every locale.
+    expect(xml.match(/<url>/g)).toHaveLength(2 * locales.length);
+    expect(xml.match(/hreflang="x-default"/g)).toHaveLength(2 * locales.length);
+  });
+
+  it('answers an API error in the language a program asks for, and in English otherwise', async () => {
+    const ask = (language?: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/signup',
+        headers: {
+          'content-type': 'text/plain',
+          accept: 'application/json',
+          ...(language ? { 'accept-language': language } : {}),
+        },
+        payload: 'x',
+      });
+    const spanish = (await ask('es-MX,es;q=0.9')).json<{ error: { message: string } }>().error.message;
+    const english = (await ask()).json<{ error: { message: string } }>().error.message;
+    const french = (await ask('fr')).json<{ error: { message: string } }>().error.message;
+    expect(spanish).not.toBe(english);
+    expect(french).toBe(english);
+  });
+});

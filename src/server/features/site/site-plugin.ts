@@ -1,0 +1,53 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { locales } from '../../../../content/messages/locales.ts';
+import { localePath } from '../../../shared/locale-paths.ts';
+import { filePaths, pagePaths } from '../../../shared/paths.ts';
+import { sendMemoryFile } from './memory-file.ts';
+import type { SiteBuild } from './site-build.ts';
+
+const YEAR = 365 * 24 * 60 * 60;
+
+/** The public site: its documents from memory, and the files the build made. */
+export const siteFeature = fp(
+  async (app: FastifyInstance, opts: { build: SiteBuild }) => {
+    const files = app.pages;
+    // Pages set no cookies and are the same bytes for everyone, so a CDN can cache them and a spike
+    // costs the server almost nothing; the sign-up form gets its cookies from /api/csrf.
+    for (const locale of locales) {
+      const pages = files.in(locale);
+      const home = localePath(locale, pagePaths.home);
+      app.get(home, (request, reply) => sendMemoryFile(request, reply, pages.pages.home));
+      app.get(localePath(locale, pagePaths.privacy), (request, reply) =>
+        sendMemoryFile(request, reply, pages.pages.privacy),
+      );
+      // `/es` is the Spanish home page without its slash: one address per page, so it moves there
+      // for good (a 308 keeps a HEAD a HEAD; nothing posts here).
+      if (home !== pagePaths.home) app.get(home.slice(0, -1), (_request, reply) => reply.redirect(home, 308));
+    }
+    app.get(filePaths.robots, (request, reply) => sendMemoryFile(request, reply, files.robots));
+    app.get(filePaths.sitemap, (request, reply) => sendMemoryFile(request, reply, files.sitemap));
+    app.get(filePaths.manifest, (request, reply) => sendMemoryFile(request, reply, files.manifest));
+
+    // Everything else the build made: hashed assets (cached for a year) and the few fixed-name
+    // files (icons, share image), revalidated. .br/.gz siblings were written at build.
+    await app.register(fastifyStatic, {
+      root: opts.build.clientDir,
+      prefix: '/',
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      dotfiles: 'ignore',
+      setHeaders: (res, filePath) => {
+        res.header(
+          'cache-control',
+          filePath.includes(filePaths.assetsDir)
+            ? `public, max-age=${YEAR}, immutable`
+            : 'public, max-age=0, must-revalidate',
+        );
+      },
+    });
+  },
+  { name: 'site', fastify: '5.x', encapsulate: true, dependencies: ['dh-pages'], decorators: { fastify: ['pages'] } },
+);
