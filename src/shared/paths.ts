@@ -87,18 +87,19 @@ export const countedPagePaths: readonly string[] = [
 /**
  * The operators' console (docs/decisions/0013-operators-and-sign-in.md). Its documents live below
  * pagePaths.admin (one HTML shell; the React app picks the view from the path), its files below
- * `assets`, and every endpoint below apiPaths.admin. A new view or endpoint is named here (a view is then listed in src/shared/admin/console-views.ts).
+ * `assets`, and every endpoint below apiPaths.admin. A new view or endpoint is named here (a view is then listed in src/client/admin/console/console-views.tsx).
  */
 export const adminPaths = {
   home: '/admin',
-  // The views, listed (in order, with label and role) in src/shared/admin/console-views.ts.
+  // The views (every entry but home and assets), listed in order with label and role in
+  // src/client/admin/console/console-views.tsx.
   subscribers: '/admin/subscribers',
   audience: '/admin/audience',
   broadcast: '/admin/broadcast',
   sessions: '/admin/sessions',
-  audit: '/admin/audit',
   suppressions: '/admin/suppressions',
   allowlist: '/admin/allowlist',
+  audit: '/admin/audit',
   /** The console's own Vite build (content-hashed files, never in the public page's bundle). */
   assets: '/admin/assets/',
 } as const;

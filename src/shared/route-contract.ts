@@ -9,7 +9,8 @@ import type { ApiErrorCode } from './api-error.ts';
 // with the wrong shape does not compile. docs/decisions/0033-route-contracts-fields-and-message-codes.md
 //
 // Contracts are listed in src/shared/admin/contracts.ts (the console's), signup-schema.ts (the
-// sign-up) and csrf-contract.ts (the form's cookies). Not a contract, on purpose: the visit beacon
+// sign-up), allowlist/allowlist-schema.ts (the wallet allowlist's, which the page's island calls
+// by their ContractRoute, allowlist/allowlist-routes.ts) and csrf-contract.ts (the form's cookies). Not a contract, on purpose: the visit beacon
 // (src/client/analytics/beacon.ts), which stays dependency-free so it loads before anything else,
 // and sends a type-checked copy of its path; and the documents (/confirm, /unsubscribe and the
 // no-JavaScript answer of /signup), which answer with a page.
@@ -39,6 +40,20 @@ export interface RouteContract {
 
 /** Keeps the literal types of a contract (its schemas), checked against RouteContract. */
 export const defineContract = <const C extends RouteContract>(contract: C): C => contract;
+
+/**
+ * A contract's method and path alone, for a caller that must carry no zod (the allowlist's
+ * plain-script island, held to a few KB): what it sends at run time, typed by its contract (a
+ * type-only import) whose method and path the compiler holds it to. callRoute
+ * (src/client/lib/call-route.ts) calls it as callContract calls the contract, trusting the reply's
+ * type where callContract checks it against the schema (the server has already answered by it).
+ */
+export interface ContractRoute<C extends RouteContract> {
+  method: C['method'];
+  path: C['path'];
+  /** Never set: carries the contract's type to the caller. */
+  readonly contract?: C;
+}
 
 /** A contract whose 2xx is JSON (what callContract calls). */
 export type JsonContract = RouteContract & { reply: Schema };

@@ -1,36 +1,23 @@
 import type { z } from 'zod/mini';
-import { apiErrorSchema, type ApiError } from '../../shared/api-error.ts';
-import { xsrf } from '../../shared/xsrf.ts';
-import { ensureXsrfCookie, readCookie } from './xsrf-cookie.ts';
-import { answerLanguage } from './answer-language.ts';
-import { connectionWords } from './connection-words.ts';
+import { apiErrorSchema } from '../../shared/api-error.ts';
+import { getJson, sendJson, type ApiResult, type ReplyReader } from './transport.ts';
+import { ensureXsrfCookie } from './xsrf-cookie.ts';
 
-// The one way the browser writes to our server. Relative URLs only (our own origin, so nothing
-// leaves for a third party), and every non-GET carries the X-XSRF-TOKEN header copied from the
-// XSRF-TOKEN cookie the server set (signed double-submit; see
-// src/server/plugins/write-protection.ts). Every reply is checked against its schema from
-// src/shared, so a caller only ever sees a typed answer or an error in words.
+// The browser's calls whose replies are checked against their schema from src/shared (the form's
+// island and the console), so a caller only ever sees a typed answer or an error in words. The
+// request itself (relative URLs, XSRF token, language, one retry with fresh cookies) is
+// transport.ts's, which the allowlist island shares without zod (call-route.ts).
 
 export { ensureXsrfCookie };
+export type { ApiResult };
 
-/** The token cookie: `__Host-` prefixed where the site is on https, plain on http (development). */
-const xsrfCookie = (): string | null => readCookie(xsrf.hostCookie) ?? readCookie(xsrf.cookie);
-
-async function xsrfToken(force = false): Promise<string> {
-  await ensureXsrfCookie(force);
-  return xsrfCookie() ?? '';
-}
-
-export type ApiResult<T> =
-  | { ok: true; status: number; data: T }
-  | {
-      ok: false;
-      /** 0 when the server could not be reached at all. */
-      status: number;
-      error: ApiError;
-      /** Retry-After in seconds, when the server sent one. */
-      retryAfter: number | null;
-    };
+const schemaReader = <S extends z.ZodMiniType>(replySchema: S): ReplyReader<z.output<S>> => ({
+  reply: (json) => {
+    const reply = replySchema.safeParse(json);
+    return reply.success ? { data: reply.data } : null;
+  },
+  error: (json) => apiErrorSchema.safeParse(json).data?.error ?? null,
+});
 
 export async function apiSend<S extends z.ZodMiniType>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -39,17 +26,7 @@ export async function apiSend<S extends z.ZodMiniType>(
   replySchema: S,
 ): Promise<ApiResult<z.output<S>>> {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiSend takes a relative URL, got ${path}`);
-  return request(path, replySchema, async (force) => ({
-    method,
-    credentials: 'same-origin',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      ...answerLanguage(),
-      [xsrf.header]: await xsrfToken(force),
-    },
-    body: JSON.stringify(body),
-  }));
+  return sendJson(method, path, body, schemaReader(replySchema));
 }
 
 /**
@@ -64,60 +41,5 @@ export async function apiGet<S extends z.ZodMiniType>(
   extraHeaders: Record<string, string> = {},
 ): Promise<ApiResult<z.output<S>>> {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiGet takes a relative URL, got ${path}`);
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-  const url = params.size ? `${path}?${params.toString()}` : path;
-  return request(url, replySchema, async () => ({
-    method: 'GET',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...answerLanguage(), ...extraHeaders },
-  }));
-}
-
-/** `init(force)`: the request to make; `force` asks for fresh cookies first (after a refused token). */
-async function request<S extends z.ZodMiniType>(
-  url: string,
-  replySchema: S,
-  init: (force: boolean) => Promise<RequestInit>,
-): Promise<ApiResult<z.output<S>>> {
-  const send = async (force: boolean) => {
-    const res = await fetch(url, await init(force));
-    const json: unknown = await res.json().catch(() => undefined);
-    return { res, json };
-  };
-  let res: Response;
-  let json: unknown;
-  try {
-    ({ res, json } = await send(false));
-    // The token was refused (cookies out of date, e.g. from before a key rotation): get fresh
-    // cookies and send once more, so the person never sees an error they cannot fix.
-    if (res.status === 403 && apiErrorSchema.safeParse(json).data?.error.code === 'csrf')
-      ({ res, json } = await send(true));
-  } catch {
-    return {
-      ok: false,
-      status: 0,
-      error: { code: 'unavailable', message: connectionWords().offline },
-      retryAfter: null,
-    };
-  }
-  const retry = Number(res.headers.get('retry-after'));
-  const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : null;
-  if (res.ok) {
-    const reply = replySchema.safeParse(json);
-    if (reply.success) return { ok: true, status: res.status, data: reply.data };
-    return {
-      ok: false,
-      status: res.status,
-      error: { code: 'internal', message: connectionWords().unreadable },
-      retryAfter,
-    };
-  }
-  const error = apiErrorSchema.safeParse(json);
-  return {
-    ok: false,
-    status: res.status,
-    error: error.success ? error.data.error : { code: 'internal', message: connectionWords().unreadable },
-    retryAfter,
-  };
+  return getJson(path, schemaReader(replySchema), query, extraHeaders);
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod/mini';
 import { messageReplySchema, type ApiErrorCode } from '../api-error.ts';
 import { adminApiPaths } from '../paths.ts';
-import { defineContract } from '../route-contract.ts';
+import { defineContract, type RouteContract } from '../route-contract.ts';
+import type { OperatorRole } from './roles.ts';
 import { audienceQuerySchema, audienceReportSchema, liveVisitorsSchema } from './audience.ts';
 import {
   allowlistOverviewSchema,
@@ -55,7 +56,21 @@ import { suppressionIdParamsSchema, suppressionListQuerySchema, suppressionListS
 
 // Every endpoint of the operators' console, one contract each (src/shared/route-contract.ts): the
 // server registers them (src/server/features/*/…-routes.ts), the console calls them (callContract for
-// JSON, postForFile in client/admin/download.ts for the CSV downloads, whose 2xx is a file).
+// JSON, postForFile in client/admin/console/download.ts for the CSV downloads, whose 2xx is a file).
+//
+// Each names the least role that may call it (decision 0028): the console's server guards a route
+// that declares no guard of its own with it (src/server/features/console/console-plugin.ts), and
+// the role sweep (console/role-sweep.test.ts) holds every /api/admin route to it, so a new
+// endpoint's role is decided here, once. A route needing fresh proof too declares
+// requireRole(role, { freshProof: true }) itself.
+
+/** 'public': answers without a session (the sign-in steps, which also say config.adminPublic). */
+export type LeastRole = OperatorRole | 'public';
+
+/** A console endpoint's contract: a route contract with its least role. */
+export type ConsoleContract = RouteContract & { role: LeastRole };
+
+const consoleContract = <const C extends ConsoleContract>(contract: C): C => defineContract(contract);
 
 // What a route behind requireRole may answer besides its own codes; writes add `csrf`.
 const read = ['bad_request', 'unauthorized', 'forbidden'] as const satisfies readonly ApiErrorCode[];
@@ -71,296 +86,341 @@ const signInStep = [
 
 const passkeyIdParams = z.strictObject({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
 
-export const signInContract = defineContract({
+export const signInContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.signIn,
+  role: 'public',
   body: signInSchema,
   reply: signInReplySchema,
   errors: signInStep,
 });
-export const secondFactorContract = defineContract({
+export const secondFactorContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.secondFactor,
+  role: 'public',
   body: secondFactorSchema,
   reply: operatorSessionSchema,
   errors: signInStep,
 });
-export const sessionContract = defineContract({
+export const sessionContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.session,
+  role: 'viewer',
   reply: operatorSessionSchema,
   errors: read,
 });
-export const signOutContract = defineContract({
+export const signOutContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.signOut,
+  role: 'viewer',
   body: emptyBodySchema,
   reply: messageReplySchema,
   errors: write,
 });
-export const freshProofContract = defineContract({
+export const freshProofContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.freshProof,
+  role: 'viewer',
   body: freshProofSchema,
   reply: freshProofReplySchema,
   errors: [...write, 'rate_limited'],
 });
-export const freshProofPasskeyContract = defineContract({
+export const freshProofPasskeyContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.freshProofPasskey,
+  role: 'viewer',
   body: passkeyFreshProofSchema,
   reply: freshProofReplySchema,
   errors: [...write, 'rate_limited'],
 });
 
-export const passkeysContract = defineContract({
+export const passkeysContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.passkeys,
+  // Passkeys: every operator manages their own (decision 0030).
+  role: 'viewer',
   reply: passkeysReplySchema,
   errors: read,
 });
-export const passkeyRegistrationOptionsContract = defineContract({
+export const passkeyRegistrationOptionsContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.passkeyRegistrationOptions,
+  role: 'viewer',
   body: emptyBodySchema,
   reply: registrationOptionsSchema,
   errors: proven,
 });
-export const addPasskeyContract = defineContract({
+export const addPasskeyContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.passkeys,
+  role: 'viewer',
   body: addPasskeySchema,
   reply: passkeyReplySchema,
   errors: proven,
 });
-export const renamePasskeyContract = defineContract({
+export const renamePasskeyContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.passkey,
+  role: 'viewer',
   params: passkeyIdParams,
   body: renamePasskeySchema,
   reply: passkeyReplySchema,
   errors: [...write, 'not_found'],
 });
-export const removePasskeyContract = defineContract({
+export const removePasskeyContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.passkeyRemove,
+  role: 'viewer',
   params: passkeyIdParams,
   body: emptyBodySchema,
   reply: messageReplySchema,
   errors: [...proven, 'not_found'],
 });
-export const signInPasskeyOptionsContract = defineContract({
+export const signInPasskeyOptionsContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.signInPasskeyOptions,
+  role: 'public',
   body: emptyBodySchema,
   reply: authenticationOptionsSchema,
   errors: signInStep,
 });
-export const freshProofPasskeyOptionsContract = defineContract({
+export const freshProofPasskeyOptionsContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.freshProofPasskeyOptions,
+  role: 'viewer',
   body: emptyBodySchema,
   reply: authenticationOptionsSchema,
   errors: write,
 });
 
-export const sessionsContract = defineContract({
+export const sessionsContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.sessions,
+  role: 'viewer',
   reply: sessionsReplySchema,
   errors: read,
 });
-export const endSessionContract = defineContract({
+export const endSessionContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.endSession,
+  role: 'viewer',
   body: endSessionSchema,
   reply: endedReplySchema,
   errors: write,
 });
-export const endAllSessionsContract = defineContract({
+export const endAllSessionsContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.endAllSessions,
+  role: 'viewer',
   body: emptyBodySchema,
   reply: endedReplySchema,
   errors: proven,
 });
 
-export const auditContract = defineContract({
+export const auditContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.audit,
+  role: 'sender',
   query: auditQuerySchema,
   reply: auditPageSchema,
   errors: [...read, 'invalid_fields'],
 });
 
-export const audienceContract = defineContract({
+export const audienceContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.audience,
+  role: 'viewer',
   query: audienceQuerySchema,
   reply: audienceReportSchema,
   errors: [...read, 'invalid_fields'],
 });
-export const audienceLiveContract = defineContract({
+export const audienceLiveContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.audienceLive,
+  role: 'viewer',
   reply: liveVisitorsSchema,
   errors: read,
 });
 
-export const broadcastsContract = defineContract({
+export const broadcastsContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.broadcasts,
+  role: 'viewer',
   reply: broadcastListSchema,
   errors: read,
 });
-export const createBroadcastContract = defineContract({
+export const createBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcasts,
+  role: 'sender',
   body: broadcastDraftSchema,
   reply: broadcastSchema,
   errors: write,
 });
-export const broadcastContract = defineContract({
+export const broadcastContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.broadcast,
+  role: 'viewer',
   params: broadcastIdParamsSchema,
   reply: broadcastSchema,
   errors: [...read, 'not_found'],
 });
-export const saveBroadcastContract = defineContract({
+export const saveBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcast,
+  role: 'sender',
   params: broadcastIdParamsSchema,
   body: broadcastDraftSchema,
   reply: broadcastSchema,
   errors: [...write, 'not_found', 'conflict'],
 });
-export const approveBroadcastContract = defineContract({
+export const approveBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastApprove,
+  // A second pair of eyes (decision 0028): approving needs fresh proof too; revoking only stops.
+  role: 'sender',
   params: broadcastIdParamsSchema,
   body: broadcastApprovalSchema,
   reply: broadcastSchema,
   errors: [...proven, 'not_found', 'conflict'],
 });
-export const revokeBroadcastContract = defineContract({
+export const revokeBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastRevoke,
+  role: 'sender',
   params: broadcastIdParamsSchema,
   body: emptyBodySchema,
   reply: broadcastSchema,
   errors: [...write, 'not_found', 'conflict'],
 });
-export const broadcastPreviewContract = defineContract({
+export const broadcastPreviewContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.broadcastPreview,
+  role: 'viewer',
   params: broadcastIdParamsSchema,
   query: broadcastLocaleQuerySchema,
   reply: broadcastPreviewSchema,
   errors: [...read, 'invalid_fields', 'not_found'],
 });
-export const testBroadcastContract = defineContract({
+export const testBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastTest,
+  role: 'sender',
   params: broadcastIdParamsSchema,
   body: broadcastTestSchema,
   reply: testSentSchema,
   errors: [...write, 'not_found', 'conflict', 'unavailable'],
 });
-export const sendBroadcastContract = defineContract({
+export const sendBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastSend,
+  role: 'sender',
   params: broadcastIdParamsSchema,
   body: emptyBodySchema,
   reply: broadcastSchema,
   errors: [...proven, 'not_found', 'conflict'],
 });
-export const pauseBroadcastContract = defineContract({
+export const pauseBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastPause,
+  // The emergency stop: anyone signed in.
+  role: 'viewer',
   params: broadcastIdParamsSchema,
   body: emptyBodySchema,
   reply: broadcastSchema,
   errors: [...write, 'not_found', 'conflict'],
 });
-export const resumeBroadcastContract = defineContract({
+export const resumeBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastResume,
+  role: 'sender',
   params: broadcastIdParamsSchema,
   body: emptyBodySchema,
   reply: broadcastSchema,
   errors: [...proven, 'not_found', 'conflict'],
 });
-export const cancelBroadcastContract = defineContract({
+export const cancelBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastCancel,
+  role: 'sender',
   params: broadcastIdParamsSchema,
   body: emptyBodySchema,
   reply: broadcastSchema,
   errors: [...write, 'not_found', 'conflict'],
 });
 
-export const subscribersContract = defineContract({
+export const subscribersContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.subscribers,
+  role: 'sender',
   query: subscriberListQuerySchema,
   reply: subscriberListReplySchema,
   errors: [...read, 'invalid_fields'],
 });
 /** The (filtered) list as a CSV file; an export, so audited, a POST, and behind fresh proof. */
-export const subscribersCsvContract = defineContract({
+export const subscribersCsvContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscribersCsv,
+  role: 'sender',
   body: subscribersCsvRequestSchema,
   reply: { file: 'text/csv' },
   errors: [...proven, 'invalid_fields'],
 });
-export const subscriberDetailsContract = defineContract({
+export const subscriberDetailsContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscriberDetails,
+  role: 'sender',
   params: subscriberIdParamsSchema,
   reply: subscriberDetailSchema,
   errors: [...proven, 'not_found', 'rate_limited'],
 });
-export const subscriberResendContract = defineContract({
+export const subscriberResendContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscriberResend,
+  role: 'sender',
   params: subscriberIdParamsSchema,
   reply: subscriberActionReplySchema,
   errors: [...write, 'not_found', 'conflict'],
 });
-export const subscriberExportContract = defineContract({
+export const subscriberExportContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscriberExport,
+  role: 'sender',
   params: subscriberIdParamsSchema,
   reply: subscriberDataExportSchema,
   errors: [...proven, 'not_found'],
 });
-export const suppressionsContract = defineContract({
+export const suppressionsContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.suppressions,
+  // The suppression list (decision 0035): read by senders; lifting one is the owner's, with fresh proof.
+  role: 'sender',
   query: suppressionListQuerySchema,
   reply: suppressionListSchema,
   errors: [...read, 'invalid_fields'],
 });
 /** The whole suppression list as a CSV file (no body: the list has no filter). */
-export const suppressionsCsvContract = defineContract({
+export const suppressionsCsvContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.suppressionsCsv,
+  // Its CSV (no address in it): a sender's, with fresh proof, audited.
+  role: 'sender',
   reply: { file: 'text/csv' },
   errors: proven,
 });
-export const liftSuppressionContract = defineContract({
+export const liftSuppressionContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.suppressionLift,
+  role: 'owner',
   params: suppressionIdParamsSchema,
   body: emptyBodySchema,
   reply: messageReplySchema,
   errors: [...proven, 'not_found'],
 });
-export const subscriberEraseContract = defineContract({
+export const subscriberEraseContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscriberErase,
+  role: 'sender',
   params: subscriberIdParamsSchema,
   body: eraseSubscriberSchema,
   reply: subscriberActionReplySchema,
@@ -374,44 +434,51 @@ export type BroadcastChangeContract =
   | typeof cancelBroadcastContract
   | typeof revokeBroadcastContract;
 
-// The presale allowlist (docs/decisions/0045-wallet-allowlist.md).
-export const allowlistContract = defineContract({
+// The presale allowlist (docs/decisions/0045-wallet-allowlist.md): wallet addresses are a sender's
+// to read; exporting, freezing (asked by one, approved by another) and reopening need fresh proof.
+export const allowlistContract = consoleContract({
   method: 'GET',
   path: adminApiPaths.allowlist,
+  role: 'sender',
   query: allowlistQuerySchema,
   reply: allowlistOverviewSchema,
   errors: [...read, 'invalid_fields'],
 });
-export const allowlistRemoveContract = defineContract({
+export const allowlistRemoveContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistRemove,
+  role: 'sender',
   body: removeEntrySchema,
   reply: messageReplySchema,
   errors: [...write, 'not_found'],
 });
-export const allowlistFreezeContract = defineContract({
+export const allowlistFreezeContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistFreeze,
+  role: 'sender',
   body: freezeBodySchema,
   reply: freezeReplySchema,
   errors: [...proven, 'conflict'],
 });
-export const allowlistFreezeApproveContract = defineContract({
+export const allowlistFreezeApproveContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistFreezeApprove,
+  role: 'sender',
   body: emptyBodySchema,
   reply: freezeReplySchema,
   errors: [...proven, 'conflict'],
 });
-export const allowlistCsvContract = defineContract({
+export const allowlistCsvContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistCsv,
+  role: 'sender',
   reply: { file: 'text/csv' },
   errors: proven,
 });
-export const allowlistReopenContract = defineContract({
+export const allowlistReopenContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistReopen,
+  role: 'sender',
   body: emptyBodySchema,
   reply: messageReplySchema,
   errors: [...proven],

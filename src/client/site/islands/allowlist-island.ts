@@ -1,6 +1,9 @@
-import type { WalletMessages } from '../../../../content/messages/en/allowlist.ts';
-import { localeInfo } from '../../../../content/messages/locales.ts';
-import { allowlistApi, Refused } from '../wallet/allowlist-api.ts';
+import type { WalletMessages } from '../../../shared/messages/allowlist.ts';
+import { localeTag } from '../../../shared/locales.ts';
+import { allowlistRoutes as routes } from '../../../shared/allowlist/allowlist-routes.ts';
+import { callRoute } from '../../lib/call-route.ts';
+import { connectionWords } from '../../lib/connection-words.ts';
+import type { ApiResult } from '../../lib/transport.ts';
 import { mobileWallets } from '../wallet/mobile-wallets.ts';
 import {
   discoverWallets,
@@ -21,6 +24,19 @@ import { islandWords } from './island-words.ts';
 /** How long a press waits for a wallet that has not announced itself yet before trying window.ethereum. */
 const ANNOUNCE_GRACE_MS = 400;
 
+/** The server's refusal, in its own words (the one error shape). */
+class Refused extends Error {}
+
+/**
+ * A reply's data, or a throw: the server's refusal in its words, or (nothing reached it, or its
+ * answer was unreadable) a plain error, which the island words as the wallet's.
+ */
+function answer<T>(result: ApiResult<T>): T {
+  if (result.ok) return result.data;
+  const ownWords = result.status === 0 || result.error.message === connectionWords().unreadable;
+  throw ownWords ? new Error(result.error.code) : new Refused(result.error.message);
+}
+
 const shortAddress = (address: string) => `${address.slice(0, 5)}…${address.slice(-4)}`;
 /** EIP-1193's personal_sign takes the text as UTF-8 bytes in hex. */
 const utf8Hex = (text: string) =>
@@ -34,7 +50,7 @@ export async function prepare(props: IslandProps['allowlist']): Promise<(contain
 function mount(container: HTMLElement, props: IslandProps['allowlist'], words: WalletMessages): void {
   // The page's language, not the browser's: the sentence around the date is in it.
   const sinceText = (iso: string) =>
-    new Date(iso).toLocaleString(localeInfo[props.locale].tag, { dateStyle: 'medium', timeStyle: 'short' });
+    new Date(iso).toLocaleString(localeTag(props.locale), { dateStyle: 'medium', timeStyle: 'short' });
   // The server's markup (sections/allowlist-block.tsx); a part missing fails the island, and the
   // loader marks it so.
   const part = <E extends HTMLElement>(name: string): E => {
@@ -214,7 +230,7 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
     linkToken = null;
     show(emailForm, false);
     say(words.checking);
-    const reply = await allowlistApi.status(address);
+    const reply = answer(await callRoute(routes.status, { params: { address } }));
     address = reply.address;
     since = reply.since;
     const short = shortAddress(reply.address);
@@ -231,14 +247,14 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
     try {
       if (!(await onRightChain(provider)))
         return say(words.wrongChain({ chainId: props.chainId, button: action.textContent ?? '' }));
-      const { message } = await allowlistApi.challenge({ address, purpose });
+      const { message } = answer(await callRoute(routes.challenge, { body: { address, purpose } }));
       say(words.signing);
       const signature = await provider.request({ method: 'personal_sign', params: [utf8Hex(message), address] });
       if (typeof signature !== 'string') return say(words.walletError);
       const reply =
         purpose === 'join'
-          ? await allowlistApi.join({ message, signature })
-          : { ...(await allowlistApi.leave({ message, signature })), linkToken: null };
+          ? answer(await callRoute(routes.join, { body: { message, signature } }))
+          : { ...answer(await callRoute(routes.leave, { body: { message, signature } })), linkToken: null };
       since = reply.since;
       linkToken = reply.linkToken;
       show(emailForm, linkToken !== null);
@@ -261,11 +277,15 @@ function mount(container: HTMLElement, props: IslandProps['allowlist'], words: W
     show(emailForm, false);
     busy(true);
     try {
-      const reply = await allowlistApi.link({
-        linkToken,
-        name: String(fields.get('name') ?? ''),
-        email: String(fields.get('email') ?? ''),
-      });
+      const reply = answer(
+        await callRoute(routes.link, {
+          body: {
+            linkToken,
+            name: String(fields.get('name') ?? ''),
+            email: String(fields.get('email') ?? ''),
+          },
+        }),
+      );
       // Spent, whatever the answer said: a new join gives a new one.
       linkToken = null;
       say(reply.message);

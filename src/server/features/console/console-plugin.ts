@@ -12,7 +12,8 @@ import type { BroadcastPolicy } from '../broadcast/index.ts';
 import { registerBroadcastRoutes } from '../broadcast/index.ts';
 import { BROADCAST_KIND } from '../broadcast/index.ts';
 import { registerConsolePages } from './console-page.ts';
-import { protectConsoleApi } from '../operators/index.ts';
+import { protectConsoleApi, requireRole } from '../operators/index.ts';
+import { leastRoles } from './least-roles.ts';
 import { registerPasskeyRoutes } from '../operators/index.ts';
 import { purgeExpiredPasskeyChallenges, relyingPartyFor } from '../operators/index.ts';
 import { registerSessionRoutes } from '../operators/index.ts';
@@ -43,8 +44,8 @@ export interface AdminOptions {
 
 /**
  * The operators' console: its pages, and its API under /api/admin. Every API route is same-origin
- * only, XSRF-checked on writes, and declares its guard (guards.ts); the console's views plug into
- * src/client/admin/console-views.tsx.
+ * only, XSRF-checked on writes, and guarded by its contract's least role (or a guard it declares,
+ * guards.ts); the console's views plug into src/client/admin/console/console-views.tsx.
  */
 export const adminFeature = fp(
   async (app: FastifyInstance, opts: AdminOptions) => {
@@ -61,6 +62,15 @@ export const adminFeature = fp(
     // Passkeys are bound to PUBLIC_URL's host and origin (decision 0030).
     const relyingParty = relyingPartyFor(opts.publicUrl, opts.siteName);
     await app.register(async function consoleApi(api) {
+      // Before protectConsoleApi's check that every route declares its guard: a route that
+      // declares none is given its contract's (src/shared/admin/contracts.ts), so a new
+      // endpoint's role is written once. A HEAD route is its GET's.
+      api.addHook('onRoute', (route) => {
+        if (route.onRequest !== undefined) return;
+        const method = route.method === 'HEAD' ? 'GET' : String(route.method);
+        const least = leastRoles.get(`${method} ${route.url}`);
+        if (least !== undefined && least !== 'public') route.onRequest = requireRole(least);
+      });
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
         // Console answers are for this operator only, now.

@@ -1,69 +1,17 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorRoles, roleAllows, type OperatorRole } from '../../../shared/admin/roles.ts';
+import type { LeastRole } from '../../../shared/admin/contracts.ts';
+import { operatorRoles, roleAllows } from '../../../shared/admin/roles.ts';
 import { adminApiPaths as p, apiPaths } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
+import { leastRoles } from './least-roles.ts';
 
-// Which role each console route needs, written down once here and checked against the running
-// app: every route under /api/admin must be in this table (a new route is a decision about who
-// may call it), and an operator below a route's role is refused with 403 `forbidden` before the
-// handler runs, whatever they send. Decision 0028.
-const LEAST: Record<string, OperatorRole | 'public'> = {
-  [`POST ${p.signIn}`]: 'public',
-  [`POST ${p.secondFactor}`]: 'public',
-  [`GET ${p.session}`]: 'viewer',
-  [`POST ${p.signOut}`]: 'viewer',
-  [`POST ${p.freshProof}`]: 'viewer',
-  // Passkeys: every operator manages their own (decision 0030).
-  [`POST ${p.signInPasskeyOptions}`]: 'public',
-  [`POST ${p.freshProofPasskeyOptions}`]: 'viewer',
-  [`POST ${p.freshProofPasskey}`]: 'viewer',
-  [`GET ${p.passkeys}`]: 'viewer',
-  [`POST ${p.passkeys}`]: 'viewer',
-  [`POST ${p.passkeyRegistrationOptions}`]: 'viewer',
-  [`POST ${p.passkey}`]: 'viewer',
-  [`POST ${p.passkeyRemove}`]: 'viewer',
-  [`GET ${p.sessions}`]: 'viewer',
-  [`POST ${p.endSession}`]: 'viewer',
-  [`POST ${p.endAllSessions}`]: 'viewer',
-  [`GET ${p.audience}`]: 'viewer',
-  [`GET ${p.audienceLive}`]: 'viewer',
-  [`GET ${p.broadcasts}`]: 'viewer',
-  [`GET ${p.broadcast}`]: 'viewer',
-  [`GET ${p.broadcastPreview}`]: 'viewer',
-  // The emergency stop: anyone signed in.
-  [`POST ${p.broadcastPause}`]: 'viewer',
-  [`POST ${p.broadcasts}`]: 'sender',
-  [`POST ${p.broadcast}`]: 'sender',
-  [`POST ${p.broadcastTest}`]: 'sender',
-  [`POST ${p.broadcastSend}`]: 'sender',
-  // A second pair of eyes (decision 0028): approving needs fresh proof too; revoking only stops.
-  [`POST ${p.broadcastApprove}`]: 'sender',
-  [`POST ${p.broadcastRevoke}`]: 'sender',
-  [`POST ${p.broadcastResume}`]: 'sender',
-  [`POST ${p.broadcastCancel}`]: 'sender',
-  [`GET ${p.audit}`]: 'sender',
-  [`GET ${p.subscribers}`]: 'sender',
-  [`POST ${p.subscribersCsv}`]: 'sender',
-  [`POST ${p.subscriberDetails}`]: 'sender',
-  [`POST ${p.subscriberResend}`]: 'sender',
-  [`POST ${p.subscriberExport}`]: 'sender',
-  [`POST ${p.subscriberErase}`]: 'sender',
-  // The suppression list (decision 0035): read by senders; lifting one is the owner's, with fresh proof.
-  [`GET ${p.suppressions}`]: 'sender',
-  [`POST ${p.suppressionLift}`]: 'owner',
-  // Its CSV (no address in it): a sender's, with fresh proof, audited.
-  [`POST ${p.suppressionsCsv}`]: 'sender',
-  // The presale allowlist (decision 0045): wallet addresses are a sender's to read; exporting,
-  // freezing (asked by one, approved by another) and reopening need fresh proof.
-  [`GET ${p.allowlist}`]: 'sender',
-  [`POST ${p.allowlistRemove}`]: 'sender',
-  [`POST ${p.allowlistCsv}`]: 'sender',
-  [`POST ${p.allowlistFreeze}`]: 'sender',
-  [`POST ${p.allowlistFreezeApprove}`]: 'sender',
-  [`POST ${p.allowlistReopen}`]: 'sender',
-};
+// Which role each console route needs, written once in its contract (src/shared/admin/contracts.ts)
+// and checked against the running app: every route under /api/admin must have one (a new route is
+// a decision about who may call it), and an operator below a route's role is refused with 403
+// `forbidden` before the handler runs, whatever they send. Decision 0028.
+const LEAST: Record<string, LeastRole> = Object.fromEntries(leastRoles);
 
 let t: TestApp;
 const routes: string[] = [];
@@ -82,7 +30,7 @@ afterAll(() => t.close());
 const concrete = (url: string) => url.replace(/:[^/]+/g, 'x');
 
 describe('roles on every console route', () => {
-  it('names every /api/admin route in the table of least roles, and nothing else', () => {
+  it('finds a contract with its least role for every /api/admin route, and a route for every contract', () => {
     expect(new Set(routes)).toEqual(new Set(Object.keys(LEAST)));
   });
 
