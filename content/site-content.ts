@@ -1,10 +1,7 @@
 // The site's words, links and switches. Re-brand the site by editing this file only; the build
 // validates it (src/shared/content-schema.ts) and names any bad field.
 import type { SiteContent } from '../src/shared/content-schema.ts';
-import { ar } from './translations/ar.ts';
-import { es } from './translations/es.ts';
-import { ptBr } from './translations/pt-br.ts';
-import { zhCn } from './translations/zh-cn.ts';
+import { siteWords } from './messages/site-words.ts';
 
 export const siteContent = {
   name: 'Diamond Hand',
@@ -70,7 +67,8 @@ export const siteContent = {
     },
   ],
   theme: { color: '#0b1d4d', background: '#7ec8f2' },
-  // The words above in every other language the site speaks, one file each: a locale that lacks
-  // one, or has a different number of FAQ entries, stops the build with its name.
-  translations: { es, 'pt-br': ptBr, 'zh-cn': zhCn, ar },
+  // The words above in every other language the site speaks, each in its locale's folder
+  // (content/messages/<locale>/site-words.ts): a locale that lacks them, or has a different number
+  // of FAQ entries, stops the build with its name.
+  translations: siteWords,
 } satisfies SiteContent;

@@ -3,7 +3,7 @@
 // clock: the server's is set by the test (countdown-server.ts), the browser's by page.clock.
 import { expect, test, type Page } from '@playwright/test';
 import { catalog } from '../content/messages/catalog.ts';
-import { localeInfo } from '../content/messages/locales.ts';
+import { localeInfo } from '../content/messages/locale-info.ts';
 import { localePath } from '../src/shared/locale-paths.ts';
 import { startCountdownServer, type CountdownServer } from './countdown-server.ts';
 import { waitForIsland, watchConsole } from './support.ts';

@@ -6,7 +6,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { catalog } from '../content/messages/catalog.ts';
-import { localeInfo, locales } from '../content/messages/locales.ts';
+import { localeInfo } from '../content/messages/locale-info.ts';
+import { locales } from '../src/shared/locales.ts';
 import { contentIn } from '../src/shared/content-schema.ts';
 import { localePath } from '../src/shared/locale-paths.ts';
 import { uniqueEmail, waitForMail } from './outbox.ts';

@@ -47,10 +47,14 @@ async function main(): Promise<void> {
   const started = Date.now();
   const content = await checkContentFile(path.join(root, 'content/site-content.ts'));
 
-  await viteBuild({ root, logLevel: 'warn' });
+  // vite.config.ts reads the content file, whose translations are read from the locales' folders
+  // by the registry (content/messages/site-words.ts): Vite's module runner resolves those imports
+  // where the files are, which a config bundled into a temporary file cannot.
+  await viteBuild({ root, logLevel: 'warn', configLoader: 'runner' });
   await viteBuild({
     root,
     logLevel: 'warn',
+    configLoader: 'runner',
     build: {
       ssr: true,
       outDir: path.join(dist, 'ssr'),

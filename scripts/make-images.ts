@@ -1,28 +1,31 @@
 // Renders the share image and the PNG icons from our own SVG art. resvg is a pure renderer with
-// no system dependencies; the DejaVu font ships in an npm package so the text looks the same on
-// every machine.
+// no system dependencies; the fonts ship in npm packages so the text looks the same on every
+// machine. Each locale's folder names the font its card is drawn with (meta.ts's shareImageFont),
+// or none when no font here can draw its script.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { messagesFor } from '../content/messages/catalog.ts';
-import { localeInfo, locales, type Locale } from '../content/messages/locales.ts';
+import { localeInfo } from '../content/messages/locale-info.ts';
+import { locales, type Locale, type ShareImageFont } from '../src/shared/locales.ts';
 import { contentIn, type SiteContent } from '../src/shared/content-schema.ts';
-import { hasOwnShareImage, shareImagePath } from '../src/shared/locale-paths.ts';
+import { shareImagePath } from '../src/shared/locale-paths.ts';
 
 const require = createRequire(import.meta.url);
-const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const dejavu = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+
+/** The font files of each font a locale's meta.ts may name: bold (the headings) and regular. */
+const fontFiles: Record<ShareImageFont, readonly string[]> = {
+  'DejaVu Sans': [path.join(dejavu, 'DejaVuSans-Bold.ttf'), path.join(dejavu, 'DejaVuSans.ttf')],
+};
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function render(svg: string, width: number, out: string): void {
+function render(svg: string, width: number, out: string, font: ShareImageFont = 'DejaVu Sans'): void {
   const png = new Resvg(svg, {
     fitTo: { mode: 'width', value: width },
-    font: {
-      loadSystemFonts: false,
-      fontFiles: [path.join(fontDir, 'DejaVuSans-Bold.ttf'), path.join(fontDir, 'DejaVuSans.ttf')],
-      defaultFontFamily: 'DejaVu Sans',
-    },
+    font: { loadSystemFonts: false, fontFiles: [...fontFiles[font]], defaultFontFamily: font },
   })
     .render()
     .asPng();
@@ -51,7 +54,8 @@ function wrap(text: string, max: number): string[] {
  */
 export function shareImageSvg(content: SiteContent, logoSvg: string, mascotSvg: string, locale: Locale = 'en'): string {
   const inner = (svg: string) => svg.replace(/^[\s\S]*?<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
-  const { tag, dir } = localeInfo[locale];
+  const { tag, dir, shareImageFont } = localeInfo[locale];
+  const font = shareImageFont ?? 'DejaVu Sans';
   const words = messagesFor(locale).pageChrome;
   const local = contentIn(content, locale);
   const rtl = dir === 'rtl';
@@ -65,7 +69,7 @@ export function shareImageSvg(content: SiteContent, logoSvg: string, mascotSvg: 
   const tagline = wrap(local.heroTagline, rtl ? 24 : 30)
     .map(
       (l, i) =>
-        `<text x="${x(80)}" y="${250 + i * 52}" text-anchor="${start}"${textDir} font-family="DejaVu Sans" font-weight="bold" font-size="44" fill="#0b1d4d">${escapeXml(l)}</text>`,
+        `<text x="${x(80)}" y="${250 + i * 52}" text-anchor="${start}"${textDir} font-family="${font}" font-weight="bold" font-size="44" fill="#0b1d4d">${escapeXml(l)}</text>`,
     )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
@@ -74,15 +78,15 @@ export function shareImageSvg(content: SiteContent, logoSvg: string, mascotSvg: 
   <g fill="#fff" opacity=".7"><ellipse cx="980" cy="90" rx="120" ry="36"/><ellipse cx="940" cy="66" rx="50" ry="40"/><ellipse cx="1010" cy="60" rx="60" ry="48"/>
   <ellipse cx="180" cy="560" rx="140" ry="40"/><ellipse cx="140" cy="530" rx="60" ry="46"/></g>
   <svg x="${rtl ? 1200 - 80 - 96 : 80}" y="60" width="96" height="96" viewBox="0 0 64 64">${inner(logoSvg)}</svg>
-  <text x="${x(196)}" y="126" text-anchor="${start}" font-family="DejaVu Sans" font-weight="bold" font-size="52" fill="#0b1d4d">${escapeXml(
+  <text x="${x(196)}" y="126" text-anchor="${start}" font-family="${font}" font-weight="bold" font-size="52" fill="#0b1d4d">${escapeXml(
     `${content.name} (${content.ticker})`,
   )}</text>
   ${tagline}
   <rect x="${rtl ? 1200 - 80 - 330 : 80}" y="470" width="330" height="70" rx="35" fill="#0b1d4d"/>
-  <text x="${x(245)}" y="517" text-anchor="middle"${textDir} font-family="DejaVu Sans" font-weight="bold" font-size="30" fill="#fff">${escapeXml(
+  <text x="${x(245)}" y="517" text-anchor="middle"${textDir} font-family="${font}" font-weight="bold" font-size="30" fill="#fff">${escapeXml(
     words.comingSoon.toLocaleUpperCase(tag),
   )}</text>
-  <text x="${x(440)}" y="517" text-anchor="${start}"${textDir} font-family="DejaVu Sans" font-size="28" fill="#0b1d4d">${escapeXml(
+  <text x="${x(440)}" y="517" text-anchor="${start}"${textDir} font-family="${font}" font-size="28" fill="#0b1d4d">${escapeXml(
     words.onNetwork({ network: content.network }),
   )}</text>
   <svg x="${rtl ? 80 : 820}" y="170" width="320" height="360" viewBox="0 0 320 360">${inner(mascotSvg)}</svg>
@@ -92,9 +96,16 @@ export function shareImageSvg(content: SiteContent, logoSvg: string, mascotSvg: 
 export function makeImages(content: SiteContent, assetsDir: string, outDir: string): void {
   const logo = readFileSync(path.join(assetsDir, 'logo.svg'), 'utf8');
   const mascot = readFileSync(path.join(assetsDir, 'mascot.svg'), 'utf8');
-  // One card per language the build's font can draw; the others name English's (shareImagePath).
-  for (const locale of locales.filter(hasOwnShareImage)) {
-    render(shareImageSvg(content, logo, mascot, locale), 1200, path.join(outDir, shareImagePath(locale).slice(1)));
+  // One card per language whose folder names a font; the others name English's (shareImagePath).
+  for (const locale of locales) {
+    const font = localeInfo[locale].shareImageFont;
+    if (font === null) continue;
+    render(
+      shareImageSvg(content, logo, mascot, locale),
+      1200,
+      path.join(outDir, shareImagePath(locale, font).slice(1)),
+      font,
+    );
   }
   for (const [name, size] of [
     ['icon-192.png', 192],

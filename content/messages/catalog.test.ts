@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from './catalog.ts';
-import type { Messages } from './messages.ts';
-import { locales } from './locales.ts';
+import type { Messages } from '../../src/shared/messages/index.ts';
+import { locales } from '../../src/shared/locales.ts';
 
 // Every locale speaks every surface with the same keys and parameters as English. The compiler
 // checks it (catalog.ts is typed by the English files; the @ts-expect-error lines below fail

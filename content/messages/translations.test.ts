@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { signupLimits } from '../../src/shared/signup-schema.ts';
+import { fieldErrorText, signupLimits } from '../../src/shared/signup-schema.ts';
 import { countdownMessages as arabicCountdown } from './ar/countdown.ts';
+import { signupMessages } from './en/signup.ts';
 import { catalog } from './catalog.ts';
 import { countdownMessages as spanishCountdown } from './es/countdown.ts';
-import { defaultLocale, locales } from './locales.ts';
+import { defaultLocale, locales } from '../../src/shared/locales.ts';
 
 // What the compiler cannot see in a translation: a sentence left empty, a placeholder dropped, a
 // string left in English. Run on every locale's words with sample parameters; the checks are crude
-// on purpose (a native speaker's review is the real one, ./review.ts), but each catches a mistake
+// on purpose (a native speaker's review is the real one, each folder's meta.ts), but each catches a mistake
 // a translator makes.
 
 /** Parameters every message function is called with; the form's errors take the form's limits. */
@@ -176,5 +177,12 @@ describe('plurals', () => {
     expect(catalog.ar.signup.fieldErrors['comment.tooLong'](signupLimits)).toBe(
       'لا يمكن أن يزيد تعليقك على 1,000 حرف.',
     );
+  });
+});
+
+describe("the sign-up form's refusals", () => {
+  it("name the schema's limits (src/shared/signup-schema.ts's signupLimits)", () => {
+    expect(fieldErrorText(signupMessages, 'name.tooLong')).toBe('Your name can be at most 100 characters.');
+    expect(fieldErrorText(signupMessages, 'comment.tooLong')).toBe('Your comment can be at most 1,000 characters.');
   });
 });

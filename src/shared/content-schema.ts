@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultLocale, locales, type Locale } from '../../content/messages/locales.ts';
+import { translatedLocales, type Locale, type TranslatedLocale } from './locales.ts';
 import { chainAddressOf } from './chain-addresses.ts';
 import { checksumProblem } from './eth-address.ts';
 
@@ -48,10 +48,7 @@ const contentWordsSchema = z
   .strict();
 export type ContentWords = z.infer<typeof contentWordsSchema>;
 
-/** The locales whose content words are a translation (the default's are the content file itself). */
-type TranslatedLocale = Exclude<Locale, 'en'>;
-const isTranslated = (l: Locale): l is TranslatedLocale => l !== defaultLocale;
-const translatedLocales = locales.filter(isTranslated);
+const isTranslated = (l: Locale): l is TranslatedLocale => (translatedLocales as readonly Locale[]).includes(l);
 
 const siteContentSchema = z
   .object({
@@ -140,15 +137,15 @@ const siteContentSchema = z
       color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'),
       background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour'),
     }),
-    // Every other locale's words (content/translations/<locale>.ts): a page never mixes languages,
-    // so a locale without all of them does not build.
+    // Every other locale's words (content/messages/<locale>/site-words.ts): a page never mixes
+    // languages, so a locale without all of them does not build.
     translations: z
-      .object({
-        es: contentWordsSchema,
-        'pt-br': contentWordsSchema,
-        'zh-cn': contentWordsSchema,
-        ar: contentWordsSchema,
-      } satisfies Record<TranslatedLocale, typeof contentWordsSchema>)
+      .object(
+        Object.fromEntries(translatedLocales.map((l) => [l, contentWordsSchema])) as Record<
+          TranslatedLocale,
+          typeof contentWordsSchema
+        >,
+      )
       .strict(),
   })
   .strict()

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { siteContent } from '../../content/site-content.ts';
-import { parseSiteContent } from './content-schema.ts';
 import { checksumProblem, toChecksumAddress } from './eth-address.ts';
 
 // The test vectors of EIP-55 itself.
@@ -16,6 +14,7 @@ const VECTORS = [
 ];
 const OFFICIAL = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
+// The content file's contractAddress, checked with it: content/site-content.test.ts.
 describe('EIP-55 checksum', () => {
   it('gives the checksummed form of the EIP’s own vectors from any case', () => {
     for (const v of VECTORS) {
@@ -30,19 +29,5 @@ describe('EIP-55 checksum', () => {
     expect(checksumProblem(flipped)).toMatch(/fails its EIP-55 checksum .* 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed/);
     expect(checksumProblem(OFFICIAL.slice(0, -1))).toMatch(/0x followed by 40 hexadecimal/);
     expect(checksumProblem(`0x${'g'.repeat(40)}`)).toMatch(/0x followed by 40 hexadecimal/);
-  });
-
-  it('the content file: contractAddress is optional, null when shipped, and a bad one stops the build naming the field', () => {
-    expect(parseSiteContent(siteContent).contractAddress).toBeNull();
-    const without: Partial<typeof siteContent> = { ...siteContent };
-    delete without.contractAddress;
-    expect(parseSiteContent(without).contractAddress).toBeNull();
-    expect(parseSiteContent({ ...siteContent, contractAddress: OFFICIAL }).contractAddress).toBe(OFFICIAL);
-    expect(() => parseSiteContent({ ...siteContent, contractAddress: OFFICIAL.toLowerCase() })).toThrow(
-      /contractAddress: fails its EIP-55 checksum/,
-    );
-    expect(() => parseSiteContent({ ...siteContent, contractAddress: '0x1234' })).toThrow(
-      /contractAddress: must be 0x followed by 40/,
-    );
   });
 });

@@ -2,7 +2,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 // Ethereum addresses: the EIP-55 checksum (the content file's contractAddress, and how a
-// broadcast names an address it refuses: src/server/features/broadcast/broadcast-guard.ts). The hash comes from
+// broadcast names an address it refuses: src/server/features/broadcast/ethereum-addresses.ts). The hash comes from
 // @noble/hashes; EIP-55 itself is a few lines no library here does on its own without a whole
 // Ethereum client.
 

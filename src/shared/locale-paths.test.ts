@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locales } from '../../content/messages/locales.ts';
+import { locales } from './locales.ts';
 import { localeOfPath, localePath } from './locale-paths.ts';
 import { pagePaths } from './paths.ts';
 

@@ -2,18 +2,18 @@
 // at the root, so every address already published or mailed stays; each other locale under its
 // own first segment (`/es/`, `/es/privacy`). Shared by the server's routes, the page's links and
 // the emails' links, so the three can never disagree.
-import { defaultLocale, localeInfo, locales, type Locale } from '../../content/messages/locales.ts';
+import { defaultLocale, locales, localeSegment, localeTag, type Locale, type ShareImageFont } from './locales.ts';
 
 /** `path` (one of pagePaths) as the page in `locale`: `/` → `/es/`, `/privacy` → `/es/privacy`. */
 export function localePath(locale: Locale, path: string): string {
-  const segment = localeInfo[locale].segment;
+  const segment = localeSegment(locale);
   return segment === '' ? path : `/${segment}${path}`;
 }
 
 /** The locale whose segment starts `path`, and the page path under it; the default for any other. */
 export function localeOfPath(path: string): { locale: Locale; rest: string } {
   for (const locale of locales) {
-    const segment = localeInfo[locale].segment;
+    const segment = localeSegment(locale);
     if (segment === '') continue;
     if (path === `/${segment}`) return { locale, rest: '' };
     if (path.startsWith(`/${segment}/`)) return { locale, rest: path.slice(segment.length + 1) };
@@ -28,19 +28,18 @@ export function localeOfPath(path: string): { locale: Locale; rest: string } {
  */
 export function alternates(publicUrl: string, path: string): { hreflang: string; href: string }[] {
   return [
-    ...locales.map((l) => ({ hreflang: localeInfo[l].tag, href: `${publicUrl}${localePath(l, path)}` })),
+    ...locales.map((l) => ({ hreflang: localeTag(l), href: `${publicUrl}${localePath(l, path)}` })),
     { hreflang: 'x-default', href: `${publicUrl}${localePath(defaultLocale, path)}` },
   ];
 }
 
 /**
  * The share image a page in `locale` names in its Open Graph and Twitter tags: its own language's
- * picture (`/og-image-es.png`), English's at the old address. Simplified Chinese uses English's:
- * the build draws the images with DejaVu, which has no CJK glyphs (decision 0050).
+ * picture (`/og-image-es.png`), English's at the old address. A locale whose folder names no font
+ * for it (its meta.ts's `shareImageFont`: the build's DejaVu has no CJK glyphs, decision 0050) uses
+ * English's.
  */
-export function shareImagePath(locale: Locale): string {
-  const segment = localeInfo[locale].segment;
-  return segment === '' || !hasOwnShareImage(locale) ? '/og-image.png' : `/og-image-${segment}.png`;
+export function shareImagePath(locale: Locale, font: ShareImageFont | null): string {
+  const segment = localeSegment(locale);
+  return segment === '' || font === null ? '/og-image.png' : `/og-image-${segment}.png`;
 }
-
-export const hasOwnShareImage = (locale: Locale): boolean => locale !== 'zh-cn';

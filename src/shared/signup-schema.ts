@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
-import { signupMessages, type SignupAnswers, type SignupMessages } from '../../content/messages/en/signup.ts';
+import { signupFieldCodes, type SignupFieldCode, type SignupFormCode, type SignupMessages } from './messages/signup.ts';
 import { messageReplySchema } from './api-error.ts';
-import { locales } from '../../content/messages/locales.ts';
+import { locales } from './locales.ts';
 import { pagePaths } from './paths.ts';
 import { defineContract } from './route-contract.ts';
 
@@ -57,13 +57,12 @@ const urlLike =
   /:\/\/|(?:^|[^\p{L}\p{N}])www\.|(?:^|[^\p{L}\p{N}.-])[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
 
 /**
- * Why a field was refused, as a code: the schema's checks carry codes, never words. The words are
- * in content/messages/<locale>/signup.ts (`fieldErrors`), looked up where they are shown.
+ * Why a field was refused, as a code (./messages/signup.ts): the schema's checks carry codes, never
+ * words. The words are in content/messages/<locale>/signup.ts (`fieldErrors`), looked up where they
+ * are shown.
  */
-export type SignupFieldCode = keyof SignupMessages['fieldErrors'];
-/** What is wrong with a sign-up message as a whole (only a program sends these; the form cannot). */
-export type SignupFormCode = keyof SignupAnswers['formErrors'];
-const isFieldCode = (c: string): c is SignupFieldCode => Object.hasOwn(signupMessages.fieldErrors, c);
+export type { SignupFieldCode, SignupFormCode };
+const isFieldCode = (c: string): c is SignupFieldCode => (signupFieldCodes as readonly string[]).includes(c);
 
 const tabsToSpaces = (v: string) => v.replace(/\t/g, ' ');
 
@@ -211,9 +210,3 @@ export interface SignupView {
   values?: Record<SignupField, string>;
   errors?: SignupFieldErrors;
 }
-
-/**
- * The consent wording shown beside the form and stored with each sign-up: its words are in the
- * message file (`consent`); change the version whenever they change.
- */
-export const consentWording = { version: '2026-11-21', text: signupMessages.consent } as const;

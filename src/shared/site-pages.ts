@@ -1,6 +1,6 @@
 // The public routes and the shape the server hands to the client for hydration. Shared so the
 // server's render and the browser's hydrate agree on the exact same props.
-import type { Locale } from '../../content/messages/locales.ts';
+import type { Locale } from './locales.ts';
 import type { WalletMode } from './content-schema.ts';
 import type { SignupView } from './signup-schema.ts';
 

@@ -1,11 +1,7 @@
 // The allowlist's words in Arabic: a draft, not yet reviewed by a native speaker (./meta.ts).
 // Typed by the English file.
-import {
-  walletRefusals as english,
-  type WalletMessages,
-  type WalletPageWords,
-  type WalletRefusals,
-} from '../en/allowlist.ts';
+import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
+import { walletRefusals as english } from '../en/allowlist.ts';
 import { counted, secondsAfter } from './plural.ts';
 
 export const walletPageWords: WalletPageWords = {

@@ -1,6 +1,6 @@
 // The one error shape's words in Arabic: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
-import type { HttpErrorMessages } from '../en/http-errors.ts';
+import type { HttpErrorMessages } from '../../../src/shared/messages/http-errors.ts';
 import { counted, secondsAfter } from './plural.ts';
 
 export const httpErrorMessages: HttpErrorMessages = {

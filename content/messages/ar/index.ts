@@ -1,28 +1,28 @@
 // This locale's surfaces as one object, for catalog.ts (the server's). The browser imports a
 // surface's file, never this one (decision 0043).
-import type { Messages } from '../messages.ts';
+import type { Messages } from '../../../src/shared/messages/index.ts';
 import { broadcastEmailMessages } from './broadcast-email.ts';
 import { suppressionReasonMessages } from './suppression-reasons.ts';
 import { confirmationEmailMessages } from './confirmation-email.ts';
 import { walletLinkMessages } from './wallet-link.ts';
-import * as connection from './connection.ts';
+import { connectionWords } from './connection.ts';
 import { countdownLabels, countdownMessages } from './countdown.ts';
 import { httpErrorMessages } from './http-errors.ts';
 import { linkPageMessages } from './link-pages.ts';
 import { pageChromeMessages } from './page-chrome.ts';
 import { privacyMessages } from './privacy.ts';
 import { signupAnswers, signupMessages } from './signup.ts';
-import * as wallet from './wallet.ts';
-import * as allowlist from './allowlist.ts';
+import { walletWords } from './wallet.ts';
+import { walletMessages, walletPageWords, walletRefusals } from './allowlist.ts';
 
 export const messages: Messages = {
   countdown: countdownMessages,
   countdownLabels,
   signup: signupMessages,
   signupAnswers,
-  wallet,
-  connection,
-  allowlist,
+  wallet: walletWords,
+  connection: connectionWords,
+  allowlist: { walletPageWords, walletMessages, walletRefusals },
   pageChrome: pageChromeMessages,
   privacy: privacyMessages,
   linkPages: linkPageMessages,

@@ -2,7 +2,7 @@
 // native speaker (./meta.ts). Typed by the English file. "يُرجى" + a verbal noun where English
 // says "please", which also spares the reader a gendered imperative; numerals stay Western, as
 // the rest of the page writes them.
-import type { SignupAnswers, SignupMessages } from '../en/signup.ts';
+import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
 import { counted, secondsAfter, type ArabicForms } from './plural.ts';
 
 /** Characters after "على" ("لا يمكن أن يزيد … على 64 حرفًا"). */

@@ -1,6 +1,6 @@
 // ربط محفظة ببريد إلكتروني, in Arabic: a draft, not yet reviewed by a native speaker (./meta.ts).
 // Typed by the English file. The wallet's short form is Latin script inside right-to-left text.
-import type { WalletLinkMessages } from '../en/wallet-link.ts';
+import type { WalletLinkMessages } from '../../../src/shared/messages/emails.ts';
 
 export const walletLinkMessages: WalletLinkMessages = {
   email: {

@@ -3,9 +3,10 @@
 // (rendered on the server only), the island's words (in the allowlist island's chunk), and the
 // server's refusals and the statement it writes into the message to sign.
 // docs/decisions/0045-wallet-allowlist.md
+import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
 
 /** What the server renders on the page in allowlist or closed mode (never in a script). */
-export const walletPageWords = {
+export const walletPageWords: WalletPageWords = {
   headerJoin: 'Join the Allowlist',
   headerClosed: 'Allowlist Closed',
   heading: 'Presale Allowlist',
@@ -22,7 +23,7 @@ export const walletPageWords = {
 };
 
 /** The island's words: what the visitor reads while connecting, signing, joined or left. */
-export const walletMessages = {
+export const walletMessages: WalletMessages = {
   connect: 'Connect Wallet',
   looking: 'Looking for wallets in this browser…',
   choose: 'Choose your wallet:',
@@ -49,7 +50,7 @@ export const walletMessages = {
 };
 
 /** The server's words: the statement inside the signed message, and every refusal. */
-export const walletRefusals = {
+export const walletRefusals: WalletRefusals = {
   statement: {
     join: 'Join the Diamond Hand presale allowlist. This costs nothing, sends no transaction and grants no permission to move your funds.',
     leave:
@@ -87,7 +88,3 @@ export const walletRefusals = {
   linkAsked:
     'Thank you. If this address can receive our emails, we are sending it an email that names this wallet: the wallet is linked only once the button on the page it leads to is pressed. If the address has not confirmed its sign-up yet, a confirmation link comes too.',
 };
-
-export type WalletMessages = typeof walletMessages;
-export type WalletRefusals = typeof walletRefusals;
-export type WalletPageWords = typeof walletPageWords;

@@ -1,7 +1,10 @@
 // What the page's and the console's scripts say when the server cannot be reached or answers
-// something they cannot read: words the browser writes itself, since no answer carried any. Named
-// constants (as in wallet.ts), so a script carries the words and not their keys.
+// something they cannot read: words the browser writes itself, since no answer carried any. One
+// object like every surface (its two keys cost a script a few bytes).
 // docs/decisions/0043-messages-as-codes.md
+import type { ConnectionWords } from '../../../src/shared/messages/connection.ts';
 
-export const offline = 'We could not reach our server. Check your connection and try again.';
-export const unreadable = 'Our server sent an answer we could not read. Please try again in a minute.';
+export const connectionWords: ConnectionWords = {
+  offline: 'We could not reach our server. Check your connection and try again.',
+  unreadable: 'Our server sent an answer we could not read. Please try again in a minute.',
+};

@@ -4,11 +4,12 @@
 // types. Values are plain strings, or plain functions of named parameters where a number or a list
 // goes in: no formatter, no i18n library on the page.
 // docs/decisions/0033-route-contracts-fields-and-message-codes.md
+import type { CountdownLabels, CountdownMessages } from '../../../src/shared/messages/countdown.ts';
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** The presale countdown's sentence, to the minute (the ticking island says it too). */
-export const countdownMessages = {
+export const countdownMessages: CountdownMessages = {
   open: 'The presale is open',
   opensIn: ({ days, hours, minutes }: { days: number; hours: number; minutes: number }): string => {
     const parts = [
@@ -22,10 +23,7 @@ export const countdownMessages = {
 };
 
 /** The clock's units and the link once open: server-rendered only, so not in the island's script. */
-export const countdownLabels = {
+export const countdownLabels: CountdownLabels = {
   units: { days: 'days', hours: 'hours', minutes: 'minutes', seconds: 'seconds' },
   join: 'Join the presale',
 };
-
-export type CountdownMessages = typeof countdownMessages;
-export type CountdownLabels = typeof countdownLabels;

@@ -1,8 +1,9 @@
 // The words of the one error shape (src/shared/api-error.ts) when no route says more, in English,
 // by HTTP status: what any address answers a visitor (src/server/plugins/http-contract.ts) and the
 // 404 for an address nobody claimed. Server-only. docs/decisions/0043-messages-as-codes.md
+import type { HttpErrorMessages } from '../../../src/shared/messages/http-errors.ts';
 
-export const httpErrorMessages = {
+export const httpErrorMessages: HttpErrorMessages = {
   400: 'We could not read that request. Please check it and try again.',
   403: 'That is not allowed.',
   404: 'Not found: there is nothing at this address.',
@@ -20,5 +21,3 @@ export const httpErrorMessages = {
   storeDown: ({ seconds }: { seconds: number }): string =>
     `Our database is not answering just now, so this could not be saved. Please try again in ${seconds} seconds.`,
 };
-
-export type HttpErrorMessages = typeof httpErrorMessages;

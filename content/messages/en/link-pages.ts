@@ -1,13 +1,9 @@
 // The pages the links in our emails open (confirm, unsubscribe) and what pressing their button
 // says, in English, by code: src/server/features/signups/link-routes.ts picks the code.
 // docs/decisions/0043-messages-as-codes.md
+import type { LinkNotice, LinkPageMessages } from '../../../src/shared/messages/link-pages.ts';
 
-export interface LinkNotice {
-  title: string;
-  message: string;
-}
-
-export const linkPageMessages = {
+export const linkPageMessages: LinkPageMessages = {
   brokenLink: {
     title: 'This link does not work',
     message: 'The link is incomplete. Use the full link from one of our emails.',
@@ -55,5 +51,3 @@ export const linkPageMessages = {
   oneClickInvalid: 'This unsubscribe link is not valid.',
   oneClickDone: 'Unsubscribed. We will not email you again.',
 };
-
-export type LinkPageMessages = typeof linkPageMessages;

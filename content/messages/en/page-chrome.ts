@@ -2,14 +2,15 @@
 // English: the footer, the banner's and FAQ's words about the contract address, the link pages'
 // way home, the not-found page and the documents' titles. Rendered on the server only, so no
 // island's script carries them. docs/decisions/0043-messages-as-codes.md
-import type { RichText } from '../rich-text.ts';
+import type { PageChromeMessages } from '../../../src/shared/messages/page-chrome.ts';
+import type { RichText } from '../../../src/shared/messages/rich-text.ts';
 
 interface Site {
   /** "Diamond Hand (DH)" */
   site: string;
 }
 
-export const pageChromeMessages = {
+export const pageChromeMessages: PageChromeMessages = {
   privacyLink: 'Privacy notice',
   copyright: ({ year, site }: Site & { year: number }): string => `© ${year} ${site}`,
   /** After a social button's name, for screen readers (the visible button says only the name). */
@@ -29,7 +30,7 @@ export const pageChromeMessages = {
   offer: 'Read this page in English',
   /** The offer's close button, for screen readers (it shows ×), in the page's own language. */
   offerDismiss: 'Dismiss',
-  /** Atop a translated privacy notice while its translation is a draft (content/messages/review.ts). */
+  /** Atop a translated privacy notice while its translation is a draft (its meta.ts's review). */
   draftTranslation:
     'This translation is a draft, not yet reviewed by a native speaker. If in doubt, the notice in English is the one that applies:',
   /** The share image's line beside "Coming Soon": where the token lives. */
@@ -44,5 +45,3 @@ export const pageChromeMessages = {
   titled: ({ title, site }: Site & { title: string }): string => `${title} · ${site}`,
   privacyDescription: ({ site }: Site): string => `What the ${site} website collects, why, and how to have it erased.`,
 };
-
-export type PageChromeMessages = typeof pageChromeMessages;

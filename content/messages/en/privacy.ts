@@ -1,16 +1,9 @@
 // The privacy notice, in English. Written for what the site really does today: update it in the
 // same change that alters what is collected. Rendered on the server only
 // (src/client/site/privacy-page.tsx lays it out). docs/decisions/0043-messages-as-codes.md
-import type { RichText } from '../rich-text.ts';
+import type { PrivacyMessages, PrivacySection } from '../../../src/shared/messages/privacy.ts';
 
-/** A paragraph, or a list of items. */
-export type PrivacyBlock = { p: RichText } | { ul: readonly RichText[] };
-export interface PrivacySection {
-  heading: string;
-  blocks: readonly PrivacyBlock[];
-}
-
-export const privacyMessages = {
+export const privacyMessages: PrivacyMessages = {
   title: 'Privacy notice',
   intro: ({ site }: { site: string }): string =>
     `This notice explains what the ${site} website does with information about you. We keep it short because we keep very little.`,
@@ -161,5 +154,3 @@ export const privacyMessages = {
   ],
   backLink: 'Back to the home page',
 };
-
-export type PrivacyMessages = typeof privacyMessages;

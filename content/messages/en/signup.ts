@@ -4,6 +4,7 @@
 // types. Values are plain strings, or plain functions of named parameters where a number or a list
 // goes in: no formatter, no i18n library on the page.
 // docs/decisions/0033-route-contracts-fields-and-message-codes.md
+import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
 
 /** The form's limits (signupLimits in src/shared/signup-schema.ts), which its errors name. */
 interface Limits {
@@ -19,7 +20,7 @@ interface Limits {
  * are looked up where they are shown, beside the field (by the form, on the server for the
  * no-JavaScript page and in the browser once it has woken).
  */
-export const signupMessages = {
+export const signupMessages: SignupMessages = {
   labels: { name: 'Name', email: 'Email', comment: 'Comment', website: 'Website' },
   optional: '(optional)',
   // Stored with each sign-up as what the person agreed to: a change needs a new version
@@ -58,7 +59,7 @@ export const signupMessages = {
  * The server's answers to a sign-up (JSON and the no-JavaScript page alike): never in the form's
  * script, which shows the answer the server wrote.
  */
-export const signupAnswers = {
+export const signupAnswers: SignupAnswers = {
   success: 'Thank you! Check your inbox for an email from us and click the link in it to confirm your sign-up.',
   // What is wrong with the message as a whole, by code: only a program (never the form) sends these.
   formErrors: {
@@ -77,6 +78,3 @@ export const signupAnswers = {
   storeDown: ({ seconds }: { seconds: number }): string =>
     `Our database is not answering just now, so your sign-up could not be saved. Please try again in ${seconds} seconds.`,
 };
-
-export type SignupMessages = typeof signupMessages;
-export type SignupAnswers = typeof signupAnswers;

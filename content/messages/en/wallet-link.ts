@@ -2,6 +2,7 @@
 // for that one link, and the page its link opens (src/server/features/allowlist/wallet-link-*.ts lay them
 // out). The wallet is named in its short form; nothing the asker typed is in either (decision 0011).
 // docs/decisions/0043-messages-as-codes.md
+import type { WalletLinkMessages } from '../../../src/shared/messages/emails.ts';
 
 interface Site {
   /** "Diamond Hand (DH)" */
@@ -12,7 +13,7 @@ interface Wallet {
   wallet: string;
 }
 
-export const walletLinkMessages = {
+export const walletLinkMessages: WalletLinkMessages = {
   email: {
     subject: ({ site, wallet }: Site & Wallet): string => `${site}: link the wallet ${wallet} to this email?`,
     hello: 'Hello,',
@@ -50,5 +51,3 @@ export const walletLinkMessages = {
     },
   },
 };
-
-export type WalletLinkMessages = typeof walletLinkMessages;

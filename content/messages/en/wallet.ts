@@ -1,10 +1,12 @@
-// The wallet button's words, in English: the wallet island's script carries exactly these. Named
-// constants rather than an object, so the island's script carries the words and not their keys
-// (the component reads them as `words.connect` from `import * as words`).
+// The wallet button's words, in English: they ride in the wallet island's props, so no chunk
+// carries them.
 // docs/decisions/0043-messages-as-codes.md
+import type { WalletButtonWords } from '../../../src/shared/messages/wallet.ts';
 
-export const connect = 'Connect Wallet';
-export const soon = 'Coming Soon';
-// Said instead of the flipped face, which is hidden from screen readers.
-export const soonDescription = 'Coming soon: wallet connect is not open yet.';
-export const soonAnnounced = 'Connect Wallet is coming soon.';
+export const walletWords: WalletButtonWords = {
+  connect: 'Connect Wallet',
+  soon: 'Coming Soon',
+  // Said instead of the flipped face, which is hidden from screen readers.
+  soonDescription: 'Coming soon: wallet connect is not open yet.',
+  soonAnnounced: 'Connect Wallet is coming soon.',
+};

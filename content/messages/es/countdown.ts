@@ -1,7 +1,7 @@
 // The countdown's words in Spanish: a draft, not yet reviewed by a native speaker (./meta.ts).
 // Typed by the English file, so a missing key or other parameters do not compile.
-import { countedList } from '../counted-list.ts';
-import type { CountdownLabels, CountdownMessages } from '../en/countdown.ts';
+import { countedList } from '../../../src/shared/messages/counted-list.ts';
+import type { CountdownLabels, CountdownMessages } from '../../../src/shared/messages/countdown.ts';
 
 export const countdownMessages: CountdownMessages = {
   open: 'La preventa está abierta',

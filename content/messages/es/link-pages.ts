@@ -1,6 +1,6 @@
 // The pages our emails' links open, in Spanish: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
-import type { LinkPageMessages } from '../en/link-pages.ts';
+import type { LinkPageMessages } from '../../../src/shared/messages/link-pages.ts';
 
 export const linkPageMessages: LinkPageMessages = {
   brokenLink: {

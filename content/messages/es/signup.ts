@@ -1,7 +1,7 @@
 // The sign-up form's words and the server's answers, in Spanish: a draft, not yet reviewed by a
 // native speaker (./meta.ts). Typed by the English file. "Suscribirse" for signing up to a list,
 // so "registros" can mean the server's logs in the privacy notice without a clash.
-import type { SignupAnswers, SignupMessages } from '../en/signup.ts';
+import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
 
 export const signupMessages: SignupMessages = {
   labels: { name: 'Nombre', email: 'Correo electrónico', comment: 'Comentario', website: 'Sitio web' },

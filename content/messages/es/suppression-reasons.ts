@@ -1,6 +1,6 @@
 // Why an address is on the suppression list, in Spanish: a draft, not yet reviewed by a native
 // speaker (./meta.ts). Typed by the English file.
-import type { SuppressionReasonMessages } from '../en/suppression-reasons.ts';
+import type { SuppressionReasonMessages } from '../../../src/shared/messages/suppression-reasons.ts';
 
 export const suppressionReasonMessages: SuppressionReasonMessages = {
   'hard-bounce': 'La dirección no existe (rebote permanente)',

@@ -1,6 +1,6 @@
 // Vincular una billetera a un correo, in Spanish: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
-import type { WalletLinkMessages } from '../en/wallet-link.ts';
+import type { WalletLinkMessages } from '../../../src/shared/messages/emails.ts';
 
 export const walletLinkMessages: WalletLinkMessages = {
   email: {

@@ -1,11 +1,7 @@
 // The allowlist's words in Brazilian Portuguese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
-import {
-  walletRefusals as english,
-  type WalletMessages,
-  type WalletPageWords,
-  type WalletRefusals,
-} from '../en/allowlist.ts';
+import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
+import { walletRefusals as english } from '../en/allowlist.ts';
 
 export const walletPageWords: WalletPageWords = {
   headerJoin: 'Entrar na lista de acesso',

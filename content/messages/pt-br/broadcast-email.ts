@@ -1,6 +1,6 @@
 // The broadcast email's fixed words in Brazilian Portuguese: a draft, not yet reviewed by a native
 // speaker (./meta.ts). Typed by the English file.
-import type { BroadcastEmailMessages } from '../en/broadcast-email.ts';
+import type { BroadcastEmailMessages } from '../../../src/shared/messages/emails.ts';
 
 export const broadcastEmailMessages: BroadcastEmailMessages = {
   why: ({ site }) => `Você está recebendo este e-mail porque confirmou sua inscrição na lista de ${site}.`,

@@ -1,6 +1,6 @@
 // The confirmation email in Brazilian Portuguese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
-import type { ConfirmationEmailMessages } from '../en/confirmation-email.ts';
+import type { ConfirmationEmailMessages } from '../../../src/shared/messages/emails.ts';
 
 export const confirmationEmailMessages: ConfirmationEmailMessages = {
   subject: ({ site }) => `Confirme sua inscrição em ${site}`,

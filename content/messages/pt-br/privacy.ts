@@ -1,7 +1,7 @@
 // The privacy notice in Brazilian Portuguese: a draft, not yet reviewed by a native speaker
 // (./meta.ts), and the English notice is the one that binds until it is. Same sections, same
 // facts, same order as ../en/privacy.ts: a change there is a change here, in the same commit.
-import type { PrivacyMessages } from '../en/privacy.ts';
+import type { PrivacyMessages } from '../../../src/shared/messages/privacy.ts';
 
 export const privacyMessages: PrivacyMessages = {
   title: 'Aviso de privacidade',

@@ -1,6 +1,6 @@
 // The sign-up form's words and the server's answers, in Brazilian Portuguese: a draft, not yet
 // reviewed by a native speaker (./meta.ts). Typed by the English file.
-import type { SignupAnswers, SignupMessages } from '../en/signup.ts';
+import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
 
 export const signupMessages: SignupMessages = {
   labels: { name: 'Nome', email: 'E-mail', comment: 'Comentário', website: 'Site' },

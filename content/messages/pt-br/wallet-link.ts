@@ -1,6 +1,6 @@
 // Vincular uma carteira a um e-mail, in Brazilian Portuguese: a draft, not yet reviewed by a native
 // speaker (./meta.ts). Typed by the English file.
-import type { WalletLinkMessages } from '../en/wallet-link.ts';
+import type { WalletLinkMessages } from '../../../src/shared/messages/emails.ts';
 
 export const walletLinkMessages: WalletLinkMessages = {
   email: {

@@ -1,10 +1,8 @@
 // What the scripts say when the server cannot be reached or read, in Simplified Chinese: a draft,
 // not yet reviewed by a native speaker (./meta.ts).
-import type * as english from '../en/connection.ts';
-import type { SameWords } from '../same-words.ts';
-import type * as translated from './connection.ts';
+import type { ConnectionWords } from '../../../src/shared/messages/connection.ts';
 
-export const offline = '无法连接到我们的服务器。请检查网络连接后重试。';
-export const unreadable = '服务器返回了我们无法读取的响应。请过一分钟再试。';
-
-export type Checked = SameWords<typeof english, typeof translated>;
+export const connectionWords: ConnectionWords = {
+  offline: '无法连接到我们的服务器。请检查网络连接后重试。',
+  unreadable: '服务器返回了我们无法读取的响应。请过一分钟再试。',
+};

@@ -1,6 +1,6 @@
 // The countdown's words in Simplified Chinese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file, so a missing key or other parameters do not compile.
-import type { CountdownLabels, CountdownMessages } from '../en/countdown.ts';
+import type { CountdownLabels, CountdownMessages } from '../../../src/shared/messages/countdown.ts';
 
 export const countdownMessages: CountdownMessages = {
   open: '预售已开启',

@@ -1,6 +1,6 @@
 // The pages' fixed words in Simplified Chinese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
-import type { PageChromeMessages } from '../en/page-chrome.ts';
+import type { PageChromeMessages } from '../../../src/shared/messages/page-chrome.ts';
 
 export const pageChromeMessages: PageChromeMessages = {
   privacyLink: '隐私声明',

@@ -1,7 +1,7 @@
 // The sign-up form's words and the server's answers, in Simplified Chinese: a draft, not yet
 // reviewed by a native speaker (./meta.ts). Typed by the English file. "订阅" (subscribe) for
 // signing up, since "注册" reads as opening an account.
-import type { SignupAnswers, SignupMessages } from '../en/signup.ts';
+import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
 
 export const signupMessages: SignupMessages = {
   labels: { name: '姓名', email: '电子邮箱', comment: '留言', website: '网站' },

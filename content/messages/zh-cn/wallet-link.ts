@@ -1,6 +1,6 @@
 // 将钱包绑定到邮箱, in Simplified Chinese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
-import type { WalletLinkMessages } from '../en/wallet-link.ts';
+import type { WalletLinkMessages } from '../../../src/shared/messages/emails.ts';
 
 export const walletLinkMessages: WalletLinkMessages = {
   email: {

@@ -1,4 +1,4 @@
-import type { CountdownMessages } from '../../../content/messages/en/countdown.ts';
+import type { CountdownMessages } from '../../shared/messages/countdown.ts';
 
 // The presale countdown's arithmetic, and its words from the page locale's message file, shared by
 // the server render (React, through the SSR bundle) and the browser's ticking island, so the two

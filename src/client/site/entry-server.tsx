@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import type { Locale } from '../../../content/messages/locales.ts';
+import type { Locale } from '../../shared/locales.ts';
 import type { SitePageProps } from '../../shared/site-pages.ts';
 import { countdownSentence as sentenceIn } from './countdown.ts';
 import { SitePage } from './site-page.tsx';

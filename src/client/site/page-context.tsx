@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
-import type { Messages } from '../../../content/messages/messages.ts';
+import { defaultLocale, type Locale } from '../../shared/locales.ts';
+import type { Messages } from '../../shared/messages/index.ts';
 import { contentIn, type SiteContent } from '../../shared/content-schema.ts';
 import { localePath } from '../../shared/locale-paths.ts';
 import { content as siteContent } from './content.ts';

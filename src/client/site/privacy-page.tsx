@@ -1,6 +1,6 @@
 import { pagePaths } from '../../shared/paths.ts';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { translationReviews } from '../../../content/messages/review.ts';
+import { localeInfo } from '../../../content/messages/locale-info.ts';
 import { siteName } from './content.ts';
 import { usePage } from './page-context.tsx';
 import { Rich } from './rich-text.tsx';
@@ -10,7 +10,7 @@ import { Rich } from './rich-text.tsx';
 export function PrivacyPage() {
   const { content, words: all, href, locale } = usePage();
   const words = all.privacy;
-  const draft = !translationReviews[locale].reviewed;
+  const draft = !localeInfo[locale].review.reviewed;
   return (
     <article className="prose" aria-labelledby="privacy-title">
       <h1 id="privacy-title">{words.title}</h1>

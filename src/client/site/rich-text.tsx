@@ -1,4 +1,4 @@
-import type { RichText } from '../../../content/messages/rich-text.ts';
+import type { RichText } from '../../shared/messages/rich-text.ts';
 
 /** A message's words with their bits of markup: text as text, `{ code }` as code, `{ link }` as a link. */
 export function Rich({ text, codeClassName }: { text: RichText; codeClassName?: string }) {

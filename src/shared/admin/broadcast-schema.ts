@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { locales, type Locale } from '../../../content/messages/locales.ts';
+import { locales, type Locale } from '../locales.ts';
 import { localeEnglishNames } from './locale-names.ts';
 import { roleAllows, type OperatorRole } from './roles.ts';
 

@@ -1,17 +1,10 @@
-import { isLocale, type Locale } from '../../../content/messages/locales.ts';
+import { isLocale, localeEnglishNames, type Locale } from '../locales.ts';
 
-/**
- * Each locale's name in English, for the console (which stays English, issue 19): a language
- * select, a broadcast's versions, the Audience report. localeInfo's `name` is the language's name
- * in itself, for visitors. Typed by `Locale`, so a sixth locale does not compile until named here.
- */
-export const localeEnglishNames: Record<Locale, string> = {
-  en: 'English',
-  es: 'Spanish',
-  'pt-br': 'Brazilian Portuguese',
-  'zh-cn': 'Simplified Chinese',
-  ar: 'Arabic',
-};
+// Each locale's name in English, for the console (which stays English, issue 19): a language
+// select, a broadcast's versions, the Audience report. The names are the registry's
+// (src/shared/locales.ts), one line per locale; a locale's name in itself, for visitors, is in its
+// folder's meta.ts.
+export { localeEnglishNames };
 
 /** A stored locale's English name; a code this build no longer speaks shows as it is stored. */
 export const languageName = (locale: string): string => (isLocale(locale) ? localeEnglishNames[locale] : locale);

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { locales } from '../../../content/messages/locales.ts';
+import { locales } from '../locales.ts';
 import { mailStatusSchema } from './mail-status.ts';
 
 // The operators' console, Subscribers screen: the list's query and every reply, shared by the
@@ -48,7 +48,7 @@ export function maskEmail(email: string): string {
 export const subscriberListQuerySchema = z.object({
   q: optionalText(subscriberListLimits.q, 'The search'),
   status: z.optional(z.enum(subscriberStatuses, { error: 'The status must be pending, confirmed or unsubscribed.' })),
-  /** The language they signed up in (content/messages/locales.ts). */
+  /** The language they signed up in (src/shared/locales.ts). */
   locale: z.optional(z.enum(locales, { error: `The language must be one of ${locales.join(', ')}.` })),
   sort: z._default(z.enum(subscriberSorts, { error: 'The sort must be newest or oldest.' }), 'newest'),
   /** Opaque: the `nextCursor` of the previous page, unchanged. */

@@ -1,5 +1,5 @@
-import type { CountdownMessages } from '../../../../content/messages/en/countdown.ts';
-import { localeInfo } from '../../../../content/messages/locales.ts';
+import type { CountdownMessages } from '../../../shared/messages/countdown.ts';
+import { localeTag } from '../../../shared/locales.ts';
 import { clockDigits, countdownAt, countdownSentence, countdownUnits } from '../countdown.ts';
 import type { IslandProps } from './island-names.ts';
 import { islandWords } from './island-words.ts';
@@ -16,7 +16,7 @@ export async function prepare(props: IslandProps['countdown']): Promise<(contain
 }
 
 function mount(container: HTMLElement, props: IslandProps['countdown'], words: CountdownMessages): void {
-  const tag = localeInfo[props.locale].tag;
+  const tag = localeTag(props.locale);
   const opensAt = Date.parse(props.opensAt);
   const find = (name: string) => container.querySelector<HTMLElement>(`[data-countdown="${name}"]`);
   const sentence = find('sentence');

@@ -1,5 +1,5 @@
-import type { Messages } from '../../../../content/messages/messages.ts';
-import type { Locale } from '../../../../content/messages/locales.ts';
+import type { Messages } from '../../../shared/messages/index.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import type { SignupView } from '../../../shared/signup-schema.ts';
 
 // The page's islands: the only parts that run in the browser. Everything else on the page is

@@ -1,8 +1,8 @@
-import type { Locale } from '../../../../content/messages/locales.ts';
-import type { WalletMessages } from '../../../../content/messages/en/allowlist.ts';
-import type * as ConnectionWords from '../../../../content/messages/en/connection.ts';
-import type { CountdownMessages } from '../../../../content/messages/en/countdown.ts';
-import type { SignupMessages } from '../../../../content/messages/en/signup.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import type { WalletMessages } from '../../../shared/messages/allowlist.ts';
+import type { ConnectionWords } from '../../../shared/messages/connection.ts';
+import type { CountdownMessages } from '../../../shared/messages/countdown.ts';
+import type { SignupMessages } from '../../../shared/messages/signup.ts';
 
 // The islands' words, one chunk per locale and surface: an island loads its own page's language's
 // file once its code has arrived, never the other four. Vite turns each glob into a table of
@@ -22,12 +22,14 @@ const signupFiles = import.meta.glob<SignupMessages>('../../../../content/messag
 const allowlistFiles = import.meta.glob<WalletMessages>('../../../../content/messages/*/allowlist.ts', {
   import: 'walletMessages',
 });
-const connectionFiles = import.meta.glob<typeof ConnectionWords>('../../../../content/messages/*/connection.ts');
+const connectionFiles = import.meta.glob<ConnectionWords>('../../../../content/messages/*/connection.ts', {
+  import: 'connectionWords',
+});
 
 function loader<T>(files: Loaders<T>, surface: string) {
   return (locale: Locale): Promise<T> => {
     const load = files[`../../../../content/messages/${locale}/${surface}.ts`];
-    // Every locale has every surface (content/messages/catalog.ts does not compile otherwise).
+    // Every locale has every surface (content/messages/folders.test.ts names a folder that lacks one).
     if (!load) return Promise.reject(new Error(`no ${surface} words for ${locale}`));
     return load();
   };

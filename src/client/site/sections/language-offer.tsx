@@ -1,4 +1,5 @@
-import { localeInfo, locales } from '../../../../content/messages/locales.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
+import { locales } from '../../../shared/locales.ts';
 import { catalog } from '../../../../content/messages/catalog.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { usePage } from '../page-context.tsx';

@@ -1,5 +1,5 @@
 import type { PresaleProps } from '../../../shared/site-pages.ts';
-import { localeInfo } from '../../../../content/messages/locales.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
 import { clockDigits, countdownAt, countdownSentence, countdownUnits } from '../countdown.ts';
 import { Island } from '../islands/island.tsx';
 import { usePage } from '../page-context.tsx';

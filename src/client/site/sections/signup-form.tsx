@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { SignupMessages } from '../../../../content/messages/en/signup.ts';
+import type { SignupMessages } from '../../../shared/messages/signup.ts';
 import {
   fieldErrorText,
   parseSignup,
@@ -11,7 +11,7 @@ import {
   type SignupFieldErrors,
   type SignupView,
 } from '../../../shared/signup-schema.ts';
-import type { Locale } from '../../../../content/messages/locales.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { callContract } from '../../lib/call-contract.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Messages } from '../../../../content/messages/messages.ts';
+import type { Messages } from '../../../shared/messages/index.ts';
 
 // Hover and keyboard focus flip the card in CSS; a tap or click flips it through state, because a
 // phone has no hover. The "Coming Soon" face is aria-hidden and said instead through the button's

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { locales } from '../messages/locales.ts';
+import { locales } from '../../src/shared/locales.ts';
 import { contentIn, parseSiteContent, type ContentWords } from '../../src/shared/content-schema.ts';
 import { siteContent } from '../site-content.ts';
 
-// The content file's own words in every language (content/translations/): complete, checked by
+// The content file's own words in every language (content/messages/<locale>/site-words.ts): complete, checked by
 // the build's schema, and none of them left in English.
 
 const words = (w: ContentWords): string[] => [

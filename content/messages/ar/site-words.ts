@@ -1,8 +1,8 @@
-// The content file's words in Arabic: a draft by the team, not yet reviewed by a native speaker
-// (content/messages/ar/meta.ts says the same for the message files).
-import type { ContentWords } from '../../src/shared/content-schema.ts';
+// The content file's (content/site-content.ts) words in Arabic: a draft by the team, not yet reviewed by a native speaker
+// (./meta.ts says the same for the message files).
+import type { ContentWords } from '../../../src/shared/content-schema.ts';
 
-export const ar: ContentWords = {
+export const siteWords: ContentWords = {
   description: 'Diamond Hand (DH) عملة ميم مجتمعية على شبكة إيثريوم لمن لا يبيعون في لحظة ذعر. البيع المسبق قريبًا.',
   heroTagline: 'احتضن الفوضى واثبت على موقفك – Diamond Hand للمحتفظين الحقيقيين!',
   bannerHeadline: 'استعدّ لأقوى بيع مسبق للعملات المشفّرة في عام',

@@ -1,8 +1,8 @@
-// The content file's words in Brazilian Portuguese: a draft by the team, not yet reviewed by a
-// native speaker (content/messages/pt-br/meta.ts says the same for the message files).
-import type { ContentWords } from '../../src/shared/content-schema.ts';
+// The content file's (content/site-content.ts) words in Brazilian Portuguese: a draft by the team, not yet reviewed by a
+// native speaker (./meta.ts says the same for the message files).
+import type { ContentWords } from '../../../src/shared/content-schema.ts';
 
-export const ptBr: ContentWords = {
+export const siteWords: ContentWords = {
   description:
     'Diamond Hand (DH) é uma meme coin comunitária na Ethereum para quem nunca vende no pânico. Pré-venda em breve.',
   heroTagline: 'Abrace o caos, segure firme: a Diamond Hand é para os verdadeiros HODLers!',

@@ -1,8 +1,8 @@
-// The content file's words in Spanish: a draft by the team, not yet reviewed by a native speaker
-// (content/messages/es/meta.ts says the same for the message files).
-import type { ContentWords } from '../../src/shared/content-schema.ts';
+// The content file's (content/site-content.ts) words in Spanish: a draft by the team, not yet reviewed by a native speaker
+// (./meta.ts says the same for the message files).
+import type { ContentWords } from '../../../src/shared/content-schema.ts';
 
-export const es: ContentWords = {
+export const siteWords: ContentWords = {
   description:
     'Diamond Hand (DH) es una meme coin comunitaria en Ethereum para quienes nunca venden por pánico. Preventa muy pronto.',
   heroTagline: 'Abraza el caos, mantén la línea: ¡Diamond Hand es para los verdaderos HODLers!',

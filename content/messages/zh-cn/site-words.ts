@@ -1,8 +1,8 @@
-// The content file's words in Simplified Chinese: a draft by the team, not yet reviewed by a
-// native speaker (content/messages/zh-cn/meta.ts says the same for the message files).
-import type { ContentWords } from '../../src/shared/content-schema.ts';
+// The content file's (content/site-content.ts) words in Simplified Chinese: a draft by the team, not yet reviewed by a
+// native speaker (./meta.ts says the same for the message files).
+import type { ContentWords } from '../../../src/shared/content-schema.ts';
 
-export const zhCn: ContentWords = {
+export const siteWords: ContentWords = {
   description: 'Diamond Hand (DH) 是以太坊上的社区模因币，属于从不恐慌抛售的持有者。预售即将开始。',
   heroTagline: '拥抱混乱，坚守阵线——Diamond Hand 属于真正的 HODLer！',
   bannerHeadline: '准备好迎接最火爆的加密预售：',

@@ -1,0 +1,55 @@
+// The fixed words of the emails (content/messages/<locale>/confirmation-email.ts, wallet-link.ts,
+// broadcast-email.ts). They carry nothing the person typed (decision 0011).
+
+interface Site {
+  /** "Diamond Hand (DH)" */
+  site: string;
+}
+interface Wallet {
+  /** The wallet's short form: "0x1234…abcd". */
+  wallet: string;
+}
+interface Sender {
+  /** The site's name, "Diamond Hand". */
+  name: string;
+}
+
+export interface ConfirmationEmailMessages {
+  subject: (p: Site) => string;
+  hello: string;
+  thanks: (p: Site) => string;
+  /** After `thanks` in the plain-text body, where there is no button. */
+  openAndPress: string;
+  button: string;
+  pasteLink: string;
+  validity: string;
+  stop: (p: Sender) => string;
+}
+
+/** Linking a wallet on the allowlist to an email: the email, and the page its link opens. */
+export interface WalletLinkMessages {
+  email: {
+    subject: (p: Site & Wallet) => string;
+    hello: string;
+    asked: (p: Site & Wallet) => string;
+    meaning: string;
+    /** After `meaning` in the plain-text body, where there is no button. */
+    openAndPress: string;
+    button: string;
+    pasteLink: string;
+    validity: string;
+    stop: (p: Sender) => string;
+  };
+  page: {
+    pending: (p: Wallet) => { title: string; message: string; button: string };
+    linked: (p: Wallet) => { title: string; message: string };
+    expired: { title: string; message: string };
+    usedLink: { title: string; message: string };
+  };
+}
+
+/** A broadcast email's footer: why the reader gets it, and the unsubscribe link. */
+export interface BroadcastEmailMessages {
+  why: (p: Site) => string;
+  stop: (p: Site) => string;
+}
