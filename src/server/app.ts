@@ -3,19 +3,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent, type SiteContent } from '../shared/content-schema.ts';
 import { adminFeature } from './features/console/index.ts';
-import { allowlistFeature } from './features/allowlist/index.ts';
-import { nodeContractCheck } from './features/allowlist/index.ts';
-import { siweSite } from './features/allowlist/index.ts';
+import { allowlistFeature, allowlistOptionsOf } from './features/allowlist/index.ts';
 import { broadcastPolicyOf } from './features/broadcast/index.ts';
 import { analyticsFeature } from './features/analytics/index.ts';
 import type { Env } from './env.ts';
 import { geoPlugin } from './geo/geo-plugin.ts';
 import type { GeoLookup } from './geo/geo-lookup.ts';
-import { mailPlugin } from './features/mail/index.ts';
-import { sendgridKey } from './features/mail/index.ts';
-import { SnsVerifier, type SnsOptions } from './features/mail/index.ts';
-import { dkimSigningOf } from './features/mail/index.ts';
-import type { Mailer } from './features/mail/index.ts';
+import { mailOptionsOf, mailPlugin } from './features/mail/index.ts';
+import type { Mailer, SnsOptions } from './features/mail/index.ts';
 import { clockPlugin, keysPlugin, storePlugin } from './plugins/core.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { clientErrorHandler, frameworkErrorHandler, httpContractPlugin } from './plugins/http-contract.ts';
@@ -193,24 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobsPlugin, { autoStart: deps.runJobs ?? false });
   await app.register(mailPlugin, {
     ...(deps.mailer ? { mailer: deps.mailer } : {}),
-    smtpUrl: env.SMTP_URL,
-    from: env.MAIL_FROM,
-    outboxDir: env.OUTBOX_DIR,
-    broadcastRatePerSec: env.MAIL_RATE_PER_SEC,
-    concurrency: env.MAIL_CONCURRENCY,
-    bounceDomain: env.BOUNCE_DOMAIN,
-    bounceImapUrl: env.BOUNCE_IMAP_URL,
-    bounceImapPollMs: env.BOUNCE_IMAP_POLL_SECONDS * 1000,
-    dkim: dkimSigningOf(env),
-    webhooks: {
-      postmark:
-        env.POSTMARK_WEBHOOK_USER && env.POSTMARK_WEBHOOK_PASSWORD
-          ? { user: env.POSTMARK_WEBHOOK_USER, password: env.POSTMARK_WEBHOOK_PASSWORD }
-          : undefined,
-      mailgunSigningKey: env.MAILGUN_WEBHOOK_SIGNING_KEY,
-      sendgridKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY) : undefined,
-      ses: env.SES_SNS_TOPIC_ARN ? new SnsVerifier({ topicArn: env.SES_SNS_TOPIC_ARN, ...deps.sns }) : undefined,
-    },
+    ...mailOptionsOf(env, deps.sns),
   });
 
   // Features.
@@ -231,10 +209,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(allowlistFeature, {
     mode: content.wallet.mode,
-    site: siweSite(env.PUBLIC_URL, content.wallet.chainId),
-    ratePerMinute: env.ALLOWLIST_RATE_LIMIT,
+    ...allowlistOptionsOf(env, content.wallet.chainId),
     minFillMs: env.SIGNUP_MIN_FILL_SECONDS * 1000,
-    contractCheck: env.ETH_RPC_URL ? nodeContractCheck(env.ETH_RPC_URL) : null,
     fastPaths,
     headersFor,
     content,

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv } from './env.ts';
+import { EnvError, envSlices, loadEnv } from './env.ts';
 
 describe('loadEnv', () => {
   it('gives defaults that make a fresh clone work', () => {
@@ -173,5 +175,26 @@ describe('loadEnv: BROADCAST_APPROVALS', () => {
         /BROADCAST_APPROVALS: must be 2 \(a second operator approves each broadcast: the default\) or 1 \(a team of one: nobody checks sends\)/,
       );
     }
+  });
+});
+
+describe('loadEnv: the slices', () => {
+  it('reads each variable in one place: the core or one feature, never two (a later one would win unseen)', () => {
+    const names = envSlices.flatMap((slice) => Object.keys(slice.shape));
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(Object.keys(loadEnv({}))));
+  });
+
+  it("has a row in the README's configuration table for every variable (a row may name a pair)", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const table = readme.split('\n## Configuration\n')[1]?.split('\n## ')[0] ?? '';
+    const documented = new Set(
+      table
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1])),
+    );
+    const names = envSlices.flatMap((slice) => Object.keys(slice.shape));
+    expect(names.filter((name) => !documented.has(name))).toEqual([]);
   });
 });

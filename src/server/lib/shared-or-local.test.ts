@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SharedOrLocal, UnreadableCounter } from './shared-or-local.ts';
+import { SharedOrLocal, spendBoth, UnreadableCounter, writeBoth, type SharedStore } from './shared-or-local.ts';
 
 function setUp() {
   const events: string[] = [];
@@ -148,5 +148,51 @@ describe('SharedOrLocal', () => {
     // An outage is still an outage.
     expect(await guard.run(failing('connect ECONNREFUSED'), () => 'local', blocked)).toBe('local');
     expect(guard.isDown).toBe(true);
+  });
+});
+
+describe('spendBoth and writeBoth: one limit kept in the shared store and in this instance', () => {
+  const storeOf = (guard: SharedOrLocal): SharedStore => ({
+    orLocal: (shared, local, opts) => guard.run(shared, local, opts),
+  });
+  const rule = { stricter: Math.min, blocked: 0 };
+
+  it("gives the stricter answer while the store answers, this instance's while it is out, blocked when unreadable", async () => {
+    const { guard } = setUp();
+    const store = storeOf(guard);
+    expect(await spendBoth(store, 3, async () => 5, rule)).toBe(3);
+    expect(await spendBoth(store, 3, async () => 1, rule)).toBe(1);
+    expect(await spendBoth(store, 3, () => Promise.reject(new UnreadableCounter('not a number')), rule)).toBe(0);
+    expect(guard.isDown).toBe(false);
+    expect(await spendBoth(store, 3, failing('Command timed out'), rule)).toBe(3);
+    expect(guard.isDown).toBe(true);
+  });
+
+  it("writes this instance's count first, and the shared one only while the store answers", async () => {
+    const { guard, advance } = setUp();
+    const store = storeOf(guard);
+    const written: string[] = [];
+    await writeBoth(
+      store,
+      () => void written.push('local'),
+      async () => void written.push('shared'),
+    );
+    await writeBoth(
+      store,
+      () => void written.push('local'),
+      () => Promise.reject(new UnreadableCounter('not a number')),
+    );
+    await writeBoth(
+      store,
+      () => void written.push('local'),
+      () => Promise.reject(new Error('Command timed out')),
+    );
+    advance(1000);
+    await writeBoth(
+      store,
+      () => void written.push('local'),
+      async () => void written.push('shared'),
+    );
+    expect(written).toEqual(['local', 'shared', 'local', 'local', 'local', 'shared']);
   });
 });

@@ -18,6 +18,43 @@ export interface RunOptions<T> {
   unreadable?: () => T;
 }
 
+/** What a shared store offers the limits kept in it (plugins/redis.ts's SharedRedis is one). */
+export interface SharedStore {
+  /** `shared`'s answer when the store gives one (see SharedOrLocal.run), else `local`'s. */
+  orLocal<T>(shared: () => Promise<T>, local: () => T | Promise<T>, opts?: RunOptions<T>): Promise<T>;
+}
+
+/**
+ * The one rule for a limit that several instances keep together and each instance keeps too.
+ * `mine` is this instance's answer, already spent: the local count always advances, so a
+ * fallback starts from this instance's recent use rather than from nothing. The shared store is
+ * then asked while it answers, and the stricter of the two answers wins: a shared count that was
+ * lost or reset (Redis restarted empty, a key deleted) does not loosen what this instance saw.
+ * While the store is out, `mine`; a shared count it holds but cannot read gives `blocked`.
+ */
+export function spendBoth<T>(
+  store: SharedStore,
+  mine: T,
+  shared: () => Promise<T>,
+  rule: { stricter: (shared: T, mine: T) => T; blocked: T },
+): Promise<T> {
+  return store.orLocal(shared, () => mine, { merge: rule.stricter, unreadable: () => rule.blocked });
+}
+
+/**
+ * A change made to both counts (a failure recorded, sends given back): this instance's first,
+ * then the shared store's while it answers. Skipped there during an outage, and on a count the
+ * store cannot read (whatever it limits is blocked already, by spendBoth's `blocked`).
+ */
+export async function writeBoth(
+  store: SharedStore,
+  local: () => void | Promise<void>,
+  shared: () => Promise<void>,
+): Promise<void> {
+  await local();
+  await store.orLocal(shared, () => undefined, { unreadable: () => undefined });
+}
+
 /**
  * A shared store's answer when it gives one, else this instance's own. Limits shared across
  * instances (Redis) must never stall or fail a request when the shared store is out of reach:

@@ -12,7 +12,7 @@ import type {
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { defaultLocale, type Locale } from '../../../content/messages/locales.ts';
+import { defaultLocale, type Locale } from '../../shared/locales.ts';
 import { answerLocale } from './request-locale.ts';
 import { apiError, codeForStatus, type ApiErrorBody } from '../../shared/api-error.ts';
 import { API_PREFIX } from '../../shared/paths.ts';

@@ -2,16 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { errorText } from '../lib/log-safe.ts';
-import { type RunOptions, SharedOrLocal } from '../lib/shared-or-local.ts';
+import { type RunOptions, SharedOrLocal, type SharedStore } from '../lib/shared-or-local.ts';
 
 /**
  * What several instances must count together (rate limits, the sign-in back-off, the beacon
  * budget) lives in Redis when REDIS_URL is set. Each feature keeps its in-memory implementation
- * and asks `orLocal` for the shared answer: a Redis that is down or slow costs a request at most
+ * and asks `orLocal` for the shared answer (a count kept in both places follows spendBoth and
+ * writeBoth in lib/shared-or-local.ts): a Redis that is down or slow costs a request at most
  * COMMAND_TIMEOUT_MS once, then limits count per instance until Redis answers again
  * (docs/decisions/0017-shared-limits-redis.md).
  */
-export interface SharedRedis {
+export interface SharedRedis extends SharedStore {
   /** Every key it writes starts with REDIS_KEY_PREFIX. */
   readonly client: Redis;
   /**

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import { defaultLocale, localeInfo, locales, type Locale } from '../../../content/messages/locales.ts';
+import { defaultLocale, locales, type Locale } from '../../shared/locales.ts';
+import { localeInfo } from '../../../content/messages/locale-info.ts';
 import { localeOfPath } from '../../shared/locale-paths.ts';
 
 // Which language a request is answered in (docs/decisions/0050-a-url-per-locale.md). A document's

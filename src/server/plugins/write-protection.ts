@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messagesFor } from '../../../content/messages/catalog.ts';
-import { defaultLocale } from '../../../content/messages/locales.ts';
+import { defaultLocale } from '../../shared/locales.ts';
 import fp from 'fastify-plugin';
 import { xsrf } from '../../shared/xsrf.ts';
 import { isOwnOrigin } from '../lib/own-origin.ts';

@@ -11,7 +11,6 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { parseKeyText, type Env } from '../env.ts';
 import { parseDatabaseUrl } from './database.ts';
 import { dataKey, deriveKey, SecretBox, type DataKey } from './secret-box.ts';
 
@@ -32,10 +31,39 @@ export class DataKeyError extends Error {}
 const DATA_KEY_PURPOSE = 'data-key/v1';
 const KEY_FILE = 'dh.data-key';
 
-type KeyEnv = Pick<
-  Env,
-  'NODE_ENV' | 'DATA_KEY' | 'DATA_KEY_PREVIOUS' | 'APP_SECRET' | 'DATABASE_URL' | 'ERASURE_LEDGER'
->;
+/**
+ * A 32-byte key written as 64 hex digits or as base64 / base64url (43 characters, `=` optional),
+ * e.g. `openssl rand -base64 32`. Anything else is refused rather than stretched or cut.
+ */
+export function parseKeyText(text: string): Buffer | null {
+  const t = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) {
+    const bytes = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
+
+/**
+ * What the data keys are found from, named after the settings that hold them (env.ts checks
+ * them, the keys with parseKeyText): the store asks for these, and knows nothing of the app's
+ * configuration beyond them.
+ */
+export interface DataKeySettings {
+  NODE_ENV: string;
+  DATA_KEY?: string | undefined;
+  DATA_KEY_PREVIOUS?: string[] | undefined;
+  /** APP_SECRET's key ring, the current key first. */
+  APP_SECRET?: string[] | undefined;
+  DATABASE_URL?: string | undefined;
+}
+
+/** Where the erasure ledger's copy outside the database goes. */
+export interface ErasureLedgerSettings {
+  DATABASE_URL?: string | undefined;
+  ERASURE_LEDGER?: string | undefined;
+}
 
 /** The folder that holds the SQLite file (data/ for PostgreSQL): the app's local data folder. */
 function dataFolder(databaseUrl: string | undefined): string {
@@ -44,7 +72,7 @@ function dataFolder(databaseUrl: string | undefined): string {
 }
 
 /** The erasure ledger's file outside the database: ERASURE_LEDGER, else in the data folder. */
-export function erasureLedgerPath(env: Pick<Env, 'DATABASE_URL' | 'ERASURE_LEDGER'>): string {
+export function erasureLedgerPath(env: ErasureLedgerSettings): string {
   return path.resolve(env.ERASURE_LEDGER ?? path.join(dataFolder(env.DATABASE_URL), 'erasure-ledger'));
 }
 
@@ -87,7 +115,7 @@ function keyFromFile(file: string): DataKey {
 }
 
 /** The data keys for this configuration, or a DataKeyError that says what to set. */
-export function secretBoxFromEnv(env: KeyEnv): SecretBox {
+export function secretBoxFromEnv(env: DataKeySettings): SecretBox {
   const file = path.join(dataFolder(env.DATABASE_URL), KEY_FILE);
   const fileKey = existsSync(file) ? keyFromFile(file) : undefined;
   const fromAppSecret = (env.APP_SECRET ?? []).map((s) => dataKey(deriveKey(s, DATA_KEY_PURPOSE)));

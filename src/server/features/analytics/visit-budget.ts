@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { spendBoth } from '../../lib/shared-or-local.ts';
 import type { SharedRedis } from '../../plugins/redis.ts';
 
 /**
@@ -75,8 +76,8 @@ export class RedisVisitBudget implements VisitBudget {
   }
 }
 
-/** Redis while it answers, else this instance's budget; the local one is always spent too, so a
- * fallback starts from this instance's recent visits. */
+/** Redis while it answers, else this instance's budget (spendBoth: the local one is always spent
+ * too, the stricter answer wins, and a budget Redis cannot read is spent). */
 export class SharedOrLocalVisitBudget implements VisitBudget {
   private readonly shared: RedisVisitBudget;
   private readonly local: MemoryVisitBudget;
@@ -90,12 +91,9 @@ export class SharedOrLocalVisitBudget implements VisitBudget {
   }
 
   async take(client: string, now: Date): Promise<boolean> {
-    const local = this.local.take(client, now);
-    // The stricter answer wins, and a budget Redis cannot read is spent.
-    return this.redis.orLocal(
-      () => this.shared.take(client, now),
-      () => local,
-      { merge: (shared, mine) => shared && mine, unreadable: () => false },
-    );
+    return spendBoth(this.redis, await this.local.take(client, now), () => this.shared.take(client, now), {
+      stricter: (shared, mine) => shared && mine,
+      blocked: false,
+    });
   }
 }

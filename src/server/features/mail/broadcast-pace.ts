@@ -1,3 +1,4 @@
+import { spendBoth, writeBoth } from '../../lib/shared-or-local.ts';
 import type { SharedRedis } from '../../plugins/redis.ts';
 
 /**
@@ -106,24 +107,23 @@ export class SharedOrLocalPace implements BroadcastPace {
   }
 
   async take(want: number, now: number): Promise<number> {
-    const local = await this.local.take(want, now);
-    if (local === 0) return 0;
-    // A pace counter Redis cannot read grants nothing this second (the key lives two seconds).
-    const granted = await this.redis.orLocal(
-      () => this.shared.take(local, now),
-      () => local,
-      { merge: Math.min, unreadable: () => 0 },
-    );
-    await this.local.giveBack(local - granted);
+    const mine = await this.local.take(want, now);
+    if (mine === 0) return 0;
+    // Redis is asked for what this instance may send; a pace counter it cannot read grants
+    // nothing this second (the key lives two seconds).
+    const granted = await spendBoth(this.redis, mine, () => this.shared.take(mine, now), {
+      stricter: Math.min,
+      blocked: 0,
+    });
+    await this.local.giveBack(mine - granted);
     return granted;
   }
 
   async giveBack(n: number, now: number): Promise<void> {
-    await this.local.giveBack(n);
-    await this.redis.orLocal(
+    await writeBoth(
+      this.redis,
+      () => this.local.giveBack(n),
       () => this.shared.giveBack(n, now),
-      () => undefined,
-      { unreadable: () => undefined },
     );
   }
 

@@ -5,7 +5,7 @@ import type { Database } from '../../store/schema.ts';
 // operator and day in the database: migration 0013). A record is one person's details opened, one
 // search, or one row exported (docs/decisions/0029). Within the allowance a session reads freely;
 // past it, each read needs fresh proof (an authenticator code in the last five minutes), which a
-// stolen session cookie does not carry. The allowance is PERSONAL_DATA_DAILY_ALLOWANCE (src/server/env.ts):
+// stolen session cookie does not carry. The allowance is PERSONAL_DATA_DAILY_ALLOWANCE (subscribers-config.ts):
 // 200 by default, a busy support day and far below a list's worth.
 
 export interface PersonalReads {
