@@ -4,7 +4,8 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach } from 'vitest';
 import { brakeBroadcasts } from '../features/broadcast/index.ts';
-import { createDraft, startSend } from '../features/broadcast/broadcast-store.ts';
+import { startSend } from '../features/broadcast/broadcast-sending.ts';
+import { createDraft } from '../features/broadcast/broadcast-store.ts';
 import { BounceIntake } from '../features/mail/bounces.ts';
 import { Suppressions } from '../features/mail/index.ts';
 import { Verp } from '../features/mail/verp.ts';

@@ -5,7 +5,7 @@ import { adminApiPaths as p, withId } from '../../../shared/paths.ts';
 import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
 import { insertSubscriber } from '../../test/fixtures.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
-import { textHash } from './broadcast-store.ts';
+import { textHash } from './broadcast-text.ts';
 import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
 
 // Four eyes on a broadcast (decision 0028): a second operator approves exactly the text that goes

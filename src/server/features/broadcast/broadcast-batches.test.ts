@@ -13,7 +13,8 @@ import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
 import { startedBroadcast } from '../../test/brake-kit.ts';
 import { broadcastComposer } from './broadcast-composer.ts';
-import { BROADCAST_KIND, pause, resume } from './broadcast-store.ts';
+import { pause, resume } from './broadcast-sending.ts';
+import { BROADCAST_KIND } from './broadcast-store.ts';
 
 const FROM = 'Diamond Hand <no-reply@dh.example>';
 const RECIPIENTS = 200;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dialectCases, testClock } from '../../test/test-store.ts';
 import { ratesOf } from './broadcast-brake.ts';
 import { brakeStore, startedBroadcast } from '../../test/brake-kit.ts';
-import * as store from './broadcast-store.ts';
+import { progressOf } from './broadcast-view.ts';
 
 // A receiver's policy or content filter (5.7.x) refusing a broadcast says nothing of the addresses:
 // the brake must not count it as a hard bounce, or one receiver's filter could pause a launch
@@ -38,7 +38,7 @@ for (const { dialect, skip, label } of dialectCases) {
       // None of them is suppressed on one refusal.
       expect(await t.db.db.selectFrom('suppressions').select('id').execute()).toEqual([]);
       const b = await t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const { progress } = await store.progressOf(t.db.db, b, 10);
+      const { progress } = await progressOf(t.db.db, b, 10);
       expect(progress).toMatchObject({ bounced: { hard: 0, soft: 0, policy: 30 }, complained: 0 });
 
       // Real hard bounces still pause it: 16 of 300 is 5.33 %.

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dialectCases, testClock } from '../../test/test-store.ts';
 import { brakeReason, minSampleOf, reasonPastSample } from './broadcast-brake.ts';
 import { brakeStore, startedBroadcast } from '../../test/brake-kit.ts';
-import * as store from './broadcast-store.ts';
+import { resume } from './broadcast-sending.ts';
+import { progressOf, toBroadcast } from './broadcast-view.ts';
 
 describe('brakeReason', () => {
   it('waits for the larger of 200 sent or 2 % of the recipients', () => {
@@ -107,7 +108,7 @@ for (const { dialect, skip, label } of dialectCases) {
       expect(audited).toHaveLength(1);
       expect(audited[0]).toMatchObject({ actor: null, via: 'system', detail: paused.paused_reason });
 
-      const { progress } = await store.progressOf(t.db.db, await state(id), 10);
+      const { progress } = await progressOf(t.db.db, await state(id), 10);
       expect(progress).toMatchObject({
         sent: 900,
         delivered: 900 - 60,
@@ -132,7 +133,7 @@ for (const { dialect, skip, label } of dialectCases) {
       });
       await bounce(rows[4], 'arf-4', 'complaint');
       expect(await autoPauses(id)).toHaveLength(1);
-      const { progress } = await store.progressOf(t.db.db, await state(id), 10);
+      const { progress } = await progressOf(t.db.db, await state(id), 10);
       // A complaint is a delivery; its person is suppressed (and unsubscribed).
       expect(progress).toMatchObject({ sent: 990, delivered: 990, complained: 5 });
     });
@@ -181,14 +182,14 @@ for (const { dialect, skip, label } of dialectCases) {
       const { id, rows } = await sending();
       await sentUpTo(rows, 900);
       for (let i = 0; i < 46; i++) await bounce(rows[i], `dsn-${i}`);
-      expect(await store.resume(t.db.db, id, 'bob@example.com', clock())).toEqual({
+      expect(await resume(t.db.db, id, 'bob@example.com', clock())).toEqual({
         resumed: true,
         overrode: 'Hard bounces reached 5.11 % (46 of 900 sent), above the 5 % limit.',
       });
       const b = await state(id);
       expect(b).toMatchObject({ status: 'sending', pause_overridden_by: 'bob@example.com' });
       expect(
-        store.toBroadcast(b, 'sending', (await store.progressOf(t.db.db, b, 10)).progress, null, 1).automaticPause,
+        toBroadcast(b, 'sending', (await progressOf(t.db.db, b, 10)).progress, null, 1).automaticPause,
       ).toMatchObject({
         overriddenBy: 'bob@example.com',
       });

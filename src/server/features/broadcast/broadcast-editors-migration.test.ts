@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { broadcastEditorsMigration } from '../../store/migrations/0026-broadcast-editors.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
-import { approve, createDraft, editorsOf, saveDraft, startSend, textHash } from './broadcast-store.ts';
+import { approve } from './broadcast-approval.ts';
+import { startSend } from './broadcast-sending.ts';
+import { createDraft, editorsOf, saveDraft } from './broadcast-store.ts';
+import { textHash } from './broadcast-text.ts';
 
 // Migration 0026 fills the editors of drafts written before it from the audit log, by the rule the
 // store now applies as edits happen: the same drafts, edited through the store, read the same

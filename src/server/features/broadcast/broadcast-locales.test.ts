@@ -12,7 +12,7 @@ import { insertSubscriber } from '../../test/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
-import { textHash } from './broadcast-store.ts';
+import { textHash } from './broadcast-text.ts';
 
 const ENGLISH = { subject: 'The presale is near', body: 'Hello **holders**. The presale opens soon.' };
 const SPANISH = { subject: 'La preventa está cerca', body: 'Hola, **holders**. La preventa abre pronto.' };

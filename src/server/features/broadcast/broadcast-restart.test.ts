@@ -7,7 +7,8 @@ import { openStore, type Store } from '../../store/database.ts';
 import { migrateToLatest } from '../../store/migrate.ts';
 import { insertSubscriber } from '../../test/fixtures.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
-import { createDraft, startSend } from './broadcast-store.ts';
+import { startSend } from './broadcast-sending.ts';
+import { createDraft } from './broadcast-store.ts';
 import { testSecrets } from '../../test/test-store.ts';
 
 // "Broadcast resume after a killed process": the built server (dist/) on its own SQLite file,

@@ -9,7 +9,11 @@ import { audit } from '../audit/index.ts';
 import { broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
 import { versionsRefusal } from './broadcast-versions.ts';
 import { broadcastEmail, renderBody } from './broadcast-render.ts';
-import * as store from './broadcast-store.ts';
+import { approve, revokeApproval } from './broadcast-approval.ts';
+import { cancel, pause, resume, startSend } from './broadcast-sending.ts';
+import { BROADCAST_KIND, createDraft, draftOf, findBroadcast, listBroadcasts, saveDraft } from './broadcast-store.ts';
+import { textNote } from './broadcast-text.ts';
+import { progressOf, toBroadcast } from './broadcast-view.ts';
 import { operatorOf, requireRole } from '../operators/index.ts';
 import {
   approveBroadcastContract,
@@ -54,19 +58,13 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   const refusalOf = (d: BroadcastDraft): string | null => versionsRefusal(d, opts.policy);
 
   const reply = async (b: BroadcastsTable) => {
-    const { state, progress } = await store.progressOf(db(), b, opts.ratePerSec);
-    return store.toBroadcast(
-      b,
-      state,
-      progress,
-      state === 'draft' ? refusalOf(store.draftOf(b)) : null,
-      opts.approvals,
-    );
+    const { state, progress } = await progressOf(db(), b, opts.ratePerSec);
+    return toBroadcast(b, state, progress, state === 'draft' ? refusalOf(draftOf(b)) : null, opts.approvals);
   };
   const actorOf = (request: FastifyRequest) => ({ email: operatorOf(request).email, via: 'console' as const });
   const missing = (res: FastifyReply) => res.code(404).send(apiError('not_found', notFound));
   const current = async (res: FastifyReply, id: string) => {
-    const b = await store.findBroadcast(db(), id);
+    const b = await findBroadcast(db(), id);
     return b ? reply(b) : missing(res);
   };
   const refuse = (res: FastifyReply, refusal: string) =>
@@ -74,10 +72,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   const conflict = (res: FastifyReply, message: string) => res.code(409).send(apiError('conflict', message));
 
   registerContract(api, broadcastsContract, { onRequest: requireRole('viewer') }, async () => {
-    const rows = await store.listBroadcasts(db());
+    const rows = await listBroadcasts(db());
     const broadcasts = await Promise.all(
       rows.map(async (b) => {
-        const { state } = await store.progressOf(db(), b, opts.ratePerSec);
+        const { state } = await progressOf(db(), b, opts.ratePerSec);
         return { id: b.id, subject: b.subject, state, createdAt: b.created_at, sentAt: b.sent_at };
       }),
     );
@@ -86,20 +84,20 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   registerContract(api, createBroadcastContract, { onRequest: requireRole('sender') }, async (request) => {
     const operator = operatorOf(request);
-    const id = await store.createDraft(db(), request.body, operator.email, api.clock());
+    const id = await createDraft(db(), request.body, operator.email, api.clock());
     // The text's fingerprint and its locales, not the text (as for every edit).
     await audit(request, {
       action: 'broadcast.created',
       subject: id,
-      detail: `text sha256:${store.textHash(request.body)}; ${store.versionsNote(request.body)}`,
+      detail: textNote(request.body),
     });
-    const b = await store.findBroadcast(db(), id);
+    const b = await findBroadcast(db(), id);
     if (!b) throw new Error('a broadcast just created is missing');
     return reply(b);
   });
 
   registerContract(api, broadcastContract, { onRequest: requireRole('viewer') }, async (request, res) => {
-    const b = await store.findBroadcast(db(), request.params.id);
+    const b = await findBroadcast(db(), request.params.id);
     if (!b) return res.code(404).send(apiError('not_found', notFound));
     return reply(b);
   });
@@ -112,7 +110,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
     async (request, res) => {
       // Anyone who may write may edit another's draft; the row and the audit log say who did.
-      const saved = await store.saveDraft(db(), request.params.id, request.body, actorOf(request), api.clock());
+      const saved = await saveDraft(db(), request.params.id, request.body, actorOf(request), api.clock());
       if (saved.outcome === 'missing') return missing(res);
       if (saved.outcome === 'not-draft')
         return conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.');
@@ -130,7 +128,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     async (request, res) => {
       const operator = operatorOf(request);
       const id = request.params.id;
-      const approved = await store.approve(
+      const approved = await approve(
         db(),
         id,
         { ...actorOf(request), role: operator.role },
@@ -159,7 +157,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   registerContract(api, revokeBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
     const id = request.params.id;
-    const revoked = await store.revokeApproval(db(), id, actorOf(request), api.clock());
+    const revoked = await revokeApproval(db(), id, actorOf(request), api.clock());
     if (revoked.outcome === 'missing') return missing(res);
     if (revoked.outcome === 'not-draft')
       return conflict(
@@ -171,9 +169,9 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   });
 
   registerContract(api, broadcastPreviewContract, { onRequest: requireRole('viewer') }, async (request, res) => {
-    const b = await store.findBroadcast(db(), request.params.id);
+    const b = await findBroadcast(db(), request.params.id);
     if (!b) return res.code(404).send(apiError('not_found', notFound));
-    const draft = store.draftOf(b);
+    const draft = draftOf(b);
     const locale = request.query.locale ?? 'en';
     const chosen = versionFor(draft, locale);
     if (!chosen)
@@ -198,10 +196,10 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 
   registerContract(api, testBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
     const operator = operatorOf(request);
-    const b = await store.findBroadcast(db(), request.params.id);
+    const b = await findBroadcast(db(), request.params.id);
     if (!b) return res.code(404).send(apiError('not_found', notFound));
     const locale = request.body.locale ?? 'en';
-    const chosen = versionFor(store.draftOf(b), locale);
+    const chosen = versionFor(draftOf(b), locale);
     if (!chosen) return refuse(res, noVersion(locale));
     // The version the operator asked to see: the guard on it, as on any version sent.
     const refusal = broadcastRefusal(chosen.version, opts.policy);
@@ -221,7 +219,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
           unsubscribeUrl: unsubscribeUrl(opts.publicUrl, api.keys, 'test-send'),
           test: true,
         }),
-        { kind: `${store.BROADCAST_KIND}-test`, broadcastId: b.id },
+        { kind: `${BROADCAST_KIND}-test`, broadcastId: b.id },
       );
     } catch (error) {
       request.log.warn(
@@ -247,8 +245,8 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     async (request, res) => {
       const id = request.params.id;
       // The guard and the approval are checked on the stored text inside the transaction that
-      // starts the send (broadcast-store.ts), never on a copy read before it.
-      const started = await store.startSend(db(), id, actorOf(request), api.clock(), {
+      // starts the send (broadcast-sending.ts), never on a copy read before it.
+      const started = await startSend(db(), id, actorOf(request), api.clock(), {
         approvals: opts.approvals,
         refusalOf,
         suppressions: api.suppressions,
@@ -284,20 +282,20 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       const id = request.params.id;
       const changed = await change(id, operatorOf(request).email);
       if (!changed) {
-        return (await store.findBroadcast(db(), id))
+        return (await findBroadcast(db(), id))
           ? conflict(res, refused)
           : res.code(404).send(apiError('not_found', notFound));
       }
       await audit(request, { action, subject: id, detail: changed.detail });
       if (action === 'broadcast.resumed') api.outbox.nudge('broadcast');
-      const b = await store.findBroadcast(db(), id);
+      const b = await findBroadcast(db(), id);
       if (!b) return res.code(404).send(apiError('not_found', notFound));
       return reply(b);
     });
   const done = (ok: boolean) => (ok ? { detail: null } : false);
   transition(
     pauseBroadcastContract,
-    async (id, by) => done(await store.pause(db(), id, by, api.clock())),
+    async (id, by) => done(await pause(db(), id, by, api.clock())),
     'broadcast.paused',
     'Only a broadcast that is sending can be paused.',
     // The emergency stop: one press for anyone signed in, whatever their role.
@@ -306,7 +304,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   transition(
     resumeBroadcastContract,
     async (id, by) => {
-      const r = await store.resume(db(), id, by, api.clock());
+      const r = await resume(db(), id, by, api.clock());
       if (!r.resumed) return false;
       // The reply says so too (automaticPause.overriddenBy).
       return { detail: r.overrode ? `overrode the automatic pause: ${r.overrode}` : null };
@@ -318,7 +316,7 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
   );
   transition(
     cancelBroadcastContract,
-    async (id) => done(await store.cancel(db(), id, api.clock())),
+    async (id) => done(await cancel(db(), id, api.clock())),
     'broadcast.cancelled',
     'This broadcast has finished or was cancelled already.',
     requireRole('sender'),

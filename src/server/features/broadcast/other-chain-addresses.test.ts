@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../../content/messages/catalog.ts';
-import { locales } from '../../../../content/messages/locales.ts';
+import { locales } from '../../../shared/locales.ts';
 import { signupLimits } from '../../../shared/signup-schema.ts';
 import { broadcastProblems, type BroadcastPolicy } from './broadcast-guard.ts';
 import { otherChainProblems } from './other-chain-addresses.ts';

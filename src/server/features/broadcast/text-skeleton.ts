@@ -1,7 +1,7 @@
 import unhomoglyph from 'unhomoglyph';
 
 // How the broadcast guard reads text the way a reader sees it: what is invisible, and what each
-// character looks like. Shared by the Ethereum address guard (broadcast-guard.ts) and the other
+// character looks like. Shared by the Ethereum address guard (ethereum-addresses.ts) and the other
 // chains' (other-chain-addresses.ts). docs/decisions/0027-broadcast-guard.md
 
 // Unicode properties, not a hand list: format characters (Cf: zero-width, bidi controls,

@@ -13,7 +13,8 @@ export {
 } from './operators.ts';
 export type { NewFactors } from './operators.ts';
 export { registerPasskeyRoutes } from './passkey-routes.ts';
-export { purgeExpiredPasskeyChallenges, relyingPartyFor } from './passkeys.ts';
+export { purgeExpiredPasskeyChallenges } from './passkey-store.ts';
+export { relyingPartyFor } from './passkeys.ts';
 export { MIN_PASSWORD_LENGTH, passwordProblem } from './passwords.ts';
 export { registerSessionRoutes } from './session-routes.ts';
 export { purgeExpired } from './sessions.ts';

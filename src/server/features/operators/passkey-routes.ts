@@ -2,16 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../../shared/api-error.ts';
 import { audit } from '../audit/index.ts';
 import { operatorOf, pendingSignIn, requireRole } from './guards.ts';
-import {
-  addPasskey,
-  authenticationOptions,
-  listPasskeys,
-  noPasskeysHereMessage,
-  registrationOptions,
-  removePasskey,
-  renamePasskey,
-  type RelyingParty,
-} from './passkeys.ts';
+import { noPasskeysHereMessage } from './passkey-refusals.ts';
+import { addPasskey, registrationOptions } from './passkey-registration.ts';
+import { listPasskeys, removePasskey, renamePasskey } from './passkey-store.ts';
+import { authenticationOptions, type RelyingParty } from './passkeys.ts';
 import { tokenHash } from './sessions.ts';
 import {
   addPasskeyContract,
@@ -26,8 +20,8 @@ import { registerContract } from '../../lib/register-contract.ts';
 
 // The console's passkey endpoints (decision 0030): list, add (fresh proof: a stolen session must
 // not add a passkey of its own), rename, remove (fresh proof), and the challenges for using one.
-// Checking a passkey's answer at sign-in and as fresh proof is in sign-in-routes.ts, beside the
-// codes, so all of it shares one back-off.
+// Checking a passkey's answer at sign-in and as fresh proof is in sign-in-routes.ts and
+// fresh-proof-routes.ts, beside the codes, so all of it shares one back-off (sign-in-gate.ts).
 
 const notYours = 'There is no such passkey among yours (it may have been removed already).';
 const noPasskeyYet = 'You have no passkey yet. Please use a code from your authenticator app.';

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
-import {
-  authenticationOptions,
-  purgeExpiredPasskeyChallenges,
-  relyingPartyFor,
-  registrationOptions,
-} from './passkeys.ts';
+import { registrationOptions } from './passkey-registration.ts';
+import { purgeExpiredPasskeyChallenges } from './passkey-store.ts';
+import { authenticationOptions, relyingPartyFor } from './passkeys.ts';
 import { createChallenge, createSession, endSessionByToken, tokenHash } from './sessions.ts';
 import { makeOperator } from '../../test/admin-kit.ts';
 

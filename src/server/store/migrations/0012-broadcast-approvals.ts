@@ -10,7 +10,7 @@ export const broadcastApprovalsMigration: Migration = {
       'updated_by',
       'approved_by',
       'approved_at',
-      // SHA-256 (hex) of the subject and body the approver read (textHash in broadcast-store.ts).
+      // SHA-256 (hex) of the subject and body the approver read (textHash in broadcast-text.ts).
       'approved_hash',
       // The approval that lapsed last, and what ended it: 'edit' (its text changed) or 'revoked'.
       'lapsed_approved_by',
