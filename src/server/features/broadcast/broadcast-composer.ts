@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely';
-import { defaultLocale, isLocale, type Locale } from '../../../../content/messages/locales.ts';
+import { defaultLocale, isLocale, type Locale } from '../../../shared/locales.ts';
 import { versionFor } from '../../../shared/admin/broadcast-schema.ts';
-import type { Composer } from '../mail/index.ts';
+import type { Composer, MailMessage } from '../mail/index.ts';
 import type { Keys } from '../../plugins/core.ts';
 import { confirmedRecipient, unsubscribeUrl } from '../signups/index.ts';
 import type { Database } from '../../store/schema.ts';
-import { broadcastEmail, renderBody, type RenderedBody } from './broadcast-render.ts';
+import { broadcastEmails, renderBody } from './broadcast-render.ts';
 import { draftOf } from './broadcast-store.ts';
 
 interface RenderedVersion {
   /** The locale the version is written in (English for a locale that falls back to it). */
   locale: Locale;
-  subject: string;
-  body: RenderedBody;
+  /** Its email for one recipient, from the text and MIME body built once (broadcastEmails). */
+  emailTo: (to: string, unsubscribeUrl: string) => MailMessage;
 }
 
 /**
@@ -64,7 +64,15 @@ export function broadcastComposer(opts: {
           };
           let out = rendered.get(chosen.locale);
           if (!out) {
-            out = { locale: chosen.locale, subject: chosen.version.subject, body: renderBody(chosen.version.body) };
+            out = {
+              locale: chosen.locale,
+              emailTo: broadcastEmails({
+                siteName: opts.siteName,
+                subject: chosen.version.subject,
+                body: renderBody(chosen.version.body),
+                locale: chosen.locale,
+              }),
+            };
             rendered.set(chosen.locale, out);
           }
           return out;
@@ -75,14 +83,7 @@ export function broadcastComposer(opts: {
     }
     const theirs = isLocale(to.locale) ? to.locale : defaultLocale;
     const version = text.version(theirs);
-    return broadcastEmail({
-      siteName: opts.siteName,
-      subject: version.subject,
-      body: version.body,
-      locale: version.locale,
-      to: to.email,
-      // Their language's unsubscribe page, whichever version they were sent (decision 0050).
-      unsubscribeUrl: unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id, theirs),
-    });
+    // Their language's unsubscribe page, whichever version they were sent (decision 0050).
+    return version.emailTo(to.email, unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id, theirs));
   };
 }

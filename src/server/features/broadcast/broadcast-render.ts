@@ -1,9 +1,16 @@
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { defaultLocale, localeInfo, type Locale } from '../../../../content/messages/locales.ts';
+import { defaultLocale, type Locale } from '../../../shared/locales.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
 import { escapeHtml } from '../../lib/escape-html.ts';
-import { listUnsubscribeHeaders, type MailMessage } from '../mail/index.ts';
+import {
+  listUnsubscribeHeaders,
+  type MailMessage,
+  type MimeTemplate,
+  mimeTemplate,
+  newPlaceholder,
+} from '../mail/index.ts';
 
 // A broadcast's body is Markdown, rendered by markdown-it with raw HTML off: a tag typed into the
 // body shows as text, never as markup, and markdown-it's own link check refuses javascript:,
@@ -185,5 +192,33 @@ ${opts.test ? `<p dir="ltr" lang="en" style="padding:8px 12px;background:#fff3c4
     text,
     html,
     headers: listUnsubscribeHeaders(unsubscribeUrl),
+  };
+}
+
+/**
+ * broadcastEmail for many recipients of one version: the email is written once, with a
+ * placeholder where the unsubscribe link goes, and its MIME body is built once, at the first
+ * recipient (mime-template.ts); each recipient's copy then differs only in its To, its link (in
+ * both parts and in List-Unsubscribe) and the headers the outbox adds. The same email, for each,
+ * as broadcastEmail writes it with their link (issue 32).
+ */
+export function broadcastEmails(
+  opts: Omit<Parameters<typeof broadcastEmail>[0], 'to' | 'unsubscribeUrl'>,
+): (to: string, unsubscribeUrl: string) => MailMessage {
+  const placeholder = newPlaceholder();
+  const shell = broadcastEmail({ ...opts, to: '', unsubscribeUrl: placeholder });
+  let mime: MimeTemplate | undefined;
+  return (to, unsubscribeUrl) => {
+    // broadcastEmail writes the link as it is in the text and escaped in the HTML attribute.
+    const link = { text: unsubscribeUrl, html: escapeHtml(unsubscribeUrl) };
+    mime ??= mimeTemplate(shell.text, shell.html, placeholder, link);
+    return {
+      ...shell,
+      to,
+      text: shell.text.replaceAll(placeholder, link.text),
+      html: shell.html.replaceAll(placeholder, link.html),
+      headers: listUnsubscribeHeaders(unsubscribeUrl),
+      template: { mime, link },
+    };
   };
 }

@@ -1,12 +1,12 @@
-export { dkimSigningOf, isSelector, readDkimKey } from './dkim.ts';
+export { readDkimKey } from './dkim.ts';
 export { checkMailDns, formatMailCheck } from './mail-check.ts';
+export { defaultMailFrom, mailEnv, mailEnvProblems, mailOptionsOf } from './mail-config.ts';
 export { mailPlugin } from './mail-plugin.ts';
 export type { Mailer } from './mailer.ts';
+export { mimeTemplate, newPlaceholder, type MimeTemplate } from './mime-template.ts';
 export { listUnsubscribeHeaders, newOutboxRow } from './outbox.ts';
 export type { Composer, MailMessage } from './outbox.ts';
 export { Suppressions } from './suppression.ts';
-export { SnsVerifier, regionOfTopic } from './sns.ts';
 export type { SnsOptions } from './sns.ts';
 export { registerSuppressionRoutes } from './suppression-routes.ts';
 export { domainOf } from './verp.ts';
-export { sendgridKey } from './webhooks.ts';

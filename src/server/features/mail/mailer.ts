@@ -2,7 +2,9 @@ import { closeSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync } fro
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import { dkimTransform, type DkimSigning } from './dkim.ts';
+import { fillMimeTemplate, type MimeTemplate, type TemplateLink } from './mime-template.ts';
 
 export interface MailMessage {
   to: string;
@@ -14,6 +16,12 @@ export interface MailMessage {
   envelopeFrom?: string;
   /** The Message-ID header, `<…@…>` (verp.ts: it carries the row's signed id); unset, nodemailer makes one. */
   messageId?: string;
+  /**
+   * The same email's body built once for many recipients (a broadcast version: mime-template.ts)
+   * and this recipient's link in it: the SMTP mailer sends it filled in rather than composing
+   * `text` and `html` again, which say the same.
+   */
+  template?: { mime: MimeTemplate; link: TemplateLink };
 }
 
 export interface Mailer {
@@ -57,9 +65,21 @@ export function smtpMailer(smtpUrl: string, from: string, connections = 1, dkim?
       mail.message.transform(sign);
       done();
     });
+  // A prebuilt email goes as raw bytes, whose envelope nodemailer does not read from its headers.
+  const fromAddress = addressparser(from, { flatten: true })[0]?.address ?? from;
   return {
     description: `${u.protocol}//${u.host}`,
     async send(m) {
+      if (m.template) {
+        const raw = fillMimeTemplate(
+          m.template.mime,
+          { from, to: m.to, subject: m.subject, headers: m.headers ?? {}, messageId: m.messageId },
+          m.template.link,
+        );
+        // The DKIM transform above signs raw messages as it signs composed ones (a 'stream' plugin).
+        await transport.sendMail({ raw, envelope: { from: m.envelopeFrom ?? fromAddress, to: m.to } });
+        return;
+      }
       await transport.sendMail({
         from,
         to: m.to,

@@ -1,160 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../../store/database.ts';
-import type { GroupCommitter } from '../../store/group-commit.ts';
-import type { Database } from '../../store/schema.ts';
-import type { Mailer, MailMessage } from './mailer.ts';
 import { type BroadcastPace, LocalPace } from './broadcast-pace.ts';
-import type { Composer, OutboxRow } from './outbox.ts';
-import { errorText } from '../../lib/log-safe.ts';
-import type { Suppressions } from './suppression.ts';
-import type { Verp } from './verp.ts';
-import type { VisitorFirstPace } from './visitor-first-pace.ts';
+import { deliver, type Delivery } from './outbox-delivery.ts';
+import { OutboxLeases } from './outbox-leases.ts';
+import { MarkQueue } from './outbox-marks.ts';
+import {
+  BROADCAST_LOOKAHEAD,
+  MARK_BATCH,
+  MARK_DELAY_MS,
+  OTHER_LOOKAHEAD_MAX,
+  type OutboxWorkerOptions,
+  type OutboxWrites,
+} from './outbox-worker-options.ts';
+import type { OutboxRow } from './outbox.ts';
 
-export const RETRY_BASE_MS = 30_000;
-const RETRY_MAX_MS = 16 * 60_000;
-/** After this long an email is marked failed rather than retried for ever. */
-export const GIVE_UP_AFTER_MS = 48 * 60 * 60_000;
-// Longer than any SMTP exchange can take (mailer timeouts), so a lease only lapses if its holder died.
-const LEASE_MS = 5 * 60_000;
-/**
- * Broadcast rows kept leased ahead of the slots, claimed together once no more than a round of
- * sends is left in hand: one claim per this many emails rather than one per email
- * (docs/decisions/0046-broadcast-throughput.md). A pause still stops them: each is composed, and
- * its broadcast read, just before its own send.
- */
-const BROADCAST_LOOKAHEAD = 32;
-/**
- * Marks of rows whose email the server took (and of rows cancelled) wait to be written together,
- * one UPDATE and one commit for up to this many, or for MARK_DELAY_MS after the first of them,
- * whichever comes first. A crash in that time may send them again (as a crash between an email's
- * 250 and its mark always could): at most this many, plus those in their SMTP exchange.
- */
-const MARK_BATCH = 32;
-const MARK_DELAY_MS = 250;
-/**
- * Rows of other kinds (confirmations) kept leased ahead of the slots grow up to this many while
- * each claim comes back full (a backlog, as after a burst of sign-ups): one claim per this many
- * emails rather than one per email (decision 0051). A short claim (the queue's end) shrinks it back
- * to a slot's worth, so an instance never sits on rows another could be sending.
- */
-const OTHER_LOOKAHEAD_MAX = 32;
-
-/** 30 s after the first failure, doubling, at most 16 min. */
-export const retryDelayMs = (failures: number): number =>
-  Math.min(RETRY_BASE_MS * 2 ** Math.max(0, failures - 1), RETRY_MAX_MS);
-
-export interface OutboxWorkerOptions {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  mailer: Mailer;
-  /** The composer of each kind of email, by kind (registered by the features that own them). */
-  kinds: ReadonlyMap<string, Composer>;
-  clock?: () => Date;
-  /** A send failed (with its row), or the outbox could not be read at all (no row). */
-  onError?: (error: unknown, row?: OutboxRow) => void;
-  /** The mail server accepted a row's email (and the row is marked sent). */
-  onSent?: (row: OutboxRow) => void;
-  pollMs?: number;
-  batchSize?: number;
-  /**
-   * Broadcast rows (those with a broadcast_id) this instance sends per second at most
-   * (MAIL_RATE_PER_SEC); other rows are never paced and are always claimed first.
-   */
-  broadcastRatePerSec?: number;
-  /** Overrides the per-instance pace made from broadcastRatePerSec (the mail plugin shares it in Redis). */
-  pace?: BroadcastPace;
-  /**
-   * Emails this instance has in the middle of their SMTP exchange at once (MAIL_CONCURRENCY; the
-   * mailer's pool holds as many connections). Broadcast rows may fill all but one of them, so a
-   * confirmation queued during a broadcast finds a free slot at once. Default 1: one at a time.
-   */
-  concurrency?: number;
-  /**
-   * The store's group committer: claims and marks then share a commit (one fsync) with each other
-   * and with the sign-ups being written, instead of one commit each. Without it, each is its own.
-   */
-  committer?: GroupCommitter;
-  /**
-   * The suppression list: an address on it is never mailed (the row is cancelled just before its
-   * SMTP exchange), and the mail server's last word feeds it (5xx: a hard bounce; 4xx until the
-   * row is given up: a soft one).
-   */
-  suppressions?: Suppressions;
-  /** Gives each email a VERP envelope sender naming its row, so a later bounce finds it. */
-  verp?: Verp;
-  /** Overrides BROADCAST_LOOKAHEAD, MARK_BATCH and MARK_DELAY_MS (tests). */
-  broadcastLookahead?: number;
-  markBatch?: number;
-  markDelayMs?: number;
-  /**
-   * Spaces the emails while visitors are arriving and the event loop is busy (decision 0051);
-   * unset: every email starts as soon as a slot is free. A pass on demand (runOnce) is never paced.
-   */
-  visitorPace?: VisitorFirstPace;
-}
-
-/** How a row that was not retried ends: written with others in one transaction (markRows). */
-type Outcome = 'sent' | 'cancelled' | 'suppressed';
-
-interface PendingMark {
-  row: OutboxRow;
-  outcome: Outcome;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-/** An SMTP answer in the 5xx range: the server refused for good; retrying will not change it. */
-const isPermanentSmtpFailure = (error: unknown): boolean => {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
-};
+// The worker's pieces live beside it: its leases on rows (outbox-leases.ts), the batched marks
+// (outbox-marks.ts), one row's compose-send-mark (outbox-delivery.ts), the retry policy
+// (outbox-retry.ts). This file is the slots: what a free slot is claimed for, and when.
+export type { OutboxWorkerOptions } from './outbox-worker-options.ts';
+export { GIVE_UP_AFTER_MS, RETRY_BASE_MS, retryDelayMs } from './outbox-retry.ts';
 
 /**
- * A given-up row's bounce: 5xx hard, but 5.7.x (a receiver's policy or content filter: it refused
- * our mail, not the address) a policy refusal; 4xx (retried until given up) soft; no answer at all
- * is neither. docs/decisions/0035-bounces-complaints-and-suppression.md
- */
-function smtpBounceKind(error: unknown): 'hard' | 'soft' | 'policy' | null {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  if (typeof code !== 'number') return null;
-  if (code >= 500 && code < 600) return smtpStatus(error)?.startsWith('5.7.') ? 'policy' : 'hard';
-  return code >= 400 && code < 500 ? 'soft' : null;
-}
-
-/** The enhanced status (RFC 3463, e.g. "5.1.1") or the reply code; the reply text may hold the address. */
-function smtpStatus(error: unknown): string | null {
-  const e = error as { responseCode?: unknown; response?: unknown } | null;
-  const enhanced = typeof e?.response === 'string' ? /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(e.response)?.[1] : undefined;
-  return enhanced ?? (typeof e?.responseCode === 'number' ? String(e.responseCode) : null);
-}
-
-/**
- * The VERP envelope sender, plus the headers mailbox providers group reports by: Feedback-ID
- * (Gmail's feedback loop: campaign:kind:sender, here broadcast id or "-", the outbox kind and our
- * domain) and, for a broadcast, an RFC 2919 List-Id of its own, so complaints per broadcast can be
- * told apart. Every email the app sends gets them here: a queued row, and a test send
- * (Outbox.sendNow, under an id that names no row).
- */
-export function withBounceHeaders(
-  message: MailMessage,
-  row: Pick<OutboxRow, 'id' | 'kind' | 'broadcast_id'>,
-  verp: Verp,
-): MailMessage {
-  const campaign = row.broadcast_id ? row.broadcast_id.replace(/-/g, '') : '-';
-  const headers: Record<string, string> = {
-    ...message.headers,
-    'Feedback-ID': `${campaign}:${row.kind}:diamond-hand:${verp.domain}`,
-  };
-  if (row.broadcast_id) headers['List-Id'] = `Broadcast <b${campaign}.${verp.domain}>`;
-  // The Message-ID carries the same signed id: a report whose copy lost the envelope still names it.
-  return { ...message, headers, envelopeFrom: verp.address(row.id), messageId: verp.messageId(row.id) };
-}
-
-/**
- * Sends the outbox. Rows are claimed with a lease (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite
- * serialises writers), so instances sharing a database never hold the same row at once, and a row
- * is marked sent only by the instance holding its lease.
+ * Sends the outbox. Rows are claimed with a lease (outbox-leases.ts), so instances sharing a
+ * database never hold the same row at once, and a row is marked sent only by the instance holding
+ * its lease.
  *
  * Started, it keeps up to `concurrency` sends in flight: every send that ends, and every nudge,
  * claims rows for the slots that are free (the slot bookkeeping is ours because the priority and
@@ -182,11 +50,9 @@ export class OutboxWorker {
   // Per-instance token bucket for broadcast rows: up to one second's worth may go at once.
   private readonly pace: BroadcastPace | null;
   private readonly broadcastLookahead: number;
-  private readonly markBatch: number;
-  private readonly markDelayMs: number;
-  /** Marks waiting to be written together (markLater), and the timer that writes them at the latest. */
-  private marks: PendingMark[] = [];
-  private markTimer: NodeJS.Timeout | undefined;
+  private readonly leases: OutboxLeases;
+  private readonly marks: MarkQueue;
+  private readonly delivery: Delivery;
   /** Rows of other kinds, or broadcast rows, may be due (see fillSlots); nudges so far. */
   private othersDue = true;
   private broadcastDue = true;
@@ -201,7 +67,7 @@ export class OutboxWorker {
   /** runOnce passes under way: their marks are written at once. */
   private passes = 0;
   /** Transactions this worker has asked for (claims, marks, failures and releases): what 0046 counts. */
-  readonly writes = { claims: 0, marks: 0, others: 0, rowsMarked: 0 };
+  readonly writes: OutboxWrites = { claims: 0, marks: 0, others: 0, rowsMarked: 0 };
 
   constructor(private readonly opts: OutboxWorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -210,9 +76,29 @@ export class OutboxWorker {
     this.pace = opts.pace ?? (Number.isFinite(rate) ? new LocalPace(rate) : null);
     this.broadcastSlots = Math.max(1, this.concurrency - 1);
     this.broadcastLookahead = Math.max(0, Math.floor(opts.broadcastLookahead ?? BROADCAST_LOOKAHEAD));
-    this.markBatch = Math.max(1, Math.floor(opts.markBatch ?? MARK_BATCH));
-    this.markDelayMs = Math.max(0, opts.markDelayMs ?? MARK_DELAY_MS);
     this.otherLookahead = this.concurrency;
+    const { db, dialect, committer } = opts;
+    const clock = this.clock;
+    this.leases = new OutboxLeases({
+      db,
+      dialect,
+      committer,
+      clock,
+      workerId: this.id,
+      pace: this.pace,
+      writes: this.writes,
+    });
+    this.marks = new MarkQueue({
+      leases: this.leases,
+      clock,
+      batch: Math.max(1, Math.floor(opts.markBatch ?? MARK_BATCH)),
+      delayMs: Math.max(0, opts.markDelayMs ?? MARK_DELAY_MS),
+      // Stopped, or in a pass on demand, each mark is written at once: the caller waits for them.
+      atOnce: () => this.stopped || this.passes > 0,
+      onSent: opts.onSent,
+      writes: this.writes,
+    });
+    this.delivery = { opts, clock, leases: this.leases, marks: this.marks, hold: (row) => this.hold(row) };
   }
 
   start(): void {
@@ -235,19 +121,9 @@ export class OutboxWorker {
     this.paceTimer = undefined;
     await this.filling;
     const unstarted = this.ready.splice(0).map((r) => r.id);
-    if (unstarted.length > 0) {
-      this.writes.others++;
-      await this.write((db) =>
-        db
-          .updateTable('outbox')
-          .set({ locked_by: null, locked_until: null })
-          .where('id', 'in', unstarted)
-          .where('locked_by', '=', this.id)
-          .execute(),
-      );
-    }
-    // Stopped, each mark is written at once (markLater): the ones waiting now go first.
-    this.flushMarks();
+    if (unstarted.length > 0) await this.leases.release(unstarted);
+    // Stopped, each mark is written at once (MarkQueue.later): the ones waiting now go first.
+    this.marks.flush();
     await Promise.all(this.inFlight);
   }
 
@@ -317,8 +193,8 @@ export class OutboxWorker {
       const want = otherWant + broadcastWant;
       const nudges = this.nudges;
       // The marks waiting go in the same commit as the claim (the committer joins them).
-      this.flushMarks();
-      const { rows, pacedOut } = await this.claim(otherWant, broadcastWant);
+      this.marks.flush();
+      const { rows, pacedOut } = await this.leases.claim(otherWant, broadcastWant);
       const othersClaimed = rows.filter((r) => r.broadcast_id === null).length;
       // None waiting (all leased, here or by another instance): not looked for again until a
       // nudge, a poll, or (other kinds) the next claim of broadcast rows.
@@ -386,7 +262,7 @@ export class OutboxWorker {
       if (broadcast) this.broadcastInFlight--;
       this.fill();
     };
-    const send: Promise<void> = this.deliver(row, freeSlot)
+    const send: Promise<void> = deliver(this.delivery, row, freeSlot)
       .catch((error: unknown) => this.opts.onError?.(error, row))
       .finally(() => {
         this.inFlight.delete(send);
@@ -422,10 +298,10 @@ export class OutboxWorker {
    */
   async runOnce(): Promise<number> {
     const batch = this.opts.batchSize ?? 20;
-    const { rows } = await this.claim(batch, batch, batch);
+    const { rows } = await this.leases.claim(batch, batch, batch);
     let next = 0;
     const runner = async () => {
-      for (let row = rows[next++]; row; row = rows[next++]) await this.deliver(row);
+      for (let row = rows[next++]; row; row = rows[next++]) await deliver(this.delivery, row);
     };
     // A pass's marks are written as each send ends: when it returns, its rows are marked.
     this.passes++;
@@ -441,66 +317,9 @@ export class OutboxWorker {
     return this.pace ? this.pace.msToNext(this.clock().getTime()) : (this.opts.pollMs ?? 1000);
   }
 
-  // Every other kind first (a confirmation never waits behind a broadcast), then as many broadcast
-  // rows as the pace and `broadcastRoom` allow (and `total`, when given, with the others), in one
-  // transaction. Sorted: other kinds first, then first queued, first sent (RETURNING gives no
-  // order, so restore the queue's). `pacedOut`: the pace, not the room or the queue, held
-  // broadcast rows back.
-  private async claim(
-    otherRoom: number,
-    broadcastRoom: number,
-    total = Number.POSITIVE_INFINITY,
-  ): Promise<{ rows: OutboxRow[]; pacedOut: boolean }> {
-    const now = this.clock().getTime();
-    // The tokens are taken before the transaction (the shared pace is a Redis call, not to be made
-    // inside one); those not used go back after it.
-    const allowed = broadcastRoom <= 0 ? 0 : this.pace ? await this.pace.take(broadcastRoom, now) : broadcastRoom;
-    this.writes.claims++;
-    const { others, broadcast } = await this.write(async (db) => {
-      const others = otherRoom > 0 ? await this.claimSome(db, Math.min(otherRoom, total), false) : [];
-      const room = Math.min(allowed, total - others.length);
-      return { others, broadcast: room > 0 ? await this.claimSome(db, room, true) : [] };
-    });
-    // Tokens not used (fewer rows due than allowed) go back: an idle list saves up its second.
-    if (allowed > broadcast.length) await this.pace?.giveBack(allowed - broadcast.length, now);
-    const pacedOut = allowed < broadcastRoom && broadcast.length === allowed && others.length + allowed < total;
-    const byQueue = (a: OutboxRow, b: OutboxRow) =>
-      a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0;
-    return { rows: [...others.sort(byQueue), ...broadcast.sort(byQueue)], pacedOut };
-  }
-
-  /** A write, through the group committer when there is one. */
-  private write<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.opts.committer ? this.opts.committer.run((trx) => fn(trx)) : fn(this.opts.db);
-  }
-
-  private async claimSome(db: Kysely<Database>, limit: number, broadcast: boolean): Promise<OutboxRow[]> {
-    const { dialect } = this.opts;
-    const now = this.clock().toISOString();
-    const leaseUntil = new Date(this.clock().getTime() + LEASE_MS).toISOString();
-    return db
-      .updateTable('outbox')
-      .set({ locked_by: this.id, locked_until: leaseUntil })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('outbox')
-          .select('id')
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', now)
-          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
-          .where('broadcast_id', broadcast ? 'is not' : 'is', null)
-          .orderBy('next_attempt_at')
-          .limit(limit)
-          .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
-      )
-      .returning(['id', 'kind', 'subscriber_id', 'created_at', 'attempts', 'next_attempt_at', 'broadcast_id'])
-      .execute();
-  }
-
   /**
    * Lets go of a held row and of the rows of its broadcast leased here and not started (they would
-   * be held too), without counting an attempt; they are looked at again after RETRY_BASE_MS, or
-   * at once when a resume makes them due.
+   * be held too), without counting an attempt (OutboxLeases.putOff).
    */
   private async hold(row: OutboxRow): Promise<void> {
     const held = [row.id];
@@ -511,144 +330,6 @@ export class OutboxWorker {
         this.ready.splice(i, 1);
       }
     }
-    const later = new Date(this.clock().getTime() + RETRY_BASE_MS).toISOString();
-    this.writes.others++;
-    await this.write((db) =>
-      db
-        .updateTable('outbox')
-        .set({ locked_by: null, locked_until: null, next_attempt_at: later })
-        .where('id', 'in', held)
-        .where('locked_by', '=', this.id)
-        .execute(),
-    );
-  }
-
-  /**
-   * Queues a row's mark to be written with others (MARK_BATCH, MARK_DELAY_MS); resolves once it
-   * has committed. Until then the row stays leased here, so no other worker sends it.
-   */
-  private markLater(row: OutboxRow, outcome: Outcome): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.marks.push({ row, outcome, resolve, reject });
-      if (this.marks.length >= this.markBatch || this.stopped || this.passes > 0) this.flushMarks();
-      else this.markTimer ??= setTimeout(() => this.flushMarks(), this.markDelayMs);
-    });
-  }
-
-  /** Writes every mark waiting, in one transaction; then tells onSent of the rows sent. */
-  private flushMarks(): void {
-    if (this.markTimer) clearTimeout(this.markTimer);
-    this.markTimer = undefined;
-    const batch = this.marks;
-    if (batch.length === 0) return;
-    this.marks = [];
-    this.writes.marks++;
-    this.writes.rowsMarked += batch.length;
-    this.write((db) => this.markRows(db, batch)).then(
-      () => {
-        for (const m of batch) m.resolve();
-        for (const m of batch) if (m.outcome === 'sent') this.opts.onSent?.(m.row);
-      },
-      (error: unknown) => {
-        for (const m of batch) m.reject(error);
-      },
-    );
-  }
-
-  /** One UPDATE per outcome for the rows of `batch`, each only while this worker holds its lease. */
-  private async markRows(db: Kysely<Database>, batch: readonly PendingMark[]): Promise<void> {
-    const ids = (outcome: Outcome) => batch.filter((m) => m.outcome === outcome).map((m) => m.row.id);
-    const mine = (rowIds: string[]) =>
-      db.updateTable('outbox').where('id', 'in', rowIds).where('locked_by', '=', this.id);
-    const unlocked = { locked_by: null, locked_until: null };
-    const sent = ids('sent');
-    const cancelled = ids('cancelled');
-    const suppressed = ids('suppressed');
-    if (sent.length > 0) {
-      await mine(sent)
-        .set((eb) => ({
-          status: 'sent',
-          attempts: eb('attempts', '+', 1),
-          sent_at: this.clock().toISOString(),
-          ...unlocked,
-        }))
-        .execute();
-    }
-    if (cancelled.length > 0) {
-      await mine(cancelled)
-        .set((eb) => ({ status: 'cancelled', attempts: eb('attempts', '+', 1), sent_at: null, ...unlocked }))
-        .execute();
-    }
-    if (suppressed.length > 0) {
-      await mine(suppressed)
-        .set({ status: 'cancelled', last_error: 'suppressed: this address is on the suppression list', ...unlocked })
-        .execute();
-    }
-  }
-
-  /** Composes, sends and marks one row; `exchanged` is called once the SMTP server has answered. */
-  private async deliver(row: OutboxRow, exchanged: () => void = () => undefined): Promise<void> {
-    const mine = (db: Kysely<Database>) =>
-      db.updateTable('outbox').where('id', '=', row.id).where('locked_by', '=', this.id);
-    let message: MailMessage | 'cancel' | undefined;
-    try {
-      const compose = this.opts.kinds.get(row.kind);
-      // During a rolling deploy an older instance may claim a kind it does not know yet: the
-      // row is retried with back-off, so an instance that knows it sends it.
-      if (!compose) throw new Error(`no composer for outbox kind "${row.kind}" on this instance`);
-      const composed = await compose(row, this.clock());
-      if (composed === 'hold') {
-        exchanged();
-        await this.hold(row);
-        return;
-      }
-      message = composed;
-      if (message !== 'cancel' && (await this.opts.suppressions?.isSuppressed(this.opts.db, message.to))) {
-        exchanged();
-        await this.markLater(row, 'suppressed');
-        return;
-      }
-      if (message !== 'cancel') {
-        await this.opts.mailer.send(this.opts.verp ? withBounceHeaders(message, row, this.opts.verp) : message);
-      }
-      exchanged();
-    } catch (error) {
-      exchanged();
-      this.opts.onError?.(error, row);
-      const now = this.clock();
-      const failures = row.attempts + 1;
-      // 4xx (and a dropped connection) is worth another try later; 5xx is the server's last word.
-      const permanent = isPermanentSmtpFailure(error);
-      const giveUp = permanent || now.getTime() - Date.parse(row.created_at) >= GIVE_UP_AFTER_MS;
-      const address = message && message !== 'cancel' ? message.to : null;
-      const bounce = giveUp && address && this.opts.suppressions ? smtpBounceKind(error) : null;
-      this.writes.others++;
-      await this.write(async (db) => {
-        // The SMTP answer is a bounce heard at once: the row id is its event id, so it counts once.
-        if (bounce && address) {
-          await this.opts.suppressions?.record(db, {
-            source: 'smtp',
-            eventId: row.id,
-            kind: bounce,
-            address,
-            outboxId: row.id,
-            detail: smtpStatus(error),
-            now,
-          });
-        }
-        return mine(db)
-          .set({
-            status: giveUp ? 'failed' : 'pending',
-            attempts: failures,
-            next_attempt_at: new Date(now.getTime() + retryDelayMs(failures)).toISOString(),
-            last_error: errorText(error).slice(0, 500),
-            locked_by: null,
-            locked_until: null,
-          })
-          .execute();
-      });
-      return;
-    }
-    await this.markLater(row, message === 'cancel' ? 'cancelled' : 'sent');
+    await this.leases.putOff(held);
   }
 }

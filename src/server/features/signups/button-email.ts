@@ -1,4 +1,5 @@
-import { localeInfo, type Locale } from '../../../../content/messages/locales.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { escapeHtml } from '../../lib/escape-html.ts';
 import { listUnsubscribeHeaders, type MailMessage } from '../mail/index.ts';
 

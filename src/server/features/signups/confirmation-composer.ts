@@ -1,4 +1,4 @@
-import { defaultLocale, isLocale } from '../../../../content/messages/locales.ts';
+import { defaultLocale, isLocale } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import type { Composer } from '../mail/index.ts';

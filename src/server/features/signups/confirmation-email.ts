@@ -1,5 +1,5 @@
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import type { Locale } from '../../../../content/messages/locales.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { contentIn, type SiteContent } from '../../../shared/content-schema.ts';
 import type { MailMessage } from '../mail/index.ts';
 import { buttonEmail } from './button-email.ts';

@@ -14,4 +14,5 @@ export {
 } from './queries.ts';
 export type { LinkComposerOptions } from './queries.ts';
 export { CONFIRMATION_COOLDOWN_MS, CONFIRMATION_KIND } from './signup-store.ts';
+export { signupsEnv } from './signups-config.ts';
 export { signupsFeature } from './signups-plugin.ts';

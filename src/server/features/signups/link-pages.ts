@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import type { Locale } from '../../../../content/messages/locales.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import type { Notice } from '../../../shared/site-pages.ts';
 import { errorBody } from '../../plugins/http-contract.ts';
 import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../../store/store-errors.ts';

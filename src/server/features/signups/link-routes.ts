@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { locales, type Locale } from '../../../../content/messages/locales.ts';
+import { locales, type Locale } from '../../../shared/locales.ts';
 import { apiError, apiErrorSchema, messageReplySchema } from '../../../shared/api-error.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
@@ -14,7 +14,7 @@ import {
   subscriberStatus,
   unsubscribeSubscriber,
   type ConfirmResult,
-} from './signup-store.ts';
+} from './link-store.ts';
 import { UNSUBSCRIBE_PURPOSE } from './unsubscribe-link.ts';
 import { linkPageReplies } from './link-pages.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { defaultLocale } from '../../../../content/messages/locales.ts';
+import { defaultLocale } from '../../../shared/locales.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';

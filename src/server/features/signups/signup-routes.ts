@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { isLocale, type Locale } from '../../../../content/messages/locales.ts';
+import { isLocale, type Locale } from '../../../shared/locales.ts';
 import { apiError, apiErrorSchema } from '../../../shared/api-error.ts';
 import { csrfContract } from '../../../shared/csrf-contract.ts';
 import { pagePaths } from '../../../shared/paths.ts';

@@ -5,15 +5,8 @@ import { signupSchema } from '../../../shared/signup-schema.ts';
 import { GroupCommitter } from '../../store/group-commit.ts';
 import { dataKey, SecretBox } from '../../store/secret-box.ts';
 import { dialectCases, openTestStore, testClock, testSecrets, type TestStore } from '../../test/test-store.ts';
-import {
-  confirmSubscriber,
-  countAbuseJob,
-  recordConsentWording,
-  signupBatch,
-  signupBatchWith,
-  signupJob,
-  unsubscribeSubscriber,
-} from './signup-store.ts';
+import { confirmSubscriber, unsubscribeSubscriber } from './link-store.ts';
+import { countAbuseJob, recordConsentWording, signupBatch, signupBatchWith, signupJob } from './signup-store.ts';
 import { Suppressions } from '../mail/index.ts';
 import { newLinkToken } from './tokens.ts';
 import { insertSubscriber } from '../../test/fixtures.ts';

@@ -1,4 +1,4 @@
-import { defaultLocale, type Locale } from '../../../../content/messages/locales.ts';
+import { defaultLocale, type Locale } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import type { Keys } from '../../plugins/core.ts';

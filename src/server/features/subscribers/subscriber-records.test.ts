@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { consentWording, signupSchema } from '../../../shared/signup-schema.ts';
+import { signupSchema } from '../../../shared/signup-schema.ts';
+import { consentWordingIn } from '../signups/consent-wordings.ts';
 import { subscriberDataExportSchema, personRecordSchema } from '../../../shared/admin/subscribers.ts';
 import { GroupCommitter } from '../../store/group-commit.ts';
 import { ledgerEntryFor } from '../../store/erasure-ledger.ts';
@@ -8,12 +9,10 @@ import { signupsPerDay } from '../signups/index.ts';
 import { eraseSubscriber, resendConfirmation } from './subscriber-actions.ts';
 import { listSubscribers } from './subscriber-list.ts';
 import { subscriberDataExport, subscriberDetail } from './subscriber-records.ts';
-import {
-  CONFIRMATION_COOLDOWN_MS,
-  recordConsentWording,
-  signupJob,
-  unsubscribeSubscriber,
-} from '../signups/signup-store.ts';
+import { unsubscribeSubscriber } from '../signups/link-store.ts';
+import { CONFIRMATION_COOLDOWN_MS, recordConsentWording, signupJob } from '../signups/signup-store.ts';
+
+const consentWording = consentWordingIn('en');
 
 for (const { dialect, skip, label } of dialectCases) {
   describe.skipIf(skip)(`one subscriber: detail, resend, export, erase on ${label}`, () => {
