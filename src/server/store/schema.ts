@@ -26,7 +26,7 @@ export interface SubscribersTable {
   country: string | null;
   region: string | null;
   city: string | null;
-  /** The locale of the page they signed up on (content/messages/locales.ts); 'en' before 0018. */
+  /** The locale of the page they signed up on (src/shared/locales.ts); 'en' before 0018. */
   locale: Generated<string>;
 }
 

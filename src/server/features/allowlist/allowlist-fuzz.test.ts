@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../../content/site-content.ts';
 import { apiErrorSchema } from '../../../shared/api-error.ts';
 import { parseSiteContent } from '../../../shared/content-schema.ts';
-import { locales } from '../../../../content/messages/locales.ts';
+import { locales } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { apiPaths, pagePaths } from '../../../shared/paths.ts';
 import { fillPath } from '../../../shared/route-contract.ts';

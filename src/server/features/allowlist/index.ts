@@ -1,4 +1,3 @@
 export { registerAllowlistAdminRoutes } from './allowlist-admin-routes.ts';
+export { allowlistEnv, allowlistOptionsOf } from './allowlist-config.ts';
 export { allowlistFeature } from './allowlist-plugin.ts';
-export { nodeContractCheck } from './signature-check.ts';
-export { siweSite } from './siwe-message.ts';

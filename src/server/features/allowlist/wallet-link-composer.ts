@@ -1,5 +1,5 @@
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { defaultLocale, isLocale } from '../../../../content/messages/locales.ts';
+import { defaultLocale, isLocale } from '../../../shared/locales.ts';
 import { contentIn } from '../../../shared/content-schema.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { locales, type Locale } from '../../../../content/messages/locales.ts';
+import { locales, type Locale } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { confirmFormSchema, confirmQuerySchema } from '../../../shared/signup-schema.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { locales } from '../../../../content/messages/locales.ts';
+import { locales } from '../../../shared/locales.ts';
 import {
   type AudienceQuery,
   type AudienceReport,

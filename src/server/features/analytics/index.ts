@@ -1,2 +1,3 @@
+export { analyticsEnv } from './analytics-config.ts';
 export { analyticsFeature } from './analytics-plugin.ts';
 export { registerAudienceRoutes } from './audience-routes.ts';

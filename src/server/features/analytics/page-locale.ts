@@ -1,4 +1,5 @@
-import { defaultLocale, localeInfo, locales, type Locale } from '../../../../content/messages/locales.ts';
+import { defaultLocale, locales, type Locale } from '../../../shared/locales.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
 import { countedPagePaths } from '../../../shared/paths.ts';
 
 // Pages per locale in the visitor counts (issue 19; decision 0048). A locale's pages live below

@@ -1,4 +1,5 @@
-import { localeInfo, locales } from '../../../../content/messages/locales.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
+import { locales } from '../../../shared/locales.ts';
 import type { SiteContent } from '../../../shared/content-schema.ts';
 import { alternates, localePath, shareImagePath } from '../../../shared/locale-paths.ts';
 import type { SitePageProps } from '../../../shared/site-pages.ts';
@@ -40,7 +41,7 @@ export function renderDocument(input: DocumentInput): string {
   const { build, content, publicUrl, props, canonicalPath, title, description } = input;
   const body = build.renderSitePage(props);
   const fullName = `${content.name} (${content.ticker})`;
-  const image = `${publicUrl}${shareImagePath(props.locale)}`;
+  const image = `${publicUrl}${shareImagePath(props.locale, localeInfo[props.locale].shareImageFont)}`;
   const { locale } = props;
   const { tag, dir } = localeInfo[locale];
   const canonical = canonicalPath === undefined ? null : `${publicUrl}${localePath(locale, canonicalPath)}`;

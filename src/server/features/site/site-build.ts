@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Locale } from '../../../../content/messages/locales.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { earlyClicksGlobal } from '../../../shared/early-clicks.ts';
 import type { SitePageProps } from '../../../shared/site-pages.ts';
 

@@ -1,5 +1,5 @@
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { defaultLocale, locales, type Locale } from '../../../../content/messages/locales.ts';
+import { defaultLocale, locales, type Locale } from '../../../shared/locales.ts';
 import { contentIn, type SiteContent } from '../../../shared/content-schema.ts';
 import { alternates, localePath } from '../../../shared/locale-paths.ts';
 import type { SignupView } from '../../../shared/signup-schema.ts';

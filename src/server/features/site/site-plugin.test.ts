@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locales } from '../../../../content/messages/locales.ts';
+import { locales } from '../../../shared/locales.ts';
 import { siteContent } from '../../../../content/site-content.ts';
 import { buildTestApp, realSiteBuild, type TestApp } from '../../test/built-app.ts';
 import { testClock } from '../../test/test-store.ts';

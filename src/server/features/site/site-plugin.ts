@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { locales } from '../../../../content/messages/locales.ts';
+import { locales } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { filePaths, pagePaths } from '../../../shared/paths.ts';
 import { sendMemoryFile } from './memory-file.ts';
