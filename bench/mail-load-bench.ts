@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ratesOf, minSampleOf } from '../src/server/features/broadcast/broadcast-brake.ts';
-import { resume } from '../src/server/features/broadcast/broadcast-store.ts';
+import { resume } from '../src/server/features/broadcast/broadcast-sending.ts';
 import { Suppressions } from '../src/server/features/mail/suppression.ts';
 import { apiPaths } from '../src/shared/paths.ts';
 import type { Store } from '../src/server/store/database.ts';

@@ -174,6 +174,8 @@ export interface ClusterOptions {
    * and zones with what only a test may do (e.g. realip from a header, to be any client address).
    */
   probeServer?: string;
+  /** How long each instance may take to answer /readyz (default builtServerOptions' 30 s). */
+  startTimeoutMs?: number;
 }
 
 /** The upstream address that answered an access-log line: the last one tried. */
@@ -220,6 +222,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
           opts.server,
         ),
         readyPath: '/readyz',
+        ...(opts.startTimeoutMs ? { timeoutMs: opts.startTimeoutMs } : {}),
       }));
       started.push(handle);
       return { ...handle, upstream: `127.0.0.1:${handle.port}` };

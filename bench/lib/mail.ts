@@ -1,7 +1,8 @@
 // What the mail benches share: an SMTP sink in this process that notes when it accepted each
 // recipient's message, a list of confirmed subscribers and a running broadcast made through the
 // store layer, and the sink's own ceiling (pooled nodemailer straight to it, no outbox).
-import { createDraft, startSend } from '../../src/server/features/broadcast/broadcast-store.ts';
+import { startSend } from '../../src/server/features/broadcast/broadcast-sending.ts';
+import { createDraft } from '../../src/server/features/broadcast/broadcast-store.ts';
 import { openStore, type Store } from '../../src/server/store/database.ts';
 import { migrateToLatest } from '../../src/server/store/migrate.ts';
 import { startSmtpSink } from '../../src/server/test/smtp-sink.ts';

@@ -8,11 +8,16 @@
 // node:http with a keep-alive agent rather than undici: undici is not installed here (Node bundles
 // it for fetch, but not as an importable module), and a bench must not add a dependency.
 import http from 'node:http';
+import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { assertLocal } from './http.ts';
 
 export interface OpenLoopRequest {
   method: 'GET' | 'POST';
+  /** Path and query on the options' origin, for a mix of routes; the options' URL when absent. */
+  path?: string;
+  /** What kind of request it is (a mix's page view, beacon…), returned beside its latency. */
+  tag?: string;
   headers: Record<string, string>;
   body?: string;
 }
@@ -48,6 +53,10 @@ export interface OpenLoopResult {
   serviceMs: number[];
   /** Intended send time of each answered request, ms after the start (to line latencies up with events). */
   intendedMs: number[];
+  /** Each answered request's tag, where next() gave one (else ''), in the same order. */
+  tags: string[];
+  /** Non-2xx answers and errors by tag (a request without one under ''), for saying which route failed. */
+  failedByTag: Record<string, number>;
   /** Requests that found every connection busy at their send time and had to wait for one. */
   waitedForConnection: number;
   /** How late the generator itself sent a request (timer granularity, a busy event loop), at most. */
@@ -81,9 +90,17 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
   }
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const total = Math.max(1, Math.floor(opts.rate * opts.durationSec));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
+  // HTTPS on loopback is nginx with a certificate made for the run (bench/lib/cluster.ts).
+  const tls = target.protocol === 'https:';
+  const agent = tls
+    ? new https.Agent({ keepAlive: true, maxSockets: opts.connections, rejectUnauthorized: false })
+    : new http.Agent({ keepAlive: true, maxSockets: opts.connections });
+  const request = tls ? https.request : http.request;
+  const where = { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}` };
   const latencies = new Float64Array(total).fill(Number.NaN);
   const service = new Float64Array(total).fill(Number.NaN);
+  const tags: string[] = new Array<string>(total).fill('');
+  const failedByTag: Record<string, number> = {};
   const result = { status2xx: 0, non2xx: 0, errors: 0, waitedForConnection: 0, maxSendLagMs: 0 };
 
   let inFlight = 0;
@@ -98,6 +115,7 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
     // A socket can report an error after its answer ended; each request counts once.
     if (finished[i]) return;
     finished[i] = 1;
+    if (ok !== true) failedByTag[tags[i] ?? ''] = (failedByTag[tags[i] ?? ''] ?? 0) + 1;
     const now = performance.now();
     if (ok === null) result.errors++;
     else {
@@ -115,8 +133,9 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
   function send(i: number): void {
     inFlight++;
     const sentAt = performance.now();
-    const { method, headers, body } = opts.next();
-    const req = http.request(target, { method, headers, agent, timeout: timeoutMs }, (res) => {
+    const { method, path, tag, headers, body } = opts.next();
+    if (tag !== undefined) tags[i] = tag;
+    const req = request({ ...where, path: path ?? where.path, method, headers, agent, timeout: timeoutMs }, (res) => {
       res.on('data', () => undefined);
       res.on('error', () => finish(i, sentAt, null));
       res.on('end', () => finish(i, sentAt, (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300));
@@ -157,6 +176,8 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
     latenciesMs: answered.map((i) => latencies[i] ?? 0),
     serviceMs: answered.map((i) => service[i] ?? 0),
     intendedMs: answered.map((i) => intendedSendMs(i, opts.rate)),
+    tags: answered.map((i) => tags[i] ?? ''),
+    failedByTag,
     startedAt: start,
   };
 }

@@ -1,0 +1,629 @@
+// `npm run bench:headline`, and the first thing `npm run bench` runs (issue 32): headroom over a
+// viral hour. A viral hour's mix (bench/lib/viral-mix.ts: page views of / and the locale pages,
+// a beacon per view, sign-ups with their confirmations mailed over SMTP to a sink, proofs in
+// allowlist mode) is offered by the project's open-loop generator at a fixed arrival rate, in
+// multiples, until p99 passes 100 ms or a request fails; the figure is the highest multiple held.
+// Three set-ups: one instance on SQLite, one on PostgreSQL, two behind deploy/nginx.conf with
+// Redis. Beside each, the generator's own floor in the same run: the same steps against a bare
+// node:http server sending the app's bytes for each kind of request, so a reader sees whether the
+// generator or the app is the limit. Then closed-loop ceilings with wrk for page views and proofs,
+// app against bare. The server runs at the default log level (info, one line per request), as
+// shipped. A measurement, not a test: it exits 0 whatever the figures, 1 only when it could not
+// measure.
+//
+// BENCH_HEADLINE_SETUPS=sqlite,postgres,cluster picks set-ups; BENCH_HEADLINE_WRK=0 skips wrk;
+// BENCH_HEADLINE_STEP_SEC sets each step's length (default 5), BENCH_HEADLINE_STEPS=1,2,5 the
+// multiples, BENCH_HEADLINE_FLOOR=0 leaves the floors out. The last line of stdout is the figures
+// as JSON, for comparing runs (the machinery on/off table of issue 32).
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { freezeSnapshot } from '../src/server/features/allowlist/snapshots.ts';
+import { deleteRedisKeys } from '../src/server/test/test-redis.ts';
+import { type Cluster, startCluster } from './lib/cluster.ts';
+import { httpRequest, type RawResponse } from './lib/http.ts';
+import { openMigratedStore, type SinkProcess, startSinkProcess } from './lib/mail.ts';
+import { type OpenLoopRequest, type OpenLoopResult, percentile, runOpenLoop } from './lib/open-loop.ts';
+import { createScratchDatabase, postgresBaseUrl, redactUrl } from './lib/postgres.ts';
+import {
+  builtServerOptions,
+  cpuSeconds,
+  repoRoot,
+  type ServerHandle,
+  startOnFreePort,
+  tempDir,
+} from './lib/processes.ts';
+import { loadAverage, machineLine, progress, runBench } from './lib/run.ts';
+import { headersFor, SIGNUP_PATH, type Visitor, visitorOf } from './lib/signup-load.ts';
+import { recordSummary } from './lib/summary.ts';
+import { int, printTable, verdict } from './lib/table.ts';
+import {
+  MIX_KINDS,
+  mixRequests,
+  PAGE_HEADERS,
+  PAGE_PATHS,
+  proofPath,
+  randomWallets,
+  VIRAL_HOUR,
+  VIRAL_HOUR_RATE,
+} from './lib/viral-mix.ts';
+import { BEACON_BODY, BEACON_HEADERS, VISIT_PATH } from './lib/beacon-load.ts';
+import { runWrk, type WrkResult, wrkMissing } from './lib/wrk.ts';
+
+/** Multiples of a viral hour, in order; the run stops at the first one not held. */
+const STEPS = (process.env.BENCH_HEADLINE_STEPS ?? '1,2,5,10,15,20,25,30,40,50,60,80')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const STEP_SEC = Number(process.env.BENCH_HEADLINE_STEP_SEC ?? '5');
+/** Untimed, at 1×, before the first step: the JIT and the caches, as a server minutes into a launch. */
+const WARMUP_SEC = 3;
+const P99_LIMIT_MS = 100;
+const TARGET_SQLITE = 20;
+const TARGET_PROOF_RATIO = 0.5;
+/** Enough sockets that a request waits for one only once the server is past holding the step. */
+const CONNECTIONS = 256;
+const WALLETS = 2_000;
+const CHILD = path.join(repoRoot, 'bench/lib/headline-server-child.ts');
+
+type SetupName = 'sqlite' | 'postgres' | 'cluster';
+const SETUPS: SetupName[] = (process.env.BENCH_HEADLINE_SETUPS ?? 'sqlite,postgres,cluster')
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s): s is SetupName => s === 'sqlite' || s === 'postgres' || s === 'cluster');
+const WITH_WRK = process.env.BENCH_HEADLINE_WRK !== '0';
+/** BENCH_HEADLINE_FLOOR=0: no floor ladders (an A/B of the app alone, e.g. a piece on and off). */
+const WITH_FLOOR = process.env.BENCH_HEADLINE_FLOOR !== '0';
+
+// What a launch's server runs with; only the limits that would refuse one load generator's single
+// address are lifted (the per-client sign-up, allowlist and beacon limits), and the form's time
+// trap (a person takes seconds to fill it). LOG_LEVEL is the default's, info.
+const APP_ENV = {
+  LOG_LEVEL: 'info',
+  SIGNUP_MIN_FILL_SECONDS: '0',
+  SIGNUP_RATE_LIMIT: '100000000',
+  ALLOWLIST_RATE_LIMIT: '100000000',
+  VISIT_RATE_LIMIT: '10000',
+  TRUST_PROXY: '127.0.0.1',
+};
+
+interface Step {
+  multiple: number;
+  result: OpenLoopResult;
+  p99: number;
+  failed: number;
+  held: boolean;
+  /** Server CPU (user + system, every instance) per answer over the step, µs; null where unknown. */
+  cpuUsPerRequest?: number | null;
+}
+
+interface Ladder {
+  steps: Step[];
+  /** The highest multiple held (0: not even 1×). */
+  held: number;
+  /** p99 at 1× (ms). */
+  p99At1: number;
+  /** Server CPU per answer at 1× (µs). */
+  cpuUsAt1: number | null;
+  /** Why the ladder stopped, in words. */
+  stoppedBy: string;
+}
+
+const ms = (v: number): string => (Number.isNaN(v) ? 'n/a' : v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`);
+const x = (v: number): string => `${v}×`;
+
+function judge(multiple: number, result: OpenLoopResult): Step {
+  const p99 = percentile(result.latenciesMs, 99);
+  const failed = result.non2xx + result.errors;
+  return { multiple, result, p99, failed, held: failed === 0 && p99 <= P99_LIMIT_MS };
+}
+
+/** The mix, stepped up from 1× until a step is not held. */
+/** CPU seconds (user + system) the processes have used so far; null when one cannot be read. */
+function cpuOf(pids: number[]): number | null {
+  const each = pids.map(cpuSeconds);
+  return each.every((c) => c !== null) ? each.reduce<number>((a, c) => a + (c ?? 0), 0) : null;
+}
+
+async function ladder(
+  label: string,
+  origin: string,
+  next: () => OpenLoopRequest,
+  /** The server processes, whose CPU per answer each step reports. */
+  pids: number[],
+): Promise<Ladder> {
+  progress(`${label}: ${WARMUP_SEC} s warm-up at 1× (${VIRAL_HOUR_RATE} requests/s)`);
+  await runOpenLoop({ url: origin, rate: VIRAL_HOUR_RATE, durationSec: WARMUP_SEC, connections: CONNECTIONS, next });
+  const steps: Step[] = [];
+  let stoppedBy = `held every step up to ${x(STEPS.at(-1) ?? 0)}`;
+  for (const multiple of STEPS) {
+    const rate = multiple * VIRAL_HOUR_RATE;
+    progress(`${label}: ${x(multiple)} a viral hour, ${int(rate)} requests/s for ${STEP_SEC} s`);
+    const before = cpuOf(pids);
+    const step = judge(
+      multiple,
+      await runOpenLoop({ url: origin, rate, durationSec: STEP_SEC, connections: CONNECTIONS, next }),
+    );
+    const after = cpuOf(pids);
+    const answers = step.result.status2xx + step.result.non2xx;
+    // What the step cost the server, per answer: steadier than latency on a shared machine, since
+    // a neighbour's load delays the answers but does not make them cost more CPU.
+    step.cpuUsPerRequest = before !== null && after !== null && answers > 0 ? ((after - before) * 1e6) / answers : null;
+    steps.push(step);
+    if (!step.held) {
+      const which = Object.entries(step.result.failedByTag)
+        .map(([k, n]) => `${n} ${k || 'other'}`)
+        .join(', ');
+      stoppedBy =
+        step.failed > 0
+          ? `${x(multiple)}: ${int(step.failed)} failed (${which})${step.p99 > P99_LIMIT_MS ? `, p99 ${ms(step.p99)}` : ''}`
+          : `${x(multiple)}: p99 ${ms(step.p99)}`;
+      break;
+    }
+    // A breath between steps: what the last one left queued (mail, visits) is not the next one's.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const held = steps.filter((s) => s.held).at(-1)?.multiple ?? 0;
+  return { steps, held, p99At1: steps[0]?.p99 ?? Number.NaN, cpuUsAt1: steps[0]?.cpuUsPerRequest ?? null, stoppedBy };
+}
+
+/** p99 by kind of request at a step, e.g. "page 12 ms, beacon 9.1 ms, …". */
+function byKind(result: OpenLoopResult): string {
+  return MIX_KINDS.map((k) => {
+    const mine = result.latenciesMs.filter((_, i) => result.tags[i] === k);
+    return `${k} ${ms(percentile(mine, 99))}`;
+  }).join(', ');
+}
+
+function printLadder(title: string, app: Ladder, floor: Ladder | null): void {
+  const rows: string[][] = [];
+  const floorAt = new Map(floor?.steps.map((s) => [s.multiple, s]) ?? []);
+  for (const s of app.steps) {
+    const f = floorAt.get(s.multiple);
+    rows.push([
+      x(s.multiple),
+      int(s.result.rate),
+      int(s.failed),
+      ms(percentile(s.result.latenciesMs, 50)),
+      ms(s.p99),
+      ms(percentile(s.result.latenciesMs, 99.9)),
+      int(s.result.waitedForConnection),
+      ms(s.result.maxSendLagMs),
+      s.cpuUsPerRequest == null ? 'n/a' : `${int(s.cpuUsPerRequest)} µs`,
+      s.held ? 'held' : 'NOT held',
+      f ? `${ms(f.p99)}${f.held ? '' : ' (not held)'}` : '',
+      byKind(s.result),
+    ]);
+  }
+  printTable(
+    title,
+    [
+      'multiple',
+      'req/s',
+      'failed',
+      'p50',
+      'p99',
+      'p99.9',
+      'waited for a connection',
+      'max send lag',
+      'server CPU/answer',
+      'verdict',
+      'floor p99',
+      'p99 by kind',
+    ],
+    rows,
+  );
+  console.log(
+    `  app stopped at ${app.stoppedBy}; floor ${floor ? `held ${x(floor.held)} (${floor.stoppedBy})` : 'not measured'}`,
+  );
+}
+
+/** The app's answer to one request of each kind, as sent, minus what Node adds to any answer. */
+function asSent(res: RawResponse): { status: number; headers: Record<string, string>; bodyBase64: string } {
+  const nodeAdds = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (nodeAdds.has(name) || value === undefined) continue;
+    // Set-Cookie may come more than once; the bare server sends the first (the bytes are close enough).
+    headers[name] = Array.isArray(value) ? (value[0] ?? '') : value;
+  }
+  return { status: res.status, headers, bodyBase64: res.body.toString('base64') };
+}
+
+/**
+ * A busy machine trips the overload guard (503 with Retry-After) even for one request: waits as
+ * told and asks again, a few times, before the figures start.
+ */
+async function patiently(ask: () => Promise<RawResponse>): Promise<RawResponse> {
+  let res = await ask();
+  for (let tries = 0; res.status === 503 && tries < 10; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(res.headers['retry-after'] ?? 1)));
+    res = await ask();
+  }
+  return res;
+}
+
+/** The bare server's routes: the app's bytes for each page, a beacon, a sign-up and a proof. */
+async function captureRoutes(origin: string, visitor: Visitor, wallet: string, file: string): Promise<void> {
+  const routes: {
+    method: string;
+    prefix: string;
+    status: number;
+    headers: Record<string, string>;
+    bodyBase64: string;
+  }[] = [];
+  const proof = await patiently(() => httpRequest(`${origin}${proofPath(wallet)}`));
+  if (proof.status !== 200) throw new Error(`a listed wallet's proof answered ${proof.status}`);
+  routes.push({ method: 'GET', prefix: proofPath(wallet).replace(wallet, ''), ...asSent(proof) });
+  const beacon = await patiently(() =>
+    httpRequest(`${origin}${VISIT_PATH}`, {
+      method: 'POST',
+      headers: { ...BEACON_HEADERS, 'x-forwarded-for': '81.2.3.4' },
+      body: BEACON_BODY,
+    }),
+  );
+  if (beacon.status >= 300) throw new Error(`a beacon answered ${beacon.status}`);
+  routes.push({ method: 'POST', prefix: VISIT_PATH, ...asSent(beacon) });
+  const signup = await patiently(() =>
+    httpRequest(`${origin}${SIGNUP_PATH}`, {
+      method: 'POST',
+      headers: headersFor(visitor),
+      body: JSON.stringify({ name: 'Bench', email: `probe-${randomBytes(4).toString('hex')}@example.com` }),
+    }),
+  );
+  if (signup.status !== 200) throw new Error(`the probe sign-up answered ${signup.status}`);
+  routes.push({ method: 'POST', prefix: '/signup', ...asSent(signup) });
+  // The locale pages before /, which would otherwise match every path.
+  for (const page of [...new Set(PAGE_PATHS)].sort((a, b) => b.length - a.length)) {
+    const res = await patiently(() => httpRequest(`${origin}${page}`, { headers: PAGE_HEADERS }));
+    if (res.status !== 200) throw new Error(`GET ${page} answered ${res.status}`);
+    routes.push({ method: 'GET', prefix: page, ...asSent(res) });
+  }
+  writeFileSync(file, JSON.stringify(routes));
+}
+
+/** A fresh database (SQLite file or PostgreSQL scratch) with `wallets` listed and a snapshot frozen. */
+async function seedAllowlist(databaseUrl: string, wallets: string[]): Promise<void> {
+  const store = await openMigratedStore(databaseUrl);
+  try {
+    const now = new Date().toISOString();
+    for (let i = 0; i < wallets.length; i += 500) {
+      await store.db
+        .insertInto('allowlist_entries')
+        .values(wallets.slice(i, i + 500).map((address) => ({ address, joined_at: now, country: null })))
+        .execute();
+    }
+    await store.db
+      .transaction()
+      .execute((trx) =>
+        freezeSnapshot(trx, { now: new Date(), requestedBy: 'bench', approvedBy: 'bench', keepOpen: true }),
+      );
+  } finally {
+    await store.close();
+  }
+}
+
+function startApp(env: NodeJS.ProcessEnv): Promise<ServerHandle> {
+  return startOnFreePort((port) => ({
+    ...builtServerOptions(
+      'headline server',
+      port,
+      { PUBLIC_URL: `http://127.0.0.1:${port}`, ...APP_ENV, ...env },
+      ['--import', 'tsx'],
+      CHILD,
+    ),
+    timeoutMs: 120_000,
+    readyPath: '/readyz',
+  }));
+}
+
+function startBareMix(routesFile: string): Promise<ServerHandle> {
+  return startOnFreePort((port) => ({
+    name: 'bare node:http mix',
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(repoRoot, 'bench/lib/bare-server-child.ts')],
+    env: { ...process.env, BARE_PORT: String(port), BARE_ROUTES_FILE: routesFile },
+  }));
+}
+
+interface SetupResult {
+  name: SetupName;
+  label: string;
+  app: Ladder;
+  floor: Ladder | null;
+  mailed: number;
+  note: string;
+}
+
+interface WrkPair {
+  app: WrkResult;
+  bare: WrkResult;
+}
+
+async function withSink<T>(use: (sink: SinkProcess) => Promise<T>): Promise<T> {
+  const sink = await startSinkProcess();
+  try {
+    return await use(sink);
+  } finally {
+    await sink.process.stop();
+  }
+}
+
+async function singleInstance(
+  name: 'sqlite' | 'postgres',
+  work: string,
+  floorFirst: { ladder: Ladder | null },
+  wrk: { pages?: WrkPair; proofs?: WrkPair },
+): Promise<SetupResult> {
+  const wallets = randomWallets(WALLETS);
+  let databaseUrl: string;
+  let drop: () => Promise<void> = async () => undefined;
+  let note: string;
+  if (name === 'sqlite') {
+    databaseUrl = `sqlite:${path.join(work, 'headline.sqlite')}`;
+    note = 'SQLite file, mail over SMTP to a sink process';
+  } else {
+    progress(`PostgreSQL at ${redactUrl(postgresBaseUrl())}`);
+    const scratch = await createScratchDatabase(postgresBaseUrl());
+    databaseUrl = scratch.url;
+    drop = scratch.drop;
+    note = `PostgreSQL (${scratch.durability}), mail over SMTP to a sink process`;
+  }
+  try {
+    await seedAllowlist(databaseUrl, wallets);
+    return await withSink(async (sink) => {
+      const server = await startApp({
+        DATABASE_URL: databaseUrl,
+        SMTP_URL: sink.url,
+        OUTBOX_DIR: path.join(work, `outbox-${name}`),
+        ERASURE_LEDGER: path.join(work, `erasure-ledger-${name}`),
+      });
+      const routesFile = path.join(work, 'bare-routes.json');
+      let app: Ladder;
+      try {
+        const visitor = await visitorOf({ origin: server.origin });
+        await captureRoutes(server.origin, visitor, wallets[0] ?? '', routesFile);
+        if (WITH_WRK && name === 'sqlite') {
+          const missing = wrkMissing();
+          if (missing) throw new Error(missing);
+          wrk.pages = {
+            app: await runWrk('GET / (br), app', `${server.origin}/`, { headers: PAGE_HEADERS }),
+            bare: { perSec: NaN, requests: 0, failed: 0, p99Ms: NaN },
+          };
+          wrk.proofs = {
+            app: await runWrk('proofs, app', server.origin, { paths: wallets.map(proofPath) }),
+            bare: { perSec: NaN, requests: 0, failed: 0, p99Ms: NaN },
+          };
+        }
+        app = await ladder(`${name}, app`, server.origin, mixRequests({ visitor, wallets, forwardedFor: true }), [
+          server.pid,
+        ]);
+      } finally {
+        await server.stop();
+      }
+      const mailed = await sink.accepted();
+      // The floor: the same generator, the same steps, a bare server with the same bytes. Plain
+      // HTTP to one process is the same for both single-instance set-ups: measured once a run.
+      if ((WITH_FLOOR && !floorFirst.ladder) || (WITH_WRK && name === 'sqlite')) {
+        const bare = await startBareMix(routesFile);
+        try {
+          if (WITH_FLOOR && !floorFirst.ladder) {
+            floorFirst.ladder = await ladder(
+              'bare node:http, floor',
+              bare.origin,
+              mixRequests({
+                visitor: { origin: bare.origin, cookie: '', token: '' },
+                wallets,
+                forwardedFor: true,
+              }),
+              [bare.pid],
+            );
+          }
+          if (WITH_WRK && name === 'sqlite' && wrk.pages && wrk.proofs) {
+            wrk.pages.bare = await runWrk('GET / (br), bare', `${bare.origin}/`, { headers: PAGE_HEADERS });
+            wrk.proofs.bare = await runWrk('proofs, bare', bare.origin, { paths: wallets.map(proofPath) });
+          }
+        } finally {
+          await bare.stop();
+        }
+      }
+      return {
+        name,
+        label: name === 'sqlite' ? 'one instance, SQLite' : 'one instance, PostgreSQL',
+        app,
+        floor: floorFirst.ladder,
+        mailed,
+        note,
+      };
+    });
+  } finally {
+    await drop();
+  }
+}
+
+async function clusterSetup(work: string): Promise<SetupResult> {
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const wallets = randomWallets(WALLETS);
+  const scratch = await createScratchDatabase(postgresBaseUrl());
+  const prefix = `dh-bench:${randomBytes(4).toString('hex')}:`;
+  try {
+    await seedAllowlist(scratch.url, wallets);
+    return await withSink(async (sink) => {
+      progress('cluster: two instances on PostgreSQL and Redis behind nginx (deploy/nginx.conf)');
+      let cluster: Cluster = await startCluster({
+        databaseUrl: scratch.url,
+        redisUrl,
+        smtpUrl: sink.url,
+        env: { ...APP_ENV, REDIS_KEY_PREFIX: prefix },
+        nodeArgs: ['--import', 'tsx'],
+        server: CHILD,
+        // Under tsx, two at once, on a busy machine: more than the built server's 30 s.
+        startTimeoutMs: 120_000,
+      });
+      const routesFile = path.join(work, 'bare-routes-cluster.json');
+      let app: Ladder;
+      try {
+        const visitor = await visitorOf({ origin: cluster.url });
+        await captureRoutes(cluster.url, visitor, wallets[0] ?? '', routesFile);
+        app = await ladder(
+          'cluster, app',
+          cluster.url,
+          mixRequests({ visitor, wallets, forwardedFor: false }),
+          cluster.instances.map((i) => i.pid),
+        );
+      } finally {
+        await cluster.stop();
+      }
+      const mailed = await sink.accepted();
+      // The floor behind the same nginx: two bare servers as the instances, so TLS and the proxy
+      // are in the floor as they are in the app's figure.
+      let floor: Ladder | null = null;
+      if (WITH_FLOOR) {
+        cluster = await startCluster({
+          databaseUrl: scratch.url,
+          env: { BARE_ROUTES_FILE: routesFile },
+          nodeArgs: ['--import', 'tsx'],
+          server: path.join(repoRoot, 'bench/lib/bare-server-child.ts'),
+          startTimeoutMs: 120_000,
+        });
+        try {
+          floor = await ladder(
+            'cluster, bare node:http floor',
+            cluster.url,
+            mixRequests({ visitor: { origin: cluster.url, cookie: '', token: '' }, wallets, forwardedFor: false }),
+            cluster.instances.map((i) => i.pid),
+          );
+        } finally {
+          await cluster.stop();
+        }
+      }
+      return {
+        name: 'cluster' as const,
+        label: 'two instances, nginx, PostgreSQL, Redis',
+        app,
+        floor,
+        mailed,
+        note: 'deploy/nginx.conf over TLS; floor: two bare servers behind the same nginx',
+      };
+    });
+  } finally {
+    await deleteRedisKeys(prefix, redisUrl).catch(() => undefined);
+    await scratch.drop();
+  }
+}
+
+runBench({ name: 'bench:headline', timeoutMs: 10 * 60_000 }, async () => {
+  const started = Date.now();
+  const loadAtStart = loadAverage();
+  const work = tempDir('dh-headline-');
+  const floorShared: { ladder: Ladder | null } = { ladder: null };
+  const wrk: { pages?: WrkPair; proofs?: WrkPair } = {};
+  const results: SetupResult[] = [];
+  const failures: string[] = [];
+  for (const setup of SETUPS) {
+    // One set-up that cannot start (a busy machine, PostgreSQL or nginx missing) does not take the
+    // others' figures with it: it is said in the table instead.
+    try {
+      const r =
+        setup === 'cluster' ? await clusterSetup(work.dir) : await singleInstance(setup, work.dir, floorShared, wrk);
+      results.push(r);
+      printLadder(
+        `Viral hour steps, ${r.label} (${r.note}); floor = bare node:http, same generator, same steps`,
+        r.app,
+        r.floor,
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      failures.push(`${setup}: could not measure (${message})`);
+      progress(`${setup}: could not measure: ${message}`);
+    }
+  }
+  work.remove();
+
+  const mix = MIX_KINDS.map((k) => `${VIRAL_HOUR[k]} ${k}s`).join(' + ');
+  const rows: string[][] = [];
+  for (const r of results) {
+    const target = r.name === 'sqlite' ? `≥ ${TARGET_SQLITE}×: ${verdict(r.app.held >= TARGET_SQLITE)}` : '';
+    rows.push([
+      `viral hours held, ${r.label}`,
+      x(r.app.held),
+      r.floor ? `${x(r.floor.held)} (generator floor)` : 'n/a',
+      r.floor && r.floor.held > 0 ? `${(r.app.held / r.floor.held).toFixed(2)}` : 'n/a',
+      ms(r.app.p99At1),
+      r.floor ? ms(r.floor.p99At1) : 'n/a',
+      target,
+    ]);
+  }
+  if (wrk.pages && wrk.proofs) {
+    for (const [what, pair, target] of [
+      ['wrk, GET / (br), closed loop', wrk.pages, ''],
+      [
+        'wrk, proofs, closed loop, LOG_LEVEL=info',
+        wrk.proofs,
+        `≥ ${TARGET_PROOF_RATIO}×: ${verdict(wrk.proofs.app.perSec >= TARGET_PROOF_RATIO * wrk.proofs.bare.perSec)}`,
+      ],
+    ] as const) {
+      const failed = pair.app.failed + pair.bare.failed;
+      rows.push([
+        what,
+        `${int(pair.app.perSec)}/s`,
+        `${int(pair.bare.perSec)}/s (bare node:http)`,
+        (pair.app.perSec / pair.bare.perSec).toFixed(2),
+        ms(pair.app.p99Ms),
+        ms(pair.bare.p99Ms),
+        `${target}${failed ? ` (${failed} failed)` : ''}`,
+      ]);
+    }
+  }
+  const loadAtEnd = loadAverage();
+  printTable(
+    `Headroom over a viral hour (1× = ${mix} = ${VIRAL_HOUR_RATE} requests/s, open loop, ${STEP_SEC} s a step, ` +
+      `held = p99 ≤ ${P99_LIMIT_MS} ms and nothing failed; every ratio against a reference measured in this run)`,
+    ['figure', 'app', 'reference', 'ratio', 'p99 at 1× / wrk p99', 'reference p99', 'target'],
+    rows,
+  );
+  for (const f of failures) console.log(f);
+  console.log(`Load average at start ${loadAtStart}, at end ${loadAtEnd}; ${machineLine('machine')}`);
+  console.log(
+    `Confirmations the SMTP sink accepted: ${results.map((r) => `${r.label} ${int(r.mailed)}`).join('; ')}. ` +
+      `Took ${Math.round((Date.now() - started) / 1000)} s.`,
+  );
+
+  recordSummary(
+    rows.map((r) => ({
+      bench: 'headline',
+      figure: r[0] ?? '',
+      value: r[1] ?? '',
+      ceiling: r[2] ?? '',
+      ratio: r[3] ?? '',
+      tail: `p99 ${r[4] ?? ''}`,
+      target: r[6] ?? '',
+    })),
+  );
+  const figures = {
+    loadAtStart,
+    loadAtEnd,
+    setups: Object.fromEntries(
+      results.map((r) => [
+        r.name,
+        {
+          held: r.app.held,
+          p99At1: r.app.p99At1,
+          cpuUsAt1: r.app.cpuUsAt1,
+          cpuUs: r.app.steps.map((st) => [st.multiple, st.cpuUsPerRequest ?? null, st.p99]),
+          floorHeld: r.floor?.held ?? null,
+          stoppedBy: r.app.stoppedBy,
+        },
+      ]),
+    ),
+    wrk:
+      wrk.pages && wrk.proofs
+        ? {
+            pages: { app: wrk.pages.app.perSec, bare: wrk.pages.bare.perSec },
+            proofs: { app: wrk.proofs.app.perSec, bare: wrk.proofs.bare.perSec },
+          }
+        : null,
+  };
+  console.log(JSON.stringify(figures));
+  if (results.length === 0) throw new Error(failures.join('; '));
+});
