@@ -24,7 +24,19 @@ export default tseslint.config(
   {
     files: ['src/shared/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/client/**', '**/server/**'] }],
+      'no-restricted-imports': ['error', { patterns: ['**/client/**', '**/server/**', '**/content/**'] }],
+    },
+  },
+  // Words and data at the bottom (decision 0059): content/ holds words and imports only the types
+  // and helpers of src/shared; the locale list, message shapes and codes live there, never here.
+  {
+    files: ['content/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/client/**', '**/server/**', '**/scripts/**', '**/bench/**'] },
+      ],
     },
   },
   {
