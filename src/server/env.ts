@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { allowlistEnv } from './features/allowlist/index.ts';
-import { analyticsEnv } from './features/analytics/index.ts';
-import { broadcastEnv } from './features/broadcast/index.ts';
-import { defaultMailFrom, mailEnv, mailEnvProblems } from './features/mail/index.ts';
-import { signupsEnv } from './features/signups/index.ts';
-import { subscribersEnv } from './features/subscribers/index.ts';
+import { allowlistEnv } from './features/allowlist/allowlist-config.ts';
+import { analyticsEnv } from './features/analytics/analytics-config.ts';
+import { broadcastEnv } from './features/broadcast/broadcast-config.ts';
+import { defaultMailFrom, mailEnv, mailEnvProblems } from './features/mail/mail-config.ts';
+import { signupsEnv } from './features/signups/signups-config.ts';
+import { subscribersEnv } from './features/subscribers/subscribers-config.ts';
 import { parseKeyText } from './store/data-keys.ts';
 
 const keyText = z

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { nodeContractCheck, type ContractSignatureCheck } from './signature-check.ts';
-import { siweSite, type SiweSite } from './siwe-message.ts';
 
-/** The allowlist's slice of the environment (env.ts reads it with the others, in one pass). */
+/**
+ * The allowlist's slice of the environment (env.ts reads it with the others, in one pass). Only
+ * the schema lives here, so reading the configuration does not load the Ethereum library: what
+ * the settings become is allowlist-options.ts.
+ */
 export const allowlistEnv = z.object({
   // The presale allowlist (docs/decisions/0045-wallet-allowlist.md): messages asked for, joins
   // and leaves per minute per client network (each a separate count).
@@ -20,19 +22,3 @@ export const allowlistEnv = z.object({
     .refine((u) => /^https?:\/\//.test(u), 'must start with https:// (or http:// for a node of your own)')
     .optional(),
 });
-
-/**
- * The allowlist's options from its settings: the site its Sign-In with Ethereum messages name
- * (PUBLIC_URL's host, the content file's chain), its rate, and the contract-wallet check when
- * there is a node to ask.
- */
-export function allowlistOptionsOf(
-  env: z.infer<typeof allowlistEnv> & { PUBLIC_URL: string },
-  chainId: number,
-): { site: SiweSite; ratePerMinute: number; contractCheck: ContractSignatureCheck | null } {
-  return {
-    site: siweSite(env.PUBLIC_URL, chainId),
-    ratePerMinute: env.ALLOWLIST_RATE_LIMIT,
-    contractCheck: env.ETH_RPC_URL ? nodeContractCheck(env.ETH_RPC_URL) : null,
-  };
-}

@@ -1,3 +1,4 @@
 export { registerAllowlistAdminRoutes } from './allowlist-admin-routes.ts';
-export { allowlistEnv, allowlistOptionsOf } from './allowlist-config.ts';
+export { allowlistEnv } from './allowlist-config.ts';
+export { allowlistOptionsOf } from './allowlist-options.ts';
 export { allowlistFeature } from './allowlist-plugin.ts';
