@@ -63,6 +63,9 @@ test.afterEach(async () => {
 });
 
 test('adds a passkey, signs in with password and passkey, and confirms an action with it', async ({ browser }) => {
+  // Two sign-ins and a registration, each with argon2id and a software authenticator: past 30 s
+  // on a busy two-core machine with the PostgreSQL store.
+  test.slow();
   context = await browser.newContext({ baseURL: origin });
   const page = await context.newPage();
   await ownAddress(page);

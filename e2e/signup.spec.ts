@@ -372,6 +372,9 @@ test.describe('accessibility', () => {
   test.use({ reducedMotion: 'reduce' });
 
   test('axe finds no violations with field errors, after a success, and on the link pages', async ({ page }) => {
+    // Four whole-page axe passes: about 25 s on a quiet two-core machine, before and after
+    // decision 0059 alike, so the default 30 s left no room for CI's second worker.
+    test.slow();
     await page.goto('/');
     await waitForHydration(page);
     const f = signupForm(page);
