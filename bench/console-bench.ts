@@ -17,7 +17,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { audienceQuerySchema } from '../src/shared/admin/audience.ts';
-import { audienceOverview, liveVisitors } from '../src/server/features/analytics/queries.ts';
+import { audienceOverview, liveVisitors } from '../src/server/features/analytics/audience-overview.ts';
 import { AudienceSums, offerAudienceSums } from '../src/server/features/analytics/audience-sums.ts';
 import { listSubscribers } from '../src/server/features/subscribers/index.ts';
 import { encodeCursor } from '../src/server/features/subscribers/subscriber-list.ts';

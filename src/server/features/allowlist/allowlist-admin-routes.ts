@@ -11,17 +11,9 @@ import {
   allowlistReopenContract,
 } from '../../../shared/admin/contracts.ts';
 import { apiError } from '../../../shared/api-error.ts';
-import {
-  allEntries,
-  EmptyAllowlist,
-  entryCounts,
-  freezeSnapshot,
-  listEntries,
-  listSnapshots,
-  registrationOpen,
-  removeEntry,
-  setRegistration,
-} from './queries.ts';
+import { allEntries, entryCounts, listEntries } from './queries.ts';
+import { EmptyAllowlist, freezeSnapshot, listSnapshots, registrationOpen, setRegistration } from './snapshots.ts';
+import { removeEntry } from './allowlist-store.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';

@@ -1,10 +1,6 @@
-// The allowlist feature's public surface for the operators' console: its reads and actions on the
-// list and its snapshots. Other features import this module only (enforced by ESLint).
+// The allowlist's reads for the console's Allowlist view: the list with its linked addresses.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../store/schema.ts';
-
-export { EmptyAllowlist, freezeSnapshot, listSnapshots, registrationOpen, setRegistration } from './snapshots.ts';
-export { removeEntry } from './allowlist-store.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { audienceContract, audienceLiveContract } from '../../../shared/admin/contracts.ts';
-import { audienceOverview, liveVisitors } from './queries.ts';
+import { audienceOverview, liveVisitors } from './audience-overview.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import { requireRole } from '../operators/index.ts';
 

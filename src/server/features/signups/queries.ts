@@ -1,13 +1,11 @@
-// The sign-up feature's public surface for other features: questions about the list, and the
-// operators' console's reads and actions on it. Other features import this module only, never
-// the feature's other files (enforced by ESLint).
+// Questions other features ask about the list (counts per day and locale, who is confirmed). The
+// feature's door is index.ts; this module holds only reads of its own.
 import { sql, type Kysely } from 'kysely';
 import { addDays } from '../../lib/days.ts';
 import type { Database } from '../../store/schema.ts';
 
 // The sign-up itself, for a feature that signs a person up on their behalf (the allowlist's email
 // link): the same batch, checks, cool-down and suppression as the form's.
-export { signupBatchWith } from './signup-store.ts';
 
 /**
  * Sign-ups on each UTC day from `from` to `to` (inclusive); days with none are absent. Read from
@@ -58,17 +56,6 @@ export async function signupsPerLocale(db: Kysely<Database>, from: string, to: s
   );
   return new Map(counts.filter(([, n]) => n > 0));
 }
-
-// For the console's broadcast (src/server/features/broadcast/).
-export { unsubscribeUrl } from './unsubscribe-link.ts';
-// For another feature's email to a subscriber that asks for a press (the allowlist's wallet link):
-// the confirmation email's layout, its options and its link tokens (256 random bits; only the hash
-// is stored, before the email can leave).
-export { buttonEmail } from './button-email.ts';
-export { issueLinkToken, linkComposerOptions, linkTokens, type LinkComposerOptions } from './link-email.ts';
-export { hashToken } from './tokens.ts';
-// For the page the allowlist's wallet-link email opens: the same notice pages and error handler.
-export { linkPageReplies } from './link-pages.ts';
 
 /** The confirmed subscribers' ids and address keys (the suppression list is matched on the key). */
 export async function confirmedSubscribers(
