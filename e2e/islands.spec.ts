@@ -18,17 +18,36 @@ import {
 const loader = chunkPath('entry-client');
 const beacon = chunkPath('beacon');
 
-/** Layout shifts the page has recorded since it started loading (none after an input count). */
-function layoutShift(page: Page): Promise<number> {
+/**
+ * Layout shifts the page has recorded since it started loading (none after an input count), with
+ * what moved: a failure names the element and its rectangles before and after, since a shift that
+ * depends on timing may not come back when someone looks for it.
+ */
+function layoutShift(page: Page): Promise<{ total: number; moved: string[] }> {
   return page.evaluate(
     () =>
-      new Promise<number>((resolve) => {
+      new Promise<{ total: number; moved: string[] }>((resolve) => {
+        interface Shift extends PerformanceEntry {
+          value: number;
+          hadRecentInput: boolean;
+          sources?: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+        }
+        const rect = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}x${r.height}`;
         new PerformanceObserver((list) => {
-          const entries = list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[];
-          resolve(entries.filter((e) => !e.hadRecentInput).reduce((total, e) => total + e.value, 0));
+          const entries = (list.getEntries() as Shift[]).filter((e) => !e.hadRecentInput);
+          resolve({
+            total: entries.reduce((total, e) => total + e.value, 0),
+            moved: entries.flatMap((e) =>
+              (e.sources ?? []).map((source) => {
+                const node = source.node;
+                const what = node instanceof Element ? node.outerHTML.slice(0, 120) : (node?.nodeName ?? '(gone)');
+                return `${e.value} at ${Math.round(e.startTime)} ms: ${what} from ${rect(source.previousRect)} to ${rect(source.currentRect)}`;
+              }),
+            ),
+          });
         }).observe({ type: 'layout-shift', buffered: true });
         // The observer reports buffered entries at once when there are any; none means zero.
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(0)));
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve({ total: 0, moved: [] })));
       }),
   );
 }
@@ -117,7 +136,8 @@ test.describe('waking', () => {
     await waitForIsland(page, 'wallet');
     await page.locator('form.signup-form').scrollIntoViewIfNeeded();
     await waitForIsland(page, 'signup');
-    expect(await layoutShift(page)).toBe(0);
+    const shift = await layoutShift(page);
+    expect(shift.total, shift.moved.join('\n')).toBe(0);
     expect(log.problems).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { Migrator } from 'kysely';
 import { migrateToLatest, migrationsWith } from '../store/migrate.ts';
-import { testSecrets, type TestStore, untilNoSchemaVanishes } from './test-store.ts';
+import { testSecrets, type TestStore, untilNoSchemaVanishes, withLongStatements } from './test-store.ts';
 
 // A migration's test: a bare store (openTestStore with `migrate: false`) taken as far as a
 // deployment stood before the migration, rows written as the code of then wrote them, then the
@@ -8,18 +8,22 @@ import { testSecrets, type TestStore, untilNoSchemaVanishes } from './test-store
 
 /** Runs the migrations up to and including `last`, and no further; throws when one fails. */
 export async function migrateUpTo(store: TestStore, last: string): Promise<void> {
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrationsWith(testSecrets()) },
-    // The migrator's bookkeeping in the store's own schema, as migrateToLatest keeps it.
-    ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
+  await withLongStatements(store, async (db) => {
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => migrationsWith(testSecrets()) },
+      // The migrator's bookkeeping in the store's own schema, as migrateToLatest keeps it.
+      ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
+    });
+    const { error } = await untilNoSchemaVanishes(store.pgSchema, () => migrator.migrateTo(last));
+    if (error) throw error;
   });
-  const { error } = await untilNoSchemaVanishes(store.pgSchema, () => migrator.migrateTo(last));
-  if (error) throw error;
 }
 
 /** Runs every migration still pending: the names of those it ran. */
 export const migrateTheRest = (store: TestStore): Promise<string[]> =>
-  untilNoSchemaVanishes(store.pgSchema, () =>
-    migrateToLatest(store.db, { ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}), secrets: testSecrets() }),
+  withLongStatements(store, (db) =>
+    untilNoSchemaVanishes(store.pgSchema, () =>
+      migrateToLatest(db, { ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}), secrets: testSecrets() }),
+    ),
   );

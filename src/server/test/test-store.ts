@@ -101,8 +101,10 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   }
   if (opts.migrate !== false) {
     const schema = pgSchema;
-    await untilNoSchemaVanishes(schema, () =>
-      migrateToLatest(store.db, { ...(schema ? { pgSchema: schema } : {}), secrets: testSecrets() }),
+    await withLongStatements({ db: store.db, url, ...(schema ? { pgSchema: schema } : {}) }, (db) =>
+      untilNoSchemaVanishes(schema, () =>
+        migrateToLatest(db, { ...(schema ? { pgSchema: schema } : {}), secrets: testSecrets() }),
+      ),
     );
   }
   return {
@@ -114,6 +116,25 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
       await cleanup();
     },
   };
+}
+
+/**
+ * Runs `work` (migrations) on a connection without the serving pool's 5 s statement timeout, as
+ * `npm run db:migrate` and main.ts migrate. The migrator introspects every schema on the server,
+ * and with a whole run's test schemas there on a busy CI machine that took longer ("Query read
+ * timeout"). SQLite has no such timeout: the store's own connection serves.
+ */
+export async function withLongStatements<T>(
+  store: { db: Store['db']; url: string; pgSchema?: string },
+  work: (db: Store['db']) => Promise<T>,
+): Promise<T> {
+  if (!store.pgSchema) return work(store.db);
+  const migrating = await openStore(store.url, { pgSchema: store.pgSchema, longStatements: true });
+  try {
+    return await work(migrating.db);
+  } finally {
+    await migrating.close();
+  }
 }
 
 /**
