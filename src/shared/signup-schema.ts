@@ -1,7 +1,14 @@
 import { z } from 'zod/mini';
-import { signupFieldCodes, type SignupFieldCode, type SignupFormCode, type SignupMessages } from './messages/signup.ts';
+import {
+  signupFieldCodes,
+  type SignupAnswers,
+  type SignupFieldCode,
+  type SignupFieldName,
+  type SignupFormCode,
+  type SignupMessages,
+} from './messages/signup.ts';
 import { messageReplySchema } from './api-error.ts';
-import { locales } from './locales.ts';
+import { localeTag, locales, type Locale } from './locales.ts';
 import { pagePaths } from './paths.ts';
 import { defineContract } from './route-contract.ts';
 
@@ -122,6 +129,36 @@ export type SignupField = Exclude<keyof typeof signupSchema.shape, Hidden>;
 export const signupFields = Object.keys(signupSchema.shape).filter(
   (k): k is SignupField => !(hidden as readonly string[]).includes(k),
 );
+
+// The words' list of fields (SignupFieldName, which their types are written with) is the schema's:
+// a field in one and not the other stops the compiler here.
+const fieldListsAgree: [SignupField] extends [SignupFieldName]
+  ? [SignupFieldName] extends [SignupField]
+    ? true
+    : never
+  : never = true;
+void fieldListsAgree;
+
+/** How the form shows a field: its input's kind and the browser's hints. */
+export interface SignupInputSpec {
+  kind: 'text' | 'email' | 'textarea';
+  required: boolean;
+  maxLength: number;
+  autoComplete?: string;
+  inputMode?: 'email';
+}
+
+/**
+ * The form's inputs, one per field, in the schema's order (signup-form.tsx renders them): a field
+ * added to the schema does not compile until it has its line here, and its label and error words
+ * in the locales' signup.ts (the English one; the drafts borrow English until translated).
+ */
+export const signupInputs: Record<SignupField, SignupInputSpec> = {
+  name: { kind: 'text', required: true, maxLength: signupLimits.name, autoComplete: 'name' },
+  email: { kind: 'email', required: true, maxLength: signupLimits.email, autoComplete: 'email', inputMode: 'email' },
+  comment: { kind: 'textarea', required: false, maxLength: signupLimits.comment },
+};
+
 const isSignupField = (key: unknown): key is SignupField =>
   typeof key === 'string' && (signupFields as string[]).includes(key);
 /** Why each field was refused (first problem wins), and `form` for the message as a whole: codes. */
@@ -162,6 +199,24 @@ export const signupReplyErrors = (fields: Readonly<Record<string, string>> | und
 export function fieldErrorText(words: SignupMessages, code: SignupFieldCode): string {
   const text = words.fieldErrors[code];
   return typeof text === 'string' ? text : text(signupLimits);
+}
+
+/**
+ * The words for what is wrong with a message as a whole. Both name the form's fields by their
+ * labels, read from the field list, so a new field cannot leave them saying the old list.
+ */
+export function formErrorText(
+  answers: SignupAnswers,
+  words: SignupMessages,
+  code: SignupFormCode,
+  locale: Locale,
+): string {
+  const list = (fields: readonly SignupField[]) =>
+    new Intl.ListFormat(localeTag(locale), { type: 'conjunction' }).format(fields.map((f) => words.labels[f]));
+  return answers.formErrors[code]({
+    fields: list(signupFields),
+    required: list(signupFields.filter((f) => signupInputs[f].required)),
+  });
 }
 
 /** Parses a sign-up; on failure returns one code per field (first problem wins). */

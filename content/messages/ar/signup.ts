@@ -3,13 +3,21 @@
 // says "please", which also spares the reader a gendered imperative; numerals stay Western, as
 // the rest of the page writes them.
 import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
+// A field's words not yet translated are English's (content/messages/translations.test.ts lists them).
+import { signupMessages as english } from '../en/signup.ts';
 import { counted, secondsAfter, type ArabicForms } from './plural.ts';
 
 /** Characters after "على" ("لا يمكن أن يزيد … على 64 حرفًا"). */
 const characters: ArabicForms = { one: 'حرف واحد', two: 'حرفين', few: 'أحرف', many: 'حرفًا', other: 'حرف' };
 
 export const signupMessages: SignupMessages = {
-  labels: { name: 'الاسم', email: 'البريد الإلكتروني', comment: 'تعليق', website: 'الموقع الإلكتروني' },
+  labels: {
+    ...english.labels,
+    name: 'الاسم',
+    email: 'البريد الإلكتروني',
+    comment: 'تعليق',
+    website: 'الموقع الإلكتروني',
+  },
   optional: '(اختياري)',
   consent:
     'بالاشتراك، توافق على أن نراسلك عبر البريد الإلكتروني بشأن Diamond Hand (DH): البيع المسبق وأخبار المشروع. تحتوي كل رسالة على رابط لإيقاف الرسائل فورًا؛ راجع إشعار الخصوصية.',
@@ -18,6 +26,7 @@ export const signupMessages: SignupMessages = {
   sending: 'جارٍ الإرسال…',
   invalid: 'يُرجى تصحيح الحقول المحدّدة.',
   fieldErrors: {
+    ...english.fieldErrors,
     'name.required': 'يُرجى إدخال اسمك.',
     'name.tooLong': ({ name }) => `لا يمكن أن يزيد اسمك على ${counted(name, characters)}.`,
     'name.lines': 'يُرجى كتابة اسمك في سطر واحد.',
@@ -42,8 +51,8 @@ export const signupMessages: SignupMessages = {
 export const signupAnswers: SignupAnswers = {
   success: 'شكرًا لك! تفقّد بريدك الوارد بحثًا عن رسالة منّا، واضغط على الرابط الذي فيها لتأكيد اشتراكك.',
   formErrors: {
-    'form.unknownFields': 'لا يقبل هذا النموذج إلا اسمًا وعنوان بريد إلكتروني وتعليقًا.',
-    'form.shape': 'يُرجى إرسال اسم وعنوان بريد إلكتروني، وتعليق إن شئت.',
+    'form.unknownFields': ({ fields }): string => `لا يقبل هذا النموذج إلا هذه الحقول: ${fields}.`,
+    'form.shape': ({ required }): string => `يُرجى إرسال هذه الحقول على الأقل: ${required}.`,
   },
   oneMorePress: 'اقتربت: يُرجى الضغط على «إرسال» مرة أخرى لتأكيد أنك إنسان.',
   tooMany: ({ seconds }) =>

@@ -63,8 +63,8 @@ export const signupAnswers: SignupAnswers = {
   success: 'Thank you! Check your inbox for an email from us and click the link in it to confirm your sign-up.',
   // What is wrong with the message as a whole, by code: only a program (never the form) sends these.
   formErrors: {
-    'form.unknownFields': 'This form takes only a name, an email address and a comment.',
-    'form.shape': 'Please send a name, an email address and, if you like, a comment.',
+    'form.unknownFields': ({ fields }): string => `This form takes only these fields: ${fields}.`,
+    'form.shape': ({ required }): string => `Please send at least these fields: ${required}.`,
   },
   oneMorePress: 'Almost there: please press Submit once more to confirm you are a person.',
   tooMany: ({ seconds }: { seconds: number }): string =>

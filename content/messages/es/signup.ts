@@ -2,9 +2,17 @@
 // native speaker (./meta.ts). Typed by the English file. "Suscribirse" for signing up to a list,
 // so "registros" can mean the server's logs in the privacy notice without a clash.
 import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
+// A field's words not yet translated are English's (content/messages/translations.test.ts lists them).
+import { signupMessages as english } from '../en/signup.ts';
 
 export const signupMessages: SignupMessages = {
-  labels: { name: 'Nombre', email: 'Correo electrónico', comment: 'Comentario', website: 'Sitio web' },
+  labels: {
+    ...english.labels,
+    name: 'Nombre',
+    email: 'Correo electrónico',
+    comment: 'Comentario',
+    website: 'Sitio web',
+  },
   optional: '(opcional)',
   consent:
     'Al suscribirte, aceptas que te enviemos correos sobre Diamond Hand (DH): la preventa y novedades del proyecto. Cada correo incluye un enlace para dejar de recibirlos al instante; consulta nuestro aviso de privacidad.',
@@ -13,6 +21,7 @@ export const signupMessages: SignupMessages = {
   sending: 'Enviando…',
   invalid: 'Corrige los campos marcados.',
   fieldErrors: {
+    ...english.fieldErrors,
     'name.required': 'Escribe tu nombre.',
     'name.tooLong': ({ name }) => `Tu nombre puede tener como máximo ${name} caracteres.`,
     'name.lines': 'Escribe tu nombre en una sola línea.',
@@ -40,8 +49,8 @@ export const signupAnswers: SignupAnswers = {
   success:
     '¡Gracias! Revisa tu bandeja de entrada: te enviamos un correo. Haz clic en su enlace para confirmar tu suscripción.',
   formErrors: {
-    'form.unknownFields': 'Este formulario solo admite un nombre, una dirección de correo y un comentario.',
-    'form.shape': 'Envía un nombre, una dirección de correo y, si quieres, un comentario.',
+    'form.unknownFields': ({ fields }): string => `Este formulario solo admite estos campos: ${fields}.`,
+    'form.shape': ({ required }): string => `Envía al menos estos campos: ${required}.`,
   },
   oneMorePress: 'Ya casi: pulsa Enviar una vez más para confirmar que eres una persona.',
   tooMany: ({ seconds }) => `Demasiadas suscripciones desde tu red. Vuelve a intentarlo en ${seconds} segundos.`,

@@ -1,9 +1,11 @@
 // The sign-up form's words and the server's answers, in Brazilian Portuguese: a draft, not yet
 // reviewed by a native speaker (./meta.ts). Typed by the English file.
 import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
+// A field's words not yet translated are English's (content/messages/translations.test.ts lists them).
+import { signupMessages as english } from '../en/signup.ts';
 
 export const signupMessages: SignupMessages = {
-  labels: { name: 'Nome', email: 'E-mail', comment: 'Comentário', website: 'Site' },
+  labels: { ...english.labels, name: 'Nome', email: 'E-mail', comment: 'Comentário', website: 'Site' },
   optional: '(opcional)',
   consent:
     'Ao se inscrever, você concorda em receber nossos e-mails sobre Diamond Hand (DH): a pré-venda e novidades do projeto. Todo e-mail traz um link para cancelá-los na hora; veja nosso aviso de privacidade.',
@@ -12,6 +14,7 @@ export const signupMessages: SignupMessages = {
   sending: 'Enviando…',
   invalid: 'Corrija os campos destacados.',
   fieldErrors: {
+    ...english.fieldErrors,
     'name.required': 'Digite seu nome.',
     'name.tooLong': ({ name }) => `Seu nome pode ter no máximo ${name} caracteres.`,
     'name.lines': 'Escreva seu nome em uma única linha.',
@@ -38,8 +41,8 @@ export const signupAnswers: SignupAnswers = {
   success:
     'Obrigado! Procure na sua caixa de entrada um e-mail nosso e clique no link dele para confirmar sua inscrição.',
   formErrors: {
-    'form.unknownFields': 'Este formulário aceita apenas um nome, um endereço de e-mail e um comentário.',
-    'form.shape': 'Envie um nome, um endereço de e-mail e, se quiser, um comentário.',
+    'form.unknownFields': ({ fields }): string => `Este formulário aceita apenas estes campos: ${fields}.`,
+    'form.shape': ({ required }): string => `Envie pelo menos estes campos: ${required}.`,
   },
   oneMorePress: 'Quase lá: clique em Enviar mais uma vez para confirmar que você é uma pessoa.',
   tooMany: ({ seconds }) => `Muitas inscrições vindas da sua rede. Tente novamente em ${seconds} segundos.`,

@@ -2,9 +2,11 @@
 // reviewed by a native speaker (./meta.ts). Typed by the English file. "订阅" (subscribe) for
 // signing up, since "注册" reads as opening an account.
 import type { SignupAnswers, SignupMessages } from '../../../src/shared/messages/signup.ts';
+// A field's words not yet translated are English's (content/messages/translations.test.ts lists them).
+import { signupMessages as english } from '../en/signup.ts';
 
 export const signupMessages: SignupMessages = {
-  labels: { name: '姓名', email: '电子邮箱', comment: '留言', website: '网站' },
+  labels: { ...english.labels, name: '姓名', email: '电子邮箱', comment: '留言', website: '网站' },
   optional: '（选填）',
   consent:
     '订阅即表示您同意我们通过电子邮件向您发送 Diamond Hand (DH) 的相关信息：预售及项目动态。每封邮件都附有退订链接，可立即停止接收；详见我们的隐私声明。',
@@ -13,6 +15,7 @@ export const signupMessages: SignupMessages = {
   sending: '正在提交…',
   invalid: '请更正标出的字段。',
   fieldErrors: {
+    ...english.fieldErrors,
     'name.required': '请输入您的姓名。',
     'name.tooLong': ({ name }) => `姓名最多 ${name} 个字符。`,
     'name.lines': '请将姓名写在一行内。',
@@ -35,8 +38,8 @@ export const signupMessages: SignupMessages = {
 export const signupAnswers: SignupAnswers = {
   success: '谢谢！请查收我们发给您的邮件，并点击其中的链接确认订阅。',
   formErrors: {
-    'form.unknownFields': '此表单只接受姓名、电子邮箱地址和留言。',
-    'form.shape': '请提交姓名、电子邮箱地址，以及（如有）留言。',
+    'form.unknownFields': ({ fields }): string => `此表单只接受以下字段：${fields}。`,
+    'form.shape': ({ required }): string => `请至少提交以下字段：${required}。`,
   },
   oneMorePress: '就差一步：请再点一次“提交”，以确认您是真人。',
   tooMany: ({ seconds }) => `来自您所在网络的订阅请求过多。请在 ${seconds} 秒后重试。`,

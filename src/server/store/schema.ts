@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { SignupField, SignupInput } from '../../shared/signup-schema.ts';
 
 // Times are ISO-8601 UTC strings (`2026-11-21T12:00:00.000Z`) in both dialects: they sort as text,
 // read the same in SQLite and PostgreSQL, and `substr(t, 1, 10)` is the day in both.
@@ -7,13 +8,16 @@ export type IsoTime = string;
 
 export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed';
 
-export interface SubscribersTable {
+/**
+ * What a person typed, one column per field of the sign-up form, named as the field
+ * (src/shared/signup-schema.ts): a field added there is a column here, and its migration adds it.
+ */
+type TypedColumns = Pick<SignupInput, SignupField>;
+
+export interface SubscribersTable extends TypedColumns {
   id: string;
-  email: string;
   /** Lower-cased email: the identity of an address for duplicates and search. */
   email_key: string;
-  name: string;
-  comment: string;
   status: SubscriberStatus;
   created_at: IsoTime;
   updated_at: IsoTime;

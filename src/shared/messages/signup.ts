@@ -23,6 +23,13 @@ export const signupFieldCodes = [
 ] as const;
 export type SignupFieldCode = (typeof signupFieldCodes)[number];
 
+/**
+ * The form's fields. The schema (src/shared/signup-schema.ts) is where a field is defined; this
+ * list is checked against it there (a field in one and not the other does not compile), so the
+ * words' types can name the fields without importing zod.
+ */
+export type SignupFieldName = 'name' | 'email' | 'comment';
+
 /** What is wrong with a sign-up message as a whole (only a program sends these; the form cannot). */
 export type SignupFormCode = 'form.unknownFields' | 'form.shape';
 
@@ -39,7 +46,8 @@ export interface SignupLimits {
 
 /** The sign-up form's own words: its labels and button, and why a field was refused, by code. */
 export interface SignupMessages {
-  labels: { name: string; email: string; comment: string; website: string };
+  /** One per field of the form (signupFields), and the honeypot's. */
+  labels: Record<SignupFieldName | 'website', string>;
   optional: string;
   /** Stored with each sign-up as what the person agreed to: a change needs a new consentVersion. */
   consent: string;
@@ -54,7 +62,8 @@ export interface SignupMessages {
 /** The server's answers to a sign-up (JSON and the no-JavaScript page alike). */
 export interface SignupAnswers {
   success: string;
-  formErrors: Record<SignupFormCode, string>;
+  /** `fields`: every field's label as a list in this language; `required`: the required ones. */
+  formErrors: Record<SignupFormCode, (fields: { fields: string; required: string }) => string>;
   oneMorePress: string;
   tooMany: (wait: { seconds: number }) => string;
   unreadable: string;

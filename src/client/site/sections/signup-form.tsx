@@ -4,7 +4,7 @@ import {
   fieldErrorText,
   parseSignup,
   signupFields,
-  signupLimits,
+  signupInputs,
   signupContract,
   signupReplyErrors,
   type SignupField,
@@ -113,30 +113,35 @@ export function SignupForm({
       onSubmit={onSubmit}
       aria-busy={status === 'sending'}
     >
-      <div className="field">
-        <label htmlFor="signup-name">{words.labels.name}</label>
-        <input {...fieldProps('name')} type="text" autoComplete="name" required maxLength={signupLimits.name} />
-        {errorText('name')}
-      </div>
-      <div className="field">
-        <label htmlFor="signup-email">{words.labels.email}</label>
-        <input
-          {...fieldProps('email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          maxLength={signupLimits.email}
-        />
-        {errorText('email')}
-      </div>
-      <div className="field">
-        <label htmlFor="signup-comment">
-          {words.labels.comment} <span className="optional">{words.optional}</span>
-        </label>
-        <textarea {...fieldProps('comment')} rows={5} maxLength={signupLimits.comment} />
-        {errorText('comment')}
-      </div>
+      {signupFields.map((field) => {
+        const spec = signupInputs[field];
+        const limits = { required: spec.required, maxLength: spec.maxLength };
+        return (
+          <div className="field" key={field}>
+            <label htmlFor={`signup-${field}`}>
+              {words.labels[field]}
+              {spec.required ? null : (
+                <>
+                  {' '}
+                  <span className="optional">{words.optional}</span>
+                </>
+              )}
+            </label>
+            {spec.kind === 'textarea' ? (
+              <textarea {...fieldProps(field)} rows={5} {...limits} />
+            ) : (
+              <input
+                {...fieldProps(field)}
+                type={spec.kind}
+                {...(spec.autoComplete ? { autoComplete: spec.autoComplete } : {})}
+                {...(spec.inputMode ? { inputMode: spec.inputMode } : {})}
+                {...limits}
+              />
+            )}
+            {errorText(field)}
+          </div>
+        );
+      })}
       {/* Honeypot: off-screen and out of the tab order; people never fill it, bots do. */}
       <div className="hp" aria-hidden="true">
         <label htmlFor="signup-website">{words.labels.website}</label>

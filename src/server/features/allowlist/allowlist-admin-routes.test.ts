@@ -6,6 +6,7 @@ import { auditPageSchema } from '../../../shared/admin/audit-schema.ts';
 import { apiErrorSchema } from '../../../shared/api-error.ts';
 import { parseSiteContent } from '../../../shared/content-schema.ts';
 import { adminApiPaths, apiPaths } from '../../../shared/paths.ts';
+import { signupSchema } from '../../../shared/signup-schema.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { testAccount } from '../../test/test-account.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
@@ -39,7 +40,7 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
         .transaction()
         .execute((trx) =>
           signupBatchWith().run(trx, [
-            { input: { name: 'Ada', email, comment: '' }, meta: { now: t.clock(), page: '/' } },
+            { input: signupSchema.parse({ name: 'Ada', email }), meta: { now: t.clock(), page: '/' } },
           ]),
         );
     const [confirmed] = await signUp('linked@example.com');

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/allowlist/allowlist-schema.ts';
 import { answerLocale } from '../../plugins/request-locale.ts';
 import { pagePaths } from '../../../shared/paths.ts';
+import { signupSchema } from '../../../shared/signup-schema.ts';
 import { signupBatchWith } from '../signups/index.ts';
 import { apiError, type ApiErrorCode } from '../../../shared/api-error.ts';
 import type { WalletMode } from '../../../shared/content-schema.ts';
@@ -231,7 +232,8 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       // The page's language, which its script sends (src/client/lib/answer-language.ts).
       const locale = answerLocale(request, true);
       const result = await app.committer.runIn(signups, {
-        input: { name: request.body.name, email: request.body.email, comment: '' },
+        // Through the sign-up's schema, so every other field takes its default, as on the form.
+        input: signupSchema.parse({ name: request.body.name, email: request.body.email }),
         meta: {
           now,
           page: pagePaths.home,

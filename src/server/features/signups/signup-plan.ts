@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import { defaultLocale, type Locale } from '../../../shared/locales.ts';
-import type { SignupInput } from '../../../shared/signup-schema.ts';
+import { signupFields, type SignupField, type SignupInput } from '../../../shared/signup-schema.ts';
 import { timeOrderedId } from '../../lib/time-ordered-id.ts';
 import type { Database, SubscribersTable, SubscriberStatus } from '../../store/schema.ts';
 import { newOutboxRow, type Suppressions } from '../mail/index.ts';
@@ -35,16 +35,12 @@ export interface SignupResult {
 const iso = (d: Date) => d.toISOString();
 
 /**
- * What a sign-up stores of what was typed: every field of the schema but the honeypot and the locale. A field
- * added to the schema lands here by itself, and the compiler asks for its column (schema.ts).
+ * What a sign-up stores of what was typed: the form's fields (signupFields), never a hidden one
+ * (the honeypot; the locale, stored from the sign-up's meta). A field added to the schema lands
+ * here by itself, in the column of its name (SubscribersTable takes its columns from the schema).
  */
-function typedFields(input: SignupInput): Omit<SignupInput, 'website' | 'locale'> {
-  const fields = { ...input };
-  delete fields.website;
-  // Stored as the subscriber's locale from the sign-up's meta, which the route takes from here.
-  delete fields.locale;
-  return fields;
-}
+const typedFields = (input: SignupInput): Pick<SignupInput, SignupField> =>
+  Object.fromEntries(signupFields.map((field) => [field, input[field]])) as Pick<SignupInput, SignupField>;
 
 const outboxRow = (subscriberId: string, now: Date) => newOutboxRow(CONFIRMATION_KIND, subscriberId, now);
 

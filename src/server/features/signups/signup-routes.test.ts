@@ -114,8 +114,9 @@ describe('POST /signup with JSON (JavaScript on)', () => {
     expect(res.statusCode).toBe(400);
     const { error } = res.json<ApiErrorBody>();
     expect(error.fields).toEqual({ form: 'form.unknownFields' });
+    // The fields are named from the form's field list, by their labels (formErrorText).
     expect(error.message).toBe(
-      'Please correct the highlighted fields. This form takes only a name, an email address and a comment.',
+      'Please correct the highlighted fields. This form takes only these fields: Name, Email, and Comment.',
     );
     expect(await countRows('subscribers')).toBe(0);
   });

@@ -7,6 +7,7 @@ import { apiError, apiErrorSchema } from '../../../shared/api-error.ts';
 import { csrfContract } from '../../../shared/csrf-contract.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import {
+  formErrorText,
   signupFieldErrors,
   signupFields,
   signupContract,
@@ -128,7 +129,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       const signupAnswers = answersIn(locale);
       // A fault in the message as a whole has no field to sit beside: it follows the notice.
       const message = errors.form
-        ? `${signupWords.invalid} ${signupAnswers.formErrors[errors.form]}`
+        ? `${signupWords.invalid} ${formErrorText(signupAnswers, signupWords, errors.form, locale)}`
         : signupWords.invalid;
       return answer(request, reply, 400, { code: 'invalid_fields', message, errors });
     }

@@ -222,10 +222,10 @@ for (const { dialect, skip, label } of dialectCases) {
       const batch = signupBatchWith(rotated);
       const meta = { now: clock(), page: '/' };
       const blocked = await committer.runIn(batch, {
-        input: { name: 'B', email: 'Blocked@Example.com', comment: '' },
+        input: signupSchema.parse({ name: 'B', email: 'Blocked@Example.com' }),
         meta,
       });
-      const fine = await committer.runIn(batch, { input: { name: 'F', email: 'fine@example.com', comment: '' }, meta });
+      const fine = await committer.runIn(batch, { input: signupSchema.parse({ name: 'F', email: 'fine@example.com' }), meta });
       expect(blocked).toMatchObject({ outcome: 'created', emailQueued: false });
       expect(fine).toMatchObject({ outcome: 'created', emailQueued: true });
       const queued = await store.db.selectFrom('outbox').select('subscriber_id').execute();
@@ -233,7 +233,7 @@ for (const { dialect, skip, label } of dialectCases) {
       // Signing up again later (past the cooldown) still queues nothing.
       clock.advance(24 * 60 * 60_000);
       const again = await committer.runIn(batch, {
-        input: { name: 'B', email: 'blocked@example.com', comment: '' },
+        input: signupSchema.parse({ name: 'B', email: 'blocked@example.com' }),
         meta: { now: clock(), page: '/' },
       });
       expect(again).toMatchObject({ emailQueued: false });
