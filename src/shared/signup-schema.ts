@@ -117,6 +117,8 @@ export const signupSchema = z.strictObject({
 });
 
 export type SignupInput = z.output<typeof signupSchema>;
+/** A sign-up as sent: a field with a default may be left out. */
+export type SignupWireInput = z.input<typeof signupSchema>;
 
 /**
  * The schema's fields that people never type: the honeypot (never stored, never shown) and the

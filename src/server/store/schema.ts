@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { SignupField, SignupInput } from '../../shared/signup-schema.ts';
+import type { SignupField, SignupInput, SignupWireInput } from '../../shared/signup-schema.ts';
 
 // Times are ISO-8601 UTC strings (`2026-11-21T12:00:00.000Z`) in both dialects: they sort as text,
 // read the same in SQLite and PostgreSQL, and `substr(t, 1, 10)` is the day in both.
@@ -11,8 +11,12 @@ export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed';
 /**
  * What a person typed, one column per field of the sign-up form, named as the field
  * (src/shared/signup-schema.ts): a field added there is a column here, and its migration adds it.
+ * A field the schema defaults (the comment: '') has the same default in its column, so a row
+ * written without it (a seed, an import) takes it.
  */
-type TypedColumns = Pick<SignupInput, SignupField>;
+type TypedColumns = {
+  [K in SignupField]: undefined extends SignupWireInput[K] ? Generated<SignupInput[K]> : SignupInput[K];
+};
 
 export interface SubscribersTable extends TypedColumns {
   id: string;
