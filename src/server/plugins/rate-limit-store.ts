@@ -1,6 +1,7 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
+import { spendBoth } from '../lib/shared-or-local.ts';
 import type { SharedRedis } from './redis.ts';
 
 interface Count {
@@ -62,18 +63,21 @@ class SharedOrLocalStore implements FastifyRateLimitStore {
       );
       return;
     }
-    this.shared
-      .orLocal(
-        () =>
-          countIn(this.remote, key, timeWindow, max).then((count) => {
-            this.remember(key, count, max);
-            return count;
-          }),
-        () => local,
-        {
-          merge: (shared, mine) => (mine.current > shared.current ? mine : shared),
-          unreadable: () => ({ current: max + 1, ttl: timeWindow }),
-        },
+    local
+      .then((mine) =>
+        spendBoth(
+          this.shared,
+          mine,
+          () =>
+            countIn(this.remote, key, timeWindow, max).then((count) => {
+              this.remember(key, count, max);
+              return count;
+            }),
+          {
+            stricter: (shared, own) => (own.current > shared.current ? own : shared),
+            blocked: { current: max + 1, ttl: timeWindow },
+          },
+        ),
       )
       .then(
         (count) => callback(null, count),

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { UnreadableCounter } from '../../lib/shared-or-local.ts';
+import { spendBoth, UnreadableCounter, writeBoth } from '../../lib/shared-or-local.ts';
 import type { SharedRedis } from '../../plugins/redis.ts';
 
 // Failed sign-ins back off, by three counts (docs/decisions/0029):
@@ -179,28 +179,24 @@ export function sharedOrLocalFailureCounters(
   const shared = redisFailureCounters(redis, policy);
   const local = own ?? memoryFailureCounters(undefined, policy);
   return {
-    blockedUntil: (key, now) =>
-      redis.orLocal(
-        () => shared.blockedUntil(key, now),
-        () => local.blockedUntil(key, now),
-        { merge: laterBlock, unreadable: () => now + FIRST_BLOCK_MS },
-      ),
-    async recordFailure(key, now) {
-      await local.recordFailure(key, now);
-      // An unreadable counter cannot take another failure; the block above already holds.
-      await redis.orLocal(
+    blockedUntil: async (key, now) =>
+      spendBoth(redis, await local.blockedUntil(key, now), () => shared.blockedUntil(key, now), {
+        stricter: laterBlock,
+        blocked: now + FIRST_BLOCK_MS,
+      }),
+    // An unreadable counter cannot take another failure; the block above already holds.
+    recordFailure: (key, now) =>
+      writeBoth(
+        redis,
+        () => local.recordFailure(key, now),
         () => shared.recordFailure(key, now),
-        () => undefined,
-        { unreadable: () => undefined },
-      );
-    },
-    async reset(key) {
-      await local.reset(key);
-      await redis.orLocal(
+      ),
+    reset: (key) =>
+      writeBoth(
+        redis,
+        () => local.reset(key),
         () => shared.reset(key),
-        () => undefined,
-      );
-    },
+      ),
   };
 }
 
