@@ -1,3 +1,4 @@
+import { translatedLocales } from '../../../shared/locales.ts';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OperatorRole } from '../../../shared/admin/roles.ts';
@@ -17,7 +18,7 @@ const CLEAN = 'Hello **holders**.\n\nThe presale opens [soon](https://dh.example
 const SCAM = 'URGENT: send ETH to 0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359 to claim your tokens.';
 const SCAM_HEX = /fB6916095ca1df60bB79Ce92cE3Ea74c37c5d359/i;
 /** What the audit log says of an English-only broadcast's locales (decision 0048). */
-const english = 'versions en; English for es, pt-br, zh-cn, ar';
+const english = `versions en; English for ${translatedLocales.join(', ')}`;
 
 describe.each(dialectCases)('four eyes on a broadcast ($label)', ({ dialect, skip }) => {
   let store: TestStore;
