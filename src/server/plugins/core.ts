@@ -32,14 +32,6 @@ declare module 'fastify' {
     store: Store;
     /** Durable writes from requests go through here (one commit per burst; see group-commit.ts). */
     committer: GroupCommitter;
-    /**
-     * The mail's writes (the outbox worker's claims and marks, a confirmation's token): the same
-     * committer on SQLite, where there is one writer and sharing a commit shares its WAL sync; a
-     * second one on PostgreSQL, where a commit waits in the database and concurrent commits share a
-     * WAL flush. There the mail's writes run beside the sign-ups' batches rather than inside them,
-     * still one transaction at a time (decision 0053).
-     */
-    mailCommitter: GroupCommitter;
     keys: Keys;
   }
 }
@@ -54,15 +46,12 @@ export const clockPlugin = fp(
 /** The store is opened and migrated by the caller, who also closes it after the app. */
 export const storePlugin = fp(
   async (app: FastifyInstance, opts: { store: Store }) => {
-    const committer = new GroupCommitter(opts.store.db, undefined, undefined, opts.store.batchDurability);
-    const mailCommitter = opts.store.dialect === 'sqlite' ? committer : new GroupCommitter(opts.store.db);
+    const committer = new GroupCommitter(opts.store.db);
     app.decorate('store', opts.store);
     app.decorate('committer', committer);
-    app.decorate('mailCommitter', mailCommitter);
     // Whatever requests queued is committed before the caller closes the store.
     app.addHook('onClose', async () => {
       await committer.idle();
-      await mailCommitter.idle();
     });
   },
   { name: 'dh-store', fastify: '5.x' },

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { type BatchDurability, sqliteWalSync } from './sqlite-wal-sync.ts';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -16,11 +15,6 @@ export interface Store {
   dialect: Dialect;
   /** Where the data lives, without credentials, for logs. */
   description: string;
-  /**
-   * SQLite's file store: how a group committer's batches are made durable with the event loop free
-   * (sqlite-wal-sync.ts). Unset elsewhere: PostgreSQL's COMMIT already waits in the database.
-   */
-  batchDurability?: BatchDurability;
   close: () => Promise<void>;
 }
 
@@ -186,8 +180,8 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     if (target !== ':memory:') ownerOnly(target);
     const sqlite = new SqliteDatabase(target);
     // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before
-    // we answer (https://www.sqlite.org/pragma.html#pragma_synchronous). The group committer's
-    // batches get the same durability with the event loop free (batchDurability below).
+    // we answer (https://www.sqlite.org/pragma.html#pragma_synchronous); the group committer makes
+    // that one sync a burst.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
@@ -211,16 +205,13 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
             onRecovery: () => process.emitWarning('SQLite checkpoints are back on their own thread.'),
           })
         : null;
-    const batchDurability = target === ':memory:' ? undefined : sqliteWalSync(sqlite, `${target}-wal`);
     return {
       db,
       dialect,
       description: `sqlite:${target}`,
-      ...(batchDurability ? { batchDurability } : {}),
       close: async () => {
         await checkpointer?.stop();
         await db.destroy();
-        await batchDurability?.close();
       },
     };
   }

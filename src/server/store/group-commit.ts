@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.ts';
-import type { BatchDurability } from './sqlite-wal-sync.ts';
 import { isStoreUnavailable, StoreUnavailableError } from './store-errors.ts';
 
 export type Job<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -87,14 +86,7 @@ export class GroupCommitter {
     private readonly db: Kysely<Database>,
     private readonly maxBatch = 200,
     private readonly deadlineMs = COMMIT_DEADLINE_MS,
-    /** Given (SQLite's file store), each batch and retry runs through it: its sync off the event loop. */
-    private readonly durability?: BatchDurability,
   ) {}
-
-  /** `work` on the database, made durable by the store's own means when it has them. */
-  private durably<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.durability ? this.durability.run(this.db, work) : work(this.db);
-  }
 
   run<T>(job: Job<T>): Promise<T> {
     return this.enqueue<T>({ job });
@@ -210,7 +202,7 @@ export class GroupCommitter {
       const kind = batch[0]?.kind;
       const alone = kind?.runAlone !== undefined && batch.every((item) => item.kind === kind);
       try {
-        const results = await this.durably((db) => this.runBatch(db, batch, alone));
+        const results = await this.runBatch(this.db, batch, alone);
         batch.forEach((item, i) => resolveItem(item, results[i]));
       } catch (batchError) {
         // A lone job that failed in a transaction of its own would fail again. A batch that ran
@@ -221,10 +213,13 @@ export class GroupCommitter {
         else {
           for (const item of batch) {
             if (item.done) continue;
-            await this.durably((db) => db.transaction().execute((trx) => runOne(trx, item))).then(
-              (value) => resolveItem(item, value),
-              (error: unknown) => rejectItem(item, error),
-            );
+            await this.db
+              .transaction()
+              .execute((trx) => runOne(trx, item))
+              .then(
+                (value) => resolveItem(item, value),
+                (error: unknown) => rejectItem(item, error),
+              );
           }
         }
       }

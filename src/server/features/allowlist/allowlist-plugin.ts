@@ -54,7 +54,6 @@ export const allowlistFeature = fp(
       fastify: [
         'store',
         'committer',
-        'mailCommitter',
         'clock',
         'keys',
         'pages',

@@ -77,10 +77,9 @@ export const mailPlugin = fp(
       mailer,
       kinds,
       clock: app.clock,
-      // SQLite: the sign-ups' committer, sharing their fsync. PostgreSQL: the mail's own, beside
-      // them: a claim (an UPDATE over the pending queue) inside a sign-up batch made every sign-up
-      // of it wait, in a transaction of five round trips (core.ts, decision 0053).
-      committer: app.mailCommitter,
+      // The sign-ups' committer: one writer, one commit for a burst's writes (on PostgreSQL a
+      // second committer for the mail made a viral hour's p99 worse, not better: decision 0061).
+      committer: app.committer,
       // Visitors first: during a burst the confirmations are spaced, not the sign-ups (decision 0051).
       visitorPace: new VisitorFirstPace(),
       ...(opts.broadcastRatePerSec ? { broadcastRatePerSec: opts.broadcastRatePerSec } : {}),
@@ -154,6 +153,6 @@ export const mailPlugin = fp(
     name: 'dh-mail',
     fastify: '5.x',
     dependencies: ['dh-store', 'dh-clock', 'dh-keys', 'dh-redis', 'dh-jobs', 'dh-metrics'],
-    decorators: { fastify: ['store', 'committer', 'mailCommitter', 'clock', 'keys', 'redis', 'jobs', 'metrics'] },
+    decorators: { fastify: ['store', 'committer', 'clock', 'keys', 'redis', 'jobs', 'metrics'] },
   },
 );

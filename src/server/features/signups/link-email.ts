@@ -18,8 +18,7 @@ export interface LinkComposerOptions {
    * fsync) with the sign-ups and outbox writes of the moment. Written on `db` on its own, each
    * email's token was a commit of its own, an fsync on the event loop per email: while the worker
    * drained a queue after a burst, that held every sign-up waiting (docs/decisions/0047, second
-   * session). On PostgreSQL the server passes the mail's own committer, beside the sign-ups'
-   * (decision 0053). Without it (tests, scripts), `db`.
+   * session). Without it (tests, scripts), `db`.
    */
   committer?: Pick<GroupCommitter, 'runIn'>;
   content: SiteContent;
@@ -27,13 +26,13 @@ export interface LinkComposerOptions {
   keys: Keys;
 }
 
-/** A feature's composer options from the app: the mail's committer, with the worker's claims and marks (core.ts, decision 0053). */
+/** A feature's composer options from the app: the app's committer, which the worker's claims and marks share. */
 export const linkComposerOptions = (
   app: FastifyInstance,
   opts: { content: SiteContent; publicUrl: string },
 ): LinkComposerOptions => ({
   db: app.store.db,
-  committer: app.mailCommitter,
+  committer: app.committer,
   content: opts.content,
   publicUrl: opts.publicUrl,
   keys: app.keys,
@@ -55,9 +54,8 @@ export interface LinkTokens {
 
 /**
  * Token writes for the group committer. One alone is one UPDATE, atomic by itself, so it needs no
- * BEGIN and COMMIT: on PostgreSQL, where the mail has a committer of its own and a worker sending
- * one email at a time writes one token per batch, that is one round trip an email instead of
- * three (decision 0053).
+ * BEGIN and COMMIT: on PostgreSQL, a worker sending one email at a time between bursts writes one
+ * token per batch, one round trip an email instead of three (decision 0053).
  */
 export function linkTokens(store: LinkTokens['store']): LinkTokens {
   const batch: BatchKind<TokenWrite, void> = {

@@ -39,7 +39,6 @@ export const signupsFeature = fp(
       fastify: [
         'store',
         'committer',
-        'mailCommitter',
         'clock',
         'keys',
         'pages',
