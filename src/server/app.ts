@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fastPaths = new FastPaths();
   // One line a request at most, the same rule for Fastify's routes and the fast paths.
   const requestLog = new RequestLog(env.LOG_REQUESTS === 'on');
-  // One reading of the client's address, for Fastify's request.ip and for the fast paths.
+  // TRUST_PROXY as the function Fastify reads request.ip with (a hop count included).
   const trust = trustProxyFn(env.TRUST_PROXY);
   const app: FastifyInstance = Fastify({
     logger: loggerOptions(env, deps.logStream),
@@ -203,9 +203,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: env.PUBLIC_URL,
     retentionDays: env.VISIT_RETENTION_DAYS,
     visitsPerMinute: env.VISIT_RATE_LIMIT,
-    fastPaths,
-    headersFor,
-    trust,
   });
   await app.register(allowlistFeature, {
     mode: content.wallet.mode,

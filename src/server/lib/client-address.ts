@@ -1,9 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 
-// Whom a request comes from, worked out once for Fastify's `request.ip` and for the fast paths
-// that answer before Fastify (decision 0052): the same trust function, and the same library
-// Fastify asks with it (@fastify/proxy-addr), so both read the same client from the same request.
+// Whom a request comes from: Fastify's `request.ip`, with TRUST_PROXY compiled once into the
+// trust function Fastify asks (@fastify/proxy-addr's, as Fastify compiles it).
 
 /** Which hops are trusted proxies: none, all, the N nearest, or the addresses/CIDRs listed. */
 export type TrustProxy = boolean | number | string;
@@ -23,10 +21,3 @@ export function trustProxyFn(option: TrustProxy): false | TrustFn {
   return proxyAddr.compile(option.split(',').map((v) => v.trim()));
 }
 
-/** The client's address as Fastify's `request.ip` gives it; undefined once the socket is gone. */
-export function clientAddress(req: IncomingMessage, trust: false | TrustFn): string | undefined {
-  if (trust === false) return req.socket.remoteAddress;
-  // proxy-addr starts from the socket's address; without one there is nobody to name.
-  if (req.socket.remoteAddress === undefined) return undefined;
-  return proxyAddr(req, trust);
-}

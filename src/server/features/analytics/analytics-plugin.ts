@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { dayOf } from '../../lib/days.ts';
-import type { TrustFn } from '../../lib/client-address.ts';
-import type { FastPaths } from '../../lib/fast-paths.ts';
 import { errorText } from '../../lib/log-safe.ts';
-import type { HeadersFor } from '../../plugins/security-headers.ts';
 import { intervalJob, scheduledJob } from '../../plugins/jobs.ts';
 import { type BeaconDropReason, provideBeaconMetrics } from './beacon-metrics.ts';
 import { AudienceSums, nextPresetChange, offerAudienceSums } from './audience-sums.ts';
@@ -13,7 +10,6 @@ import { purgeAnalytics } from './retention.ts';
 import { MemoryVisitBudget, SharedOrLocalVisitBudget } from './visit-budget.ts';
 import { BotVerdicts } from './visit-filter.ts';
 import { VisitRecorder } from './visit-recorder.ts';
-import { visitFastPath } from './visit-fast-path.ts';
 import { visitIntake } from './visit-intake.ts';
 import { registerVisitRoutes } from './visit-routes.ts';
 import { DailySalts } from './visitor-hash.ts';
@@ -42,9 +38,6 @@ export const analyticsFeature = fp(
       publicUrl: string;
       retentionDays: number;
       visitsPerMinute: number;
-      fastPaths: FastPaths;
-      headersFor: HeadersFor;
-      trust: false | TrustFn;
     },
   ) => {
     const warn = (what: string) => (error: unknown) => app.log.warn({ err: errorText(error) }, what);
@@ -87,14 +80,6 @@ export const analyticsFeature = fp(
       afterReply,
     });
     registerVisitRoutes(app, intake);
-    opts.fastPaths.add(
-      visitFastPath(intake, {
-        headersFor: opts.headersFor,
-        trust: opts.trust,
-        underPressure: () => app.isUnderPressure(),
-        onError: warn('visit not counted'),
-      }),
-    );
 
     const flushAll = async () => {
       await Promise.all(inFlight);

@@ -10,8 +10,8 @@ import { skipReason, type BotVerdicts } from './visit-filter.ts';
 import type { VisitRecorder } from './visit-recorder.ts';
 import { visitorHash, type DailySalts } from './visitor-hash.ts';
 
-// What a beacon does once it is answered, in one place for the route and for its fast path
-// (decision 0052), so that both count, skip and drop a beacon the same way by construction.
+// What a beacon does once it is answered: the route answers 204 first, then hands it here to be
+// filtered, budgeted, placed and counted.
 
 export interface VisitIntakeDeps {
   recorder: VisitRecorder;

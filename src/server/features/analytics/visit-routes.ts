@@ -5,8 +5,8 @@ import { visitBeaconSchema } from '../../../shared/visit-schema.ts';
 import type { VisitIntake } from './visit-intake.ts';
 
 // Only our own pages, in every locale, are counted by name, so a forged beacon cannot fill "top
-// pages" with junk (page-locale.ts). Most beacons are answered before Fastify by the same intake
-// (visit-fast-path.ts); this route answers the rest, and every beacon in tests that inject.
+// pages" with junk (page-locale.ts). Every beacon is answered here: an answer before Fastify
+// (decision 0052) did not move a viral hour's headroom, so it went (decision 0061).
 
 /** The beacon's own body limit: a beacon is a few hundred bytes. */
 export const VISIT_BODY_LIMIT = 4096;
