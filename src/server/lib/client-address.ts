@@ -20,4 +20,3 @@ export function trustProxyFn(option: TrustProxy): false | TrustFn {
   if (typeof option === 'number') return (_address, hop) => hop < option;
   return proxyAddr.compile(option.split(',').map((v) => v.trim()));
 }
-

@@ -51,17 +51,7 @@ export const allowlistFeature = fp(
       'dh-mail',
     ],
     decorators: {
-      fastify: [
-        'store',
-        'committer',
-        'clock',
-        'keys',
-        'pages',
-        'protection',
-        'geo',
-        'outbox',
-        'suppressions',
-      ],
+      fastify: ['store', 'committer', 'clock', 'keys', 'pages', 'protection', 'geo', 'outbox', 'suppressions'],
     },
   },
 );

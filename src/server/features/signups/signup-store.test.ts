@@ -225,7 +225,10 @@ for (const { dialect, skip, label } of dialectCases) {
         input: signupSchema.parse({ name: 'B', email: 'Blocked@Example.com' }),
         meta,
       });
-      const fine = await committer.runIn(batch, { input: signupSchema.parse({ name: 'F', email: 'fine@example.com' }), meta });
+      const fine = await committer.runIn(batch, {
+        input: signupSchema.parse({ name: 'F', email: 'fine@example.com' }),
+        meta,
+      });
       expect(blocked).toMatchObject({ outcome: 'created', emailQueued: false });
       expect(fine).toMatchObject({ outcome: 'created', emailQueued: true });
       const queued = await store.db.selectFrom('outbox').select('subscriber_id').execute();
