@@ -38,6 +38,12 @@ export const siteContent = {
     intro: 'Join our email list to stay ahead with exclusive perks and bonuses...',
   },
   closingLine: 'Diamond Hand is for the true HODLERS',
+  // What invites earn, on each person's invite page (optional). Promise only what a person checks
+  // and grants (docs/decisions/0060-referral-invites.md): never tokens, money or an on-chain allocation.
+  referrals: {
+    reward:
+      'The 100 people with the most confirmed invites get a guaranteed allowlist spot, checked by our team before it is granted. Invites earn no tokens and no money.',
+  },
   riskNotice: 'Crypto assets are volatile. Nothing on this site is financial advice.',
   social: {
     twitter: { label: 'Twitter', url: 'https://twitter.com/DiamondHandDH' },

@@ -22,6 +22,7 @@ const files = [
   'link-pages.ts',
   'page-chrome.ts',
   'privacy.ts',
+  'referrals.ts',
   'signup.ts',
   'suppression-reasons.ts',
   'wallet-link.ts',

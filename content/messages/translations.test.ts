@@ -48,6 +48,8 @@ const keptAsEnglish: Record<string, string> = {
   'pageChrome.titled': 'only parameters',
   'allowlist.walletRefusals.statement.join': 'EIP-4361: a statement is ASCII; the server checks English',
   'allowlist.walletRefusals.statement.leave': 'EIP-4361: a statement is ASCII; the server checks English',
+  'referrals.shareX': "a network's own name (the invite page's share links)",
+  'referrals.shareTelegram': "a network's own name (the invite page's share links)",
 };
 /** Names kept in English in every locale (the brand, products, settings' own names). */
 const keptNames = new Set(

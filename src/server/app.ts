@@ -23,6 +23,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { redisPlugin } from './plugins/redis.ts';
 import { securityHeadersFor, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { writeProtectionPlugin } from './plugins/write-protection.ts';
+import { referralCapsOf, referralsFeature } from './features/referrals/index.ts';
 import { signupsFeature } from './features/signups/index.ts';
 import { pagesPlugin, sendUnreadableAddressPage } from './features/site/index.ts';
 import type { SiteBuild } from './features/site/index.ts';
@@ -193,6 +194,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Features.
   await app.register(siteFeature, { build });
+  // Before the sign-ups: they note who came through whose invite link, and decide it at confirmation.
+  await app.register(referralsFeature, { caps: referralCapsOf(env), publicUrl: env.PUBLIC_URL, content });
   await app.register(signupsFeature, {
     content,
     publicUrl: env.PUBLIC_URL,

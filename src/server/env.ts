@@ -3,6 +3,7 @@ import { allowlistEnv } from './features/allowlist/allowlist-config.ts';
 import { analyticsEnv } from './features/analytics/analytics-config.ts';
 import { broadcastEnv } from './features/broadcast/broadcast-config.ts';
 import { defaultMailFrom, mailEnv, mailEnvProblems } from './features/mail/mail-config.ts';
+import { referralsEnv } from './features/referrals/referrals-config.ts';
 import { signupsEnv } from './features/signups/signups-config.ts';
 import { subscribersEnv } from './features/subscribers/subscribers-config.ts';
 import { parseKeyText } from './store/data-keys.ts';
@@ -140,6 +141,7 @@ export const envSlices = [
   broadcastEnv,
   analyticsEnv,
   allowlistEnv,
+  referralsEnv,
 ] as const;
 
 type Fields<T extends readonly z.ZodObject[]> = T extends readonly [

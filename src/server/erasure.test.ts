@@ -11,7 +11,8 @@ import { createScratchDatabase, type ScratchDatabase } from '../../bench/lib/pos
 import { ConsoleClient, makeOperator, type TestOperator } from './test/admin-kit.ts';
 import { openStore } from './store/database.ts';
 import { insertSubscriber } from './test/fixtures.ts';
-import { buildTestApp, type TestApp } from './test/built-app.ts';
+import { buildTestApp, memoryMailer, type TestApp } from './test/built-app.ts';
+import { inviteCodeIn, joinFrom, referralTestEnv } from './test/referral-kit.ts';
 import {
   dialectCases,
   openTestStore,
@@ -286,3 +287,71 @@ describe.skipIf(!testPostgresUrl)(
     );
   },
 );
+
+// Invite links (docs/decisions/0060-referral-invites.md): erasing a referrer (A) and a person they
+// invited (B) takes their codes and every attribution to or from them (the foreign keys cascade),
+// and leaves no byte of their codes or addresses in the SQLite file or its WAL.
+describe.each(dialectCases)('erasure of a referrer and of a person they invited ($label)', ({ dialect, skip }) => {
+  const REFERRER = 'Ann.Referrer@example.com';
+  const INVITED = 'Ben.Invited@example.net';
+  const STAYS = 'kim.stays@example.org';
+  let store: TestStore;
+  let t: TestApp;
+  const codes = new Map<string, string>();
+
+  beforeAll(async () => {
+    if (skip) return;
+    store = await openTestStore(dialect);
+    const mailer = memoryMailer();
+    t = await buildTestApp({ store, mailer, env: referralTestEnv });
+    codes.set(REFERRER, inviteCodeIn((await joinFrom(t, mailer, { email: REFERRER, ip: '203.0.113.1' })).body));
+    const invite = codes.get(REFERRER) ?? '';
+    codes.set(INVITED, inviteCodeIn((await joinFrom(t, mailer, { email: INVITED, ip: '203.0.113.2', invite })).body));
+    codes.set(STAYS, inviteCodeIn((await joinFrom(t, mailer, { email: STAYS, ip: '203.0.113.3', invite })).body));
+    expect(await store.db.selectFrom('referral_attributions').select('status').execute()).toEqual([
+      { status: 'counted' },
+      { status: 'counted' },
+    ]);
+    const op = await makeOperator(store.db, `referral-eraser-${dialect}@example.com`, t.clock());
+    const c = new ConsoleClient(t.app);
+    await c.signIn(op, t.clock());
+    for (const email of [REFERRER, INVITED]) {
+      const { id } = await store.db
+        .selectFrom('subscribers')
+        .select('id')
+        .where('email_key', '=', email.toLowerCase())
+        .executeTakeFirstOrThrow();
+      const res = await c.post(subscriberApiPath(adminApiPaths.subscriberErase, id), { confirmEmail: email });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    if (skip) return;
+    await t.close();
+    await store.destroy();
+  });
+
+  it.skipIf(skip)(
+    'removes their codes and every attribution to or from them; the one who stays keeps theirs',
+    async () => {
+      const left = await store.db.selectFrom('referral_codes').select('code').execute();
+      expect(left.map((r) => r.code)).toEqual([codes.get(STAYS)]);
+      // Kim came through Ann's link: with Ann erased, that attribution is gone too.
+      expect(await store.db.selectFrom('referral_attributions').selectAll().execute()).toEqual([]);
+    },
+  );
+
+  it.skipIf(skip || dialect !== 'sqlite')(
+    'neither the SQLite file nor its WAL holds a byte of their codes or addresses',
+    () => {
+      const file = store.url.slice('sqlite:'.length);
+      const dataFiles = [file, `${file}-wal`].filter((f) => existsSync(f));
+      // The scan finds what is there: the person kept, and her code.
+      expect(dataFiles.some((f) => holds(f, STAYS))).toBe(true);
+      expect(dataFiles.some((f) => holds(f, codes.get(STAYS) ?? ''))).toBe(true);
+      for (const email of [REFERRER, INVITED])
+        for (const text of [email, email.toLowerCase(), codes.get(email) ?? ''])
+          for (const f of dataFiles) expect(holds(f, text), `${text} in ${f}`).toBe(false);
+    },
+  );
+});

@@ -30,6 +30,11 @@ const socialLinkSchema = z.object({
   url: httpsUrl,
 });
 
+// What invites earn, in the team's words, shown on each person's invite page (issue 33,
+// docs/decisions/0060-referral-invites.md). Optional: unset, the page says nothing about it. Say
+// what a person checks and grants, never an allocation the product makes on chain.
+const referralsWordsSchema = z.object({ reward: text(300) }).strict();
+
 /**
  * The content file's own words in another locale: everything a visitor reads that the team wrote
  * (the name, ticker, links and switches are the same in every language). The FAQ is the same
@@ -44,6 +49,7 @@ const contentWordsSchema = z
     closingLine: text(120),
     riskNotice: text(300),
     faq: z.array(z.object({ question: text(200), answer: text(1000) }).strict()),
+    referrals: referralsWordsSchema.optional(),
   })
   .strict();
 export type ContentWords = z.infer<typeof contentWordsSchema>;
@@ -128,6 +134,7 @@ const siteContentSchema = z
     }),
     closingLine: text(120),
     riskNotice: text(300),
+    referrals: referralsWordsSchema.optional(),
     social: z.object({
       twitter: socialLinkSchema,
       telegram: socialLinkSchema,
@@ -163,6 +170,20 @@ const siteContentSchema = z
     }
   })
   .check((ctx) => {
+    // A page never mixes languages: what invites earn is said in every locale, or in none.
+    if (ctx.value.referrals === undefined) return;
+    for (const locale of translatedLocales) {
+      if (ctx.value.translations[locale].referrals === undefined) {
+        ctx.issues.push({
+          code: 'custom',
+          path: ['translations', locale, 'referrals'],
+          message: 'must say what invites earn in this language too (the English file says it)',
+          input: undefined,
+        });
+      }
+    }
+  })
+  .check((ctx) => {
     if (ctx.value.presaleDate !== null && ctx.value.presaleUrl === null) {
       ctx.issues.push({
         code: 'custom',
@@ -191,6 +212,7 @@ export function contentIn(content: SiteContent, locale: Locale): SiteContent {
     closingLine: words.closingLine,
     riskNotice: words.riskNotice,
     faq: content.faq.map((item, i) => ({ ...item, ...words.faq[i] })),
+    ...(words.referrals === undefined ? {} : { referrals: words.referrals }),
   };
 }
 

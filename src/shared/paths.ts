@@ -19,6 +19,11 @@ export const pagePaths = {
    * opening it shows the wallet and a button; only the press (a POST here) links it.
    */
   walletLink: '/wallet-link',
+  /**
+   * A confirmed person's own invite page (their link, share buttons, how many confirmed), reached
+   * by a signed link in their emails (`?id=…&sig=…`); opening it changes nothing.
+   */
+  invite: '/invite',
   /** Reserved for the operators' console. */
   admin: '/admin',
 } as const;
@@ -99,6 +104,7 @@ export const adminPaths = {
   sessions: '/admin/sessions',
   suppressions: '/admin/suppressions',
   allowlist: '/admin/allowlist',
+  referrals: '/admin/referrals',
   audit: '/admin/audit',
   /** The console's own Vite build (content-hashed files, never in the public page's bundle). */
   assets: '/admin/assets/',
@@ -174,6 +180,11 @@ export const adminApiPaths = {
   allowlistFreeze: '/api/admin/allowlist/freeze',
   allowlistFreezeApprove: '/api/admin/allowlist/freeze/approve',
   allowlistReopen: '/api/admin/allowlist/reopen',
+  // Invite links (issue 33): the report (GET; a viewer gets counts only); one referrer (POST,
+  // audited); the top referrers with their addresses (POST, fresh proof, audited) as CSV.
+  referrals: '/api/admin/referrals',
+  referrerDetails: '/api/admin/referrals/:id/details',
+  referrersCsv: '/api/admin/referrals/csv',
 } as const;
 
 /** A path of adminApiPaths with its `:id` filled in. */

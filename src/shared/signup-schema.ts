@@ -114,6 +114,10 @@ export const signupSchema = z.strictObject({
   // The language of the page the form is on (a hidden field): the answer, the confirmation email
   // and every later email are written in it. Missing means the default (English).
   locale: z.optional(z.enum(locales, { error: 'form.shape' satisfies SignupFormCode })),
+  // The code of the friend's invite link the visitor came through (a hidden field). Any text is
+  // taken (within the body's 16 KB) and a malformed or unknown code ignored, never refused, never
+  // stored: the sign-up works as usual (server/features/referrals).
+  invite: z.optional(z.string()),
 });
 
 export type SignupInput = z.output<typeof signupSchema>;
@@ -121,10 +125,10 @@ export type SignupInput = z.output<typeof signupSchema>;
 export type SignupWireInput = z.input<typeof signupSchema>;
 
 /**
- * The schema's fields that people never type: the honeypot (never stored, never shown) and the
- * page's locale (a hidden field the form carries).
+ * The schema's fields that people never type: the honeypot (never stored, never shown), the
+ * page's locale and a friend's invite code (hidden fields the form carries).
  */
-const hidden = ['website', 'locale'] as const;
+const hidden = ['website', 'locale', 'invite'] as const;
 type Hidden = (typeof hidden)[number];
 /** The form's fields, in order, read from the schema: a field added there is one here. */
 export type SignupField = Exclude<keyof typeof signupSchema.shape, Hidden>;

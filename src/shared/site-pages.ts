@@ -2,6 +2,7 @@
 // server's render and the browser's hydrate agree on the exact same props.
 import type { Locale } from './locales.ts';
 import type { WalletMode } from './content-schema.ts';
+import type { InviteView } from './referrals.ts';
 import type { SignupView } from './signup-schema.ts';
 
 export type SitePageName = 'home' | 'privacy' | 'not-found' | 'notice';
@@ -35,6 +36,8 @@ export interface SitePageProps {
   wallet?: WalletProps;
   /** The home page after a sign-up posted without JavaScript. */
   signup?: SignupView;
+  /** The home page reached through a friend's invite link: the code the form carries (well-formed). */
+  invite?: string;
   /** The 'notice' page: what a confirm or unsubscribe link is about, or what pressing it did. */
   notice?: Notice;
 }
@@ -44,6 +47,8 @@ export interface Notice {
   message: string;
   /** The one thing to do here: a button that POSTs a plain form (opening the page does nothing). */
   action?: NoticeAction;
+  /** A confirmed person's invite link, share links and count (the confirmed page, the invite page). */
+  invite?: InviteView;
 }
 
 interface NoticeAction {

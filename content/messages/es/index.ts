@@ -11,6 +11,7 @@ import { httpErrorMessages } from './http-errors.ts';
 import { linkPageMessages } from './link-pages.ts';
 import { pageChromeMessages } from './page-chrome.ts';
 import { privacyMessages } from './privacy.ts';
+import { referralsMessages } from './referrals.ts';
 import { signupAnswers, signupMessages } from './signup.ts';
 import { walletWords } from './wallet.ts';
 import { walletMessages, walletPageWords, walletRefusals } from './allowlist.ts';
@@ -31,4 +32,5 @@ export const messages: Messages = {
   broadcastEmail: broadcastEmailMessages,
   suppressionReasons: suppressionReasonMessages,
   httpErrors: httpErrorMessages,
+  referrals: referralsMessages,
 };

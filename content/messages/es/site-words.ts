@@ -12,6 +12,10 @@ export const siteWords: ContentWords = {
     intro: 'Únete a nuestra lista de correo y entérate primero de ventajas y bonos exclusivos...',
   },
   closingLine: 'Diamond Hand es para los verdaderos HODLers',
+  referrals: {
+    reward:
+      'Las 100 personas con más invitaciones confirmadas obtienen un lugar garantizado en la allowlist, revisado por nuestro equipo antes de concederlo. Las invitaciones no dan tokens ni dinero.',
+  },
   riskNotice: 'Los criptoactivos son volátiles. Nada en este sitio es asesoramiento financiero.',
   faq: [
     {

@@ -12,6 +12,10 @@ export const siteWords: ContentWords = {
     intro: 'Entre na nossa lista de e-mail e saia na frente com vantagens e bônus exclusivos...',
   },
   closingLine: 'A Diamond Hand é para os verdadeiros HODLers',
+  referrals: {
+    reward:
+      'As 100 pessoas com mais convites confirmados ganham uma vaga garantida na allowlist, verificada pela nossa equipe antes de ser concedida. Convites não rendem tokens nem dinheiro.',
+  },
   riskNotice: 'Criptoativos são voláteis. Nada neste site é aconselhamento financeiro.',
   faq: [
     {

@@ -11,6 +11,9 @@ export const siteWords: ContentWords = {
     intro: '加入我们的邮件列表，抢先获得专属福利和奖励……',
   },
   closingLine: 'Diamond Hand 属于真正的 HODLer',
+  referrals: {
+    reward: '确认邀请最多的前 100 人将获得有保证的白名单名额，由我们的团队核实后授予。邀请不会带来代币或金钱。',
+  },
   riskNotice: '加密资产波动剧烈。本网站的任何内容均不构成投资建议。',
   faq: [
     {

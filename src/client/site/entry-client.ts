@@ -28,6 +28,7 @@ const islands: Islands = {
   signup: { wake: 'visible', load: () => import('./islands/signup-island.tsx') },
   wallet: { wake: 'interaction', load: () => import('./islands/wallet-island.tsx') },
   allowlist: { wake: 'interaction', load: () => import('./islands/allowlist-island.ts') },
+  copy: { wake: 'interaction', load: () => import('./islands/copy-island.ts') },
 };
 
 const isIslandName = (name: string | undefined): name is IslandName => !!name && Object.hasOwn(islands, name);

@@ -1,6 +1,7 @@
 import { pagePaths } from '../../shared/paths.ts';
 import type { Notice } from '../../shared/site-pages.ts';
 import { usePage } from './page-context.tsx';
+import { InviteShare } from './sections/invite-share.tsx';
 
 // The page an email link opens. Opening it changes nothing (mail scanners open every link); when
 // there is something to do, the one button posts a plain form, so it works without JavaScript.
@@ -12,6 +13,7 @@ export function NoticePage({ notice }: { notice: Notice | undefined }) {
     <section className="prose notice" aria-labelledby="notice-title">
       <h1 id="notice-title">{notice?.title ?? content.name}</h1>
       <p>{notice?.message}</p>
+      {notice?.invite ? <InviteShare invite={notice.invite} /> : null}
       {action ? (
         <form method="post" action={action.href} aria-labelledby="notice-title">
           {Object.entries(action.fields ?? {}).map(([name, value]) => (

@@ -10,10 +10,10 @@ import { LanguageOffer } from './sections/language-offer.tsx';
 import { SiteHeader } from './sections/site-header.tsx';
 import { pagePaths } from '../../shared/paths.ts';
 
-function PageBody({ page, signup, notice, presale, wallet }: Omit<SitePageProps, 'year' | 'locale'>) {
+function PageBody({ page, signup, notice, presale, wallet, invite }: Omit<SitePageProps, 'year' | 'locale'>) {
   switch (page) {
     case 'home':
-      return <HomePage signup={signup} presale={presale} wallet={wallet} />;
+      return <HomePage signup={signup} presale={presale} wallet={wallet} invite={invite} />;
     case 'notice':
       return <NoticePage notice={notice} />;
     case 'privacy':
@@ -32,14 +32,14 @@ const pathOf = (page: SitePageProps['page']): string => (page === 'privacy' ? pa
  * whole: the few parts that respond to a person are islands (see islands/island.tsx) that wake
  * on their own.
  */
-export function SitePage({ page, year, locale, signup, notice, presale, wallet }: SitePageProps) {
+export function SitePage({ page, year, locale, signup, notice, presale, wallet, invite }: SitePageProps) {
   return (
     <PageContextProvider value={pageContextFor(locale)}>
       <Clouds />
       <div className="page">
         <SiteHeader wallet={wallet} />
         <main id="main">
-          <PageBody page={page} signup={signup} notice={notice} presale={presale} wallet={wallet} />
+          <PageBody page={page} signup={signup} notice={notice} presale={presale} wallet={wallet} invite={invite} />
         </main>
         <SiteFooter year={year} path={pathOf(page)} />
       </div>

@@ -26,6 +26,7 @@ import { walletLinkConfirmationMigration } from './migrations/0024-wallet-link-c
 import { policyRefusalsMigration } from './migrations/0027-policy-refusals.ts';
 import { signInTriesMigration } from './migrations/0025-sign-in-tries.ts';
 import { broadcastEditorsMigration } from './migrations/0026-broadcast-editors.ts';
+import { referralsMigration } from './migrations/0028-referrals.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -60,6 +61,7 @@ export const migrationsWith = (secrets: SecretBox | undefined): Record<string, M
   '0025-sign-in-tries': signInTriesMigration,
   '0026-broadcast-editors': broadcastEditorsMigration,
   '0027-policy-refusals': policyRefusalsMigration,
+  '0028-referrals': referralsMigration,
 });
 
 /**

@@ -392,6 +392,33 @@ export interface AllowlistSnapshotsTable {
   registration_after: 'open' | 'closed';
 }
 
+/** A confirmed person's invite code (migration 0028): one each, 128 random bits, base64url. */
+export interface ReferralCodesTable {
+  subscriber_id: string;
+  code: string;
+  /** Keyed hash of the client network the code was made from (lib/client-network.ts); never an address. */
+  network_key: string | null;
+  created_at: IsoTime;
+}
+
+/** Why an invite counted or did not (docs/decisions/0060-referral-invites.md). */
+export type ReferralStatus = 'pending' | 'counted' | 'same_network' | 'same_mailbox' | 'disposable' | 'capped';
+
+/** Who came through whose code (migration 0028): one per invited person, the first code they came with. */
+export interface ReferralAttributionsTable {
+  invited_id: string;
+  referrer_id: string;
+  /** Keyed hash of the invited sign-up's client network; never an address. */
+  network_key: string | null;
+  /** The sign-up's time. */
+  created_at: IsoTime;
+  status: ReferralStatus;
+  /** When the invited person confirmed and the status was decided; null while pending. */
+  decided_at: IsoTime | null;
+  /** The invited address's domain, for the console's clusters. */
+  invited_domain: string | null;
+}
+
 export interface Database {
   personal_data_reads: PersonalDataReadsTable;
   operators: OperatorsTable;
@@ -423,4 +450,6 @@ export interface Database {
   allowlist_link_requests: AllowlistLinkRequestsTable;
   allowlist_link_mail: AllowlistLinkMailTable;
   allowlist_snapshots: AllowlistSnapshotsTable;
+  referral_codes: ReferralCodesTable;
+  referral_attributions: ReferralAttributionsTable;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { signupsByInviteSchema } from './referrals.ts';
 
 // The operators' console, Audience screen: the period query and the report, shared by the console
 // and the server's routes. Days are UTC calendar days, YYYY-MM-DD, inclusive at both ends.
@@ -101,6 +102,8 @@ export const audienceReportSchema = z.object({
    * sign-ups by the locale they signed up in (subscribers still on the list).
    */
   locales: z.array(z.object({ locale: z.string(), ...countsSchema, signups: z.number() })),
+  /** The period's sign-ups that came through an invite link and those that did not, each with its confirmation rate. */
+  invites: signupsByInviteSchema,
 });
 export type AudienceReport = z.output<typeof audienceReportSchema>;
 

@@ -52,6 +52,13 @@ import {
   subscriberListReplySchema,
   subscribersCsvRequestSchema,
 } from './subscribers.ts';
+import {
+  referralsQuerySchema,
+  referralsReportSchema,
+  referrerDetailSchema,
+  referrerIdParamsSchema,
+  referrersCsvRequestSchema,
+} from './referrals.ts';
 import { suppressionIdParamsSchema, suppressionListQuerySchema, suppressionListSchema } from './suppressions.ts';
 
 // Every endpoint of the operators' console, one contract each (src/shared/route-contract.ts): the
@@ -482,4 +489,32 @@ export const allowlistReopenContract = consoleContract({
   body: emptyBodySchema,
   reply: messageReplySchema,
   errors: [...proven],
+});
+
+// Invite links (issue 33): the report is everyone's, but a viewer's reply holds counts only (the
+// route decides by role); one referrer's address and their invites by day are a sender's, read on
+// purpose and audited; the top referrers with addresses, to reward them, need fresh proof.
+export const referralsContract = consoleContract({
+  method: 'GET',
+  path: adminApiPaths.referrals,
+  role: 'viewer',
+  query: referralsQuerySchema,
+  reply: referralsReportSchema,
+  errors: [...read, 'invalid_fields'],
+});
+export const referrerDetailsContract = consoleContract({
+  method: 'POST',
+  path: adminApiPaths.referrerDetails,
+  role: 'sender',
+  params: referrerIdParamsSchema,
+  reply: referrerDetailSchema,
+  errors: [...proven, 'not_found'],
+});
+export const referrersCsvContract = consoleContract({
+  method: 'POST',
+  path: adminApiPaths.referrersCsv,
+  role: 'sender',
+  body: referrersCsvRequestSchema,
+  reply: { file: 'text/csv' },
+  errors: proven,
 });

@@ -11,6 +11,7 @@ import type { HttpErrorMessages } from './http-errors.ts';
 import type { LinkPageMessages } from './link-pages.ts';
 import type { PageChromeMessages } from './page-chrome.ts';
 import type { PrivacyMessages } from './privacy.ts';
+import type { ReferralsMessages } from './referrals.ts';
 import type { SignupAnswers, SignupMessages } from './signup.ts';
 import type { SuppressionReasonMessages } from './suppression-reasons.ts';
 import type { WalletButtonWords } from './wallet.ts';
@@ -32,4 +33,5 @@ export interface Messages {
   broadcastEmail: BroadcastEmailMessages;
   suppressionReasons: SuppressionReasonMessages;
   httpErrors: HttpErrorMessages;
+  referrals: ReferralsMessages;
 }

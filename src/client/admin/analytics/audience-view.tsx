@@ -13,6 +13,7 @@ import type { ApiResult } from '../../lib/http.ts';
 import { useApiData } from '../console/console-context.tsx';
 import { Notice } from '../console/field.tsx';
 import { DailyChart } from './daily-chart.tsx';
+import { InviteSignups } from './invite-signups.tsx';
 import { audienceContract, audienceLiveContract } from '../../../shared/admin/contracts.ts';
 import { callContract } from '../../lib/call-contract.ts';
 
@@ -202,6 +203,7 @@ export function AudienceView() {
                 detail: `${l.signups} sign-up${l.signups === 1 ? '' : 's'}`,
               }))}
             />
+            <InviteSignups invites={report.invites} />
           </div>
           <p className="cs-hint">
             Languages: visits by the language of the page (its address: /es/, /pt-br/, /zh-cn/, /ar/; English at /),

@@ -8,6 +8,7 @@ import { BroadcastView } from '../broadcast/broadcast-view.tsx';
 import { SessionsView } from '../operators/sessions-view.tsx';
 import { SubscribersView } from '../subscribers/subscribers-view.tsx';
 import { SuppressionsView } from '../mail/suppressions-view.tsx';
+import { ReferralsView } from '../referrals/referrals-view.tsx';
 
 interface ViewEntry {
   label: string;
@@ -29,6 +30,7 @@ const entries: Record<ConsoleViewKey, ViewEntry> = {
   sessions: { label: 'Sessions', role: 'viewer', Component: SessionsView },
   suppressions: { label: 'Suppressions', role: 'sender', Component: SuppressionsView },
   allowlist: { label: 'Allowlist', role: 'sender', Component: AllowlistView },
+  referrals: { label: 'Referrals', role: 'viewer', Component: ReferralsView },
   audit: { label: 'Audit log', role: 'sender', Component: AuditView },
 };
 

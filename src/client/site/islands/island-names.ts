@@ -9,11 +9,13 @@ export interface IslandProps {
   // Its four short sentences ride in the props rather than in a chunk per locale: no request more.
   wallet: { words: Messages['wallet'] };
   /** The sign-up form: React, woken when the visitor nears or touches it. */
-  signup: { initial?: SignupView; locale: Locale };
+  signup: { initial?: SignupView; locale: Locale; invite?: string };
   /** The allowlist's connect: plain script (no React), woken by the first sign of intent. */
   allowlist: { chainId: number; locale: Locale };
   /** The presale countdown: a few lines of plain script, started at load (it ticks unasked). */
   countdown: { opensAt: string; locale: Locale };
+  /** The invite link's copy button: a few lines of plain script, woken by the first sign of intent. */
+  copy: { copied: string };
 }
 
 export type IslandName = keyof IslandProps;

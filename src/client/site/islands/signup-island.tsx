@@ -11,5 +11,8 @@ export async function prepare(props: IslandProps['signup']): Promise<(container:
   ]);
   setConnectionWords(connection);
   return (container) =>
-    hydrateIsland(container, <SignupForm initial={props.initial} words={words} locale={props.locale} />);
+    hydrateIsland(
+      container,
+      <SignupForm initial={props.initial} words={words} locale={props.locale} invite={props.invite} />,
+    );
 }

@@ -26,11 +26,14 @@ export function SignupForm({
   initial,
   words,
   locale,
+  invite,
 }: {
   initial?: SignupView | undefined;
   words: SignupMessages;
   /** The page's locale: the no-JavaScript answer and the privacy link are its pages. */
   locale: Locale;
+  /** The code of the friend's invite link the visitor came through: sent with the form. */
+  invite?: string | undefined;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [status, setStatus] = useState<Status>(initial ? initial.status : 'idle');
@@ -149,6 +152,8 @@ export function SignupForm({
       </div>
       {/* The page's language: the answer and every email to this person are written in it. */}
       <input type="hidden" name="locale" value={locale} />
+      {/* The friend's invite code, if the visitor came through their link (either way of sending). */}
+      {invite ? <input type="hidden" name="invite" value={invite} /> : null}
       <p className="consent">
         {words.consent} <a href={localePath(locale, pagePaths.privacy)}>{words.privacyLink}</a>
       </p>

@@ -9,6 +9,7 @@ import {
 import { addDays } from '../../lib/days.ts';
 import type { Database } from '../../store/schema.ts';
 import { signupsPerDay, signupsPerLocale } from '../signups/index.ts';
+import { signupsByInvite } from '../referrals/index.ts';
 import { type Period, resolvePeriod } from './audience-period.ts';
 import { citiesByCountry, grouped, topOf, totalsOf } from './audience-ranking.ts';
 import { type AudienceSums, audienceSumsOf, type Sums } from './audience-sums.ts';
@@ -98,6 +99,7 @@ export async function audienceOverview(
       views: r.views,
     })),
     locales: localeRows,
+    invites: await signupsByInvite(db, period.from, period.to),
   };
 }
 

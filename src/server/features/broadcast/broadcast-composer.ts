@@ -3,6 +3,7 @@ import { defaultLocale, isLocale, type Locale } from '../../../shared/locales.ts
 import { versionFor } from '../../../shared/admin/broadcast-schema.ts';
 import type { Composer, MailMessage } from '../mail/index.ts';
 import type { Keys } from '../../plugins/core.ts';
+import { invitePageUrl } from '../referrals/index.ts';
 import { confirmedRecipient, unsubscribeUrl } from '../signups/index.ts';
 import type { Database } from '../../store/schema.ts';
 import { broadcastEmails, renderBody } from './broadcast-render.ts';
@@ -12,7 +13,7 @@ interface RenderedVersion {
   /** The locale the version is written in (English for a locale that falls back to it). */
   locale: Locale;
   /** Its email for one recipient, from the text and MIME body built once (broadcastEmails). */
-  emailTo: (to: string, unsubscribeUrl: string) => MailMessage;
+  emailTo: (to: string, unsubscribeUrl: string, invitePageUrl: string) => MailMessage;
 }
 
 /**
@@ -83,7 +84,11 @@ export function broadcastComposer(opts: {
     }
     const theirs = isLocale(to.locale) ? to.locale : defaultLocale;
     const version = text.version(theirs);
-    // Their language's unsubscribe page, whichever version they were sent (decision 0050).
-    return version.emailTo(to.email, unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id, theirs));
+    // Their language's unsubscribe and invite pages, whichever version they were sent (decision 0050).
+    return version.emailTo(
+      to.email,
+      unsubscribeUrl(opts.publicUrl, opts.keys, row.subscriber_id, theirs),
+      invitePageUrl(opts.publicUrl, opts.keys, row.subscriber_id, theirs),
+    );
   };
 }

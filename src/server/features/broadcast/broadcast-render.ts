@@ -159,6 +159,11 @@ export function broadcastEmail(opts: {
   body: RenderedBody;
   to: string;
   unsubscribeUrl: string;
+  /**
+   * The reader's own invite page (a signed link, features/referrals), beside the unsubscribe link;
+   * left out for a test send, which goes to no subscriber.
+   */
+  invitePageUrl?: string;
   /** The version's locale; English when left out. */
   locale?: Locale;
   /** A test send says so at the top. */
@@ -172,9 +177,8 @@ export function broadcastEmail(opts: {
   const stop = words.stop({ site: siteName });
   const e = escapeHtml;
   const testNote = 'This is a test send of a broadcast; subscribers have not received it.';
-  const text = [...(opts.test ? [testNote, ''] : []), body.text, '', '--', why, `${stop}: ${unsubscribeUrl}`].join(
-    '\n',
-  );
+  const links = footerLinks(opts, { unsubscribeUrl, invitePageUrl: opts.invitePageUrl });
+  const text = [...(opts.test ? [testNote, ''] : []), body.text, '', '--', why, `${stop}: ${links.text}`].join('\n');
   const html = `<!doctype html><html lang="${e(tag)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
     subject,
   )}</title></head><body style="margin:0;padding:24px;background:#c9ecff;font-family:Arial,Helvetica,sans-serif;color:#0b1d4d">
@@ -182,9 +186,9 @@ export function broadcastEmail(opts: {
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:3px solid #0b1d4d;border-radius:16px">
 <tr><td style="padding:28px;font-size:16px;line-height:1.5">
 ${opts.test ? `<p dir="ltr" lang="en" style="padding:8px 12px;background:#fff3c4;border-radius:8px">${e(testNote)}</p>\n` : ''}${body.html}
-<p style="font-size:12px;line-height:1.5;color:#24407f;margin-top:28px">${e(why)}<br><a href="${e(
-    unsubscribeUrl,
-  )}" style="color:#24407f">${e(stop)}</a></p>
+<p style="font-size:12px;line-height:1.5;color:#24407f;margin-top:28px">${e(why)}<br><a href="${
+    links.html
+  }" style="color:#24407f">${e(opts.invitePageUrl === undefined ? stop : messagesFor(locale).referrals.pageLink)}</a></p>
 </td></tr></table></td></tr></table></body></html>`;
   return {
     to: opts.to,
@@ -196,21 +200,49 @@ ${opts.test ? `<p dir="ltr" lang="en" style="padding:8px 12px;background:#fff3c4
 }
 
 /**
+ * The footer's per-recipient part, as one run of text: the unsubscribe link, and when the reader
+ * has an invite page, the words and markup between it and that page's link, and the link. One run,
+ * so a version's MIME body keeps one place per recipient to fill (mime-template.ts).
+ */
+function footerLinks(
+  opts: { siteName: string; locale?: Locale },
+  urls: { unsubscribeUrl: string; invitePageUrl: string | undefined },
+): { text: string; html: string } {
+  const e = escapeHtml;
+  const { unsubscribeUrl, invitePageUrl } = urls;
+  if (invitePageUrl === undefined) return { text: unsubscribeUrl, html: e(unsubscribeUrl) };
+  const locale = opts.locale ?? defaultLocale;
+  const invite = messagesFor(locale).referrals.pageLink;
+  const stop = messagesFor(locale).broadcastEmail.stop({ site: opts.siteName });
+  return {
+    text: `${unsubscribeUrl}\n${invite}: ${invitePageUrl}`,
+    html: `${e(unsubscribeUrl)}" style="color:#24407f">${e(stop)}</a><br><a href="${e(invitePageUrl)}`,
+  };
+}
+
+/**
  * broadcastEmail for many recipients of one version: the email is written once, with a
- * placeholder where the unsubscribe link goes, and its MIME body is built once, at the first
+ * placeholder where the footer's links go (the unsubscribe link and the reader's invite page), and its MIME body is built once, at the first
  * recipient (mime-template.ts); each recipient's copy then differs only in its To, its link (in
  * both parts and in List-Unsubscribe) and the headers the outbox adds. The same email, for each,
  * as broadcastEmail writes it with their link (issue 32).
  */
 export function broadcastEmails(
-  opts: Omit<Parameters<typeof broadcastEmail>[0], 'to' | 'unsubscribeUrl'>,
-): (to: string, unsubscribeUrl: string) => MailMessage {
+  opts: Omit<Parameters<typeof broadcastEmail>[0], 'to' | 'unsubscribeUrl' | 'invitePageUrl'>,
+): (to: string, unsubscribeUrl: string, invitePageUrl: string) => MailMessage {
   const placeholder = newPlaceholder();
-  const shell = broadcastEmail({ ...opts, to: '', unsubscribeUrl: placeholder });
+  // The email as broadcastEmail writes it, with the footer's per-recipient run (footerLinks: the
+  // unsubscribe link to the invite page's link) as the placeholder.
+  const written = broadcastEmail({ ...opts, to: '', unsubscribeUrl: placeholder, invitePageUrl: placeholder });
+  const run = footerLinks(opts, { unsubscribeUrl: placeholder, invitePageUrl: placeholder });
+  const shell = {
+    ...written,
+    text: written.text.replace(run.text, placeholder),
+    html: written.html.replace(run.html, placeholder),
+  };
   let mime: MimeTemplate | undefined;
-  return (to, unsubscribeUrl) => {
-    // broadcastEmail writes the link as it is in the text and escaped in the HTML attribute.
-    const link = { text: unsubscribeUrl, html: escapeHtml(unsubscribeUrl) };
+  return (to, unsubscribeUrl, invitePageUrl) => {
+    const link = footerLinks(opts, { unsubscribeUrl, invitePageUrl });
     mime ??= mimeTemplate(shell.text, shell.html, placeholder, link);
     return {
       ...shell,

@@ -19,8 +19,9 @@ import { purgeExpiredPasskeyChallenges, relyingPartyFor } from '../operators/ind
 import { registerSessionRoutes } from '../operators/index.ts';
 import { registerSignInRoutes } from '../operators/index.ts';
 import { registerSubscriberRoutes } from '../subscribers/index.ts';
+import { registerReferralConsoleRoutes } from '../referrals/index.ts';
 import { signInCounters } from '../operators/index.ts';
-import { purgeOldReads } from '../subscribers/index.ts';
+import { purgeOldReads } from '../audit/index.ts';
 import { purgeExpired } from '../operators/index.ts';
 import { brakeBroadcasts } from '../broadcast/index.ts';
 import { SampleWatch } from '../broadcast/index.ts';
@@ -94,6 +95,7 @@ export const adminFeature = fp(
       registerAudienceRoutes(api);
       registerSuppressionRoutes(api);
       registerAllowlistAdminRoutes(api, { approvals: opts.broadcastApprovals });
+      registerReferralConsoleRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance });
     });
 
     // Every bounce or complaint stored re-checks its broadcast's rates (broadcast-brake.ts), and so

@@ -88,9 +88,15 @@ async function registerIn(app: FastifyInstance, locale: Locale): Promise<void> {
       errorHandler: brokenLink,
     },
     async (request, reply) => {
-      const [status, page] =
-        confirmResultNotice(words)[await confirmSubscriber(app.store.db, request.body.token ?? '', app.clock())];
-      return notice(reply, status, page);
+      let confirmedId: string | undefined;
+      const result = await confirmSubscriber(app.store.db, request.body.token ?? '', app.clock(), (trx, id) => {
+        confirmedId = id;
+        return app.referrals.onConfirmed(trx, request, id);
+      });
+      const [status, page] = confirmResultNotice(words)[result];
+      // A confirmed person sees their invite link, how to share it and their invite page's link.
+      const invite = confirmedId === undefined ? null : await app.referrals.inviteView(confirmedId, locale, true);
+      return notice(reply, status, invite === null ? page : { ...page, invite });
     },
   );
 

@@ -34,8 +34,19 @@ export async function inspectConfirmLink(db: Kysely<Database>, token: string, no
   return row.status === 'confirmed' ? 'already-confirmed' : 'pending';
 }
 
+/**
+ * What else happens when a person confirms, inside the same transaction (the referrals feature:
+ * their invite is decided, their own invite code made); also when they were confirmed already.
+ */
+export type OnConfirmed = (trx: Kysely<Database>, subscriberId: string) => Promise<void>;
+
 /** Presses a confirmation link: single use, valid for 7 days from sending. */
-export async function confirmSubscriber(db: Kysely<Database>, token: string, now: Date): Promise<ConfirmResult> {
+export async function confirmSubscriber(
+  db: Kysely<Database>,
+  token: string,
+  now: Date,
+  onConfirmed?: OnConfirmed,
+): Promise<ConfirmResult> {
   if (!wellFormedToken(token)) return 'invalid';
   return db.transaction().execute(async (trx) => {
     const row = await findConfirmLink(trx, token);
@@ -48,7 +59,10 @@ export async function confirmSubscriber(db: Kysely<Database>, token: string, now
       .where('subscriber_id', '=', row.subscriber_id)
       .where('kind', '=', CONFIRMATION_KIND)
       .execute();
-    if (row.status === 'confirmed') return 'already-confirmed';
+    if (row.status === 'confirmed') {
+      await onConfirmed?.(trx, row.subscriber_id);
+      return 'already-confirmed';
+    }
     await trx
       .updateTable('subscribers')
       .set({
@@ -59,6 +73,7 @@ export async function confirmSubscriber(db: Kysely<Database>, token: string, now
       })
       .where('id', '=', row.subscriber_id)
       .execute();
+    await onConfirmed?.(trx, row.subscriber_id);
     return 'confirmed';
   });
 }

@@ -6,6 +6,7 @@ import { isLocale, type Locale } from '../../../shared/locales.ts';
 import { apiError, apiErrorSchema } from '../../../shared/api-error.ts';
 import { csrfContract } from '../../../shared/csrf-contract.ts';
 import { pagePaths } from '../../../shared/paths.ts';
+import { isInviteCode } from '../../../shared/referrals.ts';
 import {
   formErrorText,
   signupFieldErrors,
@@ -64,6 +65,12 @@ function localeOf(request: FastifyRequest): Locale {
   return isLocale(said) ? said : answerLocale(request, wantsJson(request));
 }
 
+/** The invite code the form carried (read from the raw body, so a refused form keeps it too). */
+function inviteOf(request: FastifyRequest): string | undefined {
+  const said: unknown = (request.body as { invite?: unknown } | null | undefined)?.invite;
+  return isInviteCode(said) ? said : undefined;
+}
+
 // The form's answers (content/messages/<locale>/signup.ts), in each locale.
 const answersIn = (locale: Locale) => messagesFor(locale).signupAnswers;
 
@@ -109,7 +116,7 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
       .code(status)
       .type(html)
       .header('cache-control', 'no-store')
-      .send(app.pages.in(localeOf(request)).renderHomeWithSignup(view));
+      .send(app.pages.in(localeOf(request)).renderHomeWithSignup(view, inviteOf(request)));
   }
 
   // Errors raised before the handler (validation, body too big, wrong type, rate limit, CSRF)
@@ -214,6 +221,13 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
           locale,
           location: { country: place.country, region: place.region, city: place.city },
         },
+      });
+      // Who invited them, if they came through an invite link (the referrals feature decides
+      // whether the code means anything; a sign-up never fails for it).
+      await app.referrals.attribute(request, {
+        invite: input.invite,
+        email: input.email,
+        subscriberId: result.subscriberId,
       });
       if (result.emailQueued) app.outbox.nudge();
       app.metrics.signups.accepted(result.outcome);

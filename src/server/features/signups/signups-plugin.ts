@@ -34,6 +34,7 @@ export const signupsFeature = fp(
       'dh-geo',
       'dh-mail',
       'dh-metrics',
+      'referrals',
     ],
     decorators: {
       fastify: [
@@ -47,6 +48,7 @@ export const signupsFeature = fp(
         'outbox',
         'suppressions',
         'metrics',
+        'referrals',
       ],
     },
   },

@@ -61,7 +61,8 @@ export function siteBuildOf(parts: {
 // shown and its sentence, which the server keeps current to the minute, says it alone; the wallet
 // button only flips on hover and focus, so it does not look clickable. With JavaScript on this
 // <noscript> block is ignored. (The FAQ needs nothing here: <details> works without script.)
-export const noscriptCss = '.countdown-clock{display:none}.presale-slot{min-height:0}.wallet-flip{cursor:default}';
+export const noscriptCss =
+  '.countdown-clock{display:none}.presale-slot{min-height:0}.wallet-flip{cursor:default}.invite-copy{display:none}';
 
 /**
  * The islands' loader and the beacon start only once the first contentful paint is on screen: the

@@ -19,8 +19,16 @@ interface LocaleFiles {
    * only when, those words change; otherwise it is the same bytes, compression and ETag.
    */
   readonly pages: Readonly<Record<StaticPage, MemoryFile>>;
-  /** The home page showing a sign-up result (no-JavaScript answer): rendered per request. */
-  renderHomeWithSignup(signup: SignupView): string;
+  /**
+   * The home page showing a sign-up result (no-JavaScript answer), and carrying the invite code
+   * the form came with, if any: rendered per request.
+   */
+  renderHomeWithSignup(signup: SignupView, invite?: string): string;
+  /**
+   * The home page for a visitor who came through a friend's invite link (a well-formed code): the
+   * line that says so, and the form carrying the code. Rendered per request, never cached.
+   */
+  renderHomeWithInvite(invite: string): string;
   /**
    * A short page about a confirm or unsubscribe link: what it is about and its one button, or what
    * pressing it did. Rendered per request.
@@ -80,6 +88,7 @@ export function buildSiteFiles(opts: {
   return {
     pages: home.pages,
     renderHomeWithSignup: home.renderHomeWithSignup,
+    renderHomeWithInvite: home.renderHomeWithInvite,
     renderNotice: home.renderNotice,
     in: (locale) => byLocale[locale],
     robots: memoryFile(
@@ -187,8 +196,15 @@ function localeFiles(opts: {
   const notFound = page('not-found', titled(words.notFound.title), words.notFound.description);
 
   return {
-    renderHomeWithSignup: (signup) =>
-      render({ ...homeProps(clock()), signup }, fullName, content.description, pagePaths.home),
+    renderHomeWithSignup: (signup, invite) =>
+      render(
+        { ...homeProps(clock()), signup, ...(invite === undefined ? {} : { invite }) },
+        fullName,
+        content.description,
+        pagePaths.home,
+      ),
+    renderHomeWithInvite: (invite) =>
+      render({ ...homeProps(clock()), invite }, fullName, content.description, pagePaths.home),
     renderNotice: (notice) =>
       render({ page: 'notice', year: year(clock()), locale, notice, ...wallet }, titled(notice.title), notice.message),
     pages: {

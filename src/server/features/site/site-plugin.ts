@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { locales } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { filePaths, pagePaths } from '../../../shared/paths.ts';
+import { inviteQueryName, isInviteCode } from '../../../shared/referrals.ts';
 import { sendMemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
 
@@ -18,7 +19,17 @@ export const siteFeature = fp(
     for (const locale of locales) {
       const pages = files.in(locale);
       const home = localePath(locale, pagePaths.home);
-      app.get(home, (request, reply) => sendMemoryFile(request, reply, pages.pages.home));
+      app.get(home, (request, reply) => {
+        // Through a friend's invite link: the same page with one line more and the code in the
+        // form, rendered for this request and kept by no cache (the code is the friend's). Every
+        // other visit, a malformed code's too, is the page from memory, as cacheable as ever.
+        const invite = (request.query as Record<string, unknown> | undefined)?.[inviteQueryName];
+        if (!isInviteCode(invite)) return sendMemoryFile(request, reply, pages.pages.home);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'private, no-store')
+          .send(pages.renderHomeWithInvite(invite));
+      });
       app.get(localePath(locale, pagePaths.privacy), (request, reply) =>
         sendMemoryFile(request, reply, pages.pages.privacy),
       );

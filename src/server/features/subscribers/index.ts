@@ -1,4 +1,3 @@
-export { purgeOldReads } from './personal-data-allowance.ts';
 export { registerSubscriberRoutes } from './subscriber-routes.ts';
 export { eraseSubscriber } from './subscriber-actions.ts';
 export { listSubscribers } from './subscriber-list.ts';

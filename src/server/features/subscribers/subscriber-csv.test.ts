@@ -7,7 +7,7 @@ import { subscribersCsv } from './subscriber-csv.ts';
 import { recordConsentWording } from '../signups/signup-store.ts';
 
 const HEADER =
-  '"Email","Name","Status","Signed up (UTC)","Confirmed (UTC)","Unsubscribed (UTC)","Consent version","Consent given (UTC)","Consent page","Country","Region","City","Comment","Language"';
+  '"Email","Name","Status","Signed up (UTC)","Confirmed (UTC)","Unsubscribed (UTC)","Consent version","Consent given (UTC)","Consent page","Country","Region","City","Comment","Language","Confirmed invites"';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -118,12 +118,12 @@ for (const { dialect, skip, label } of dialectCases) {
       const lines = csv.split('\r\n');
       expect(lines[0]).toBe(HEADER);
       expect(lines[1]).toBe(
-        '"p1@example.com","Zoë, ""the"" Ünïcødé 🚀","pending","2026-11-01T00:01:00.000Z","","","2026-11-21","2026-11-01T00:01:00.000Z","/","FR","Île-de-France","Paris","line one\nline two","en"',
+        '"p1@example.com","Zoë, ""the"" Ünïcødé 🚀","pending","2026-11-01T00:01:00.000Z","","","2026-11-21","2026-11-01T00:01:00.000Z","/","FR","Île-de-France","Paris","line one\nline two","en","0"',
       );
       expect(lines[2]).toBe(
-        `"p2@example.com","'=cmd|"" /C calc""!A0","pending","2026-11-01T00:02:00.000Z","","","2026-11-21","2026-11-01T00:02:00.000Z","/","","","","'+SUM(1)","en"`,
+        `"p2@example.com","'=cmd|"" /C calc""!A0","pending","2026-11-01T00:02:00.000Z","","","2026-11-21","2026-11-01T00:02:00.000Z","/","","","","'+SUM(1)","en","0"`,
       );
-      expect(lines[3]).toMatch(/^"'-dash@example\.com","'@me","pending",.*,"'-1","en"$/);
+      expect(lines[3]).toMatch(/^"'-dash@example\.com","'@me","pending",.*,"'-1","en","0"$/);
       expect(lines[4]).toBe('');
       expect(lines).toHaveLength(5);
     });
@@ -133,10 +133,10 @@ for (const { dialect, skip, label } of dialectCases) {
       await add(2, 'x|@SUM(A1)', 'tab\t-2;+3', 'semi@example.com');
       await add(3, 'Plain; name, here', '');
       const csv = (await text(subscribersCsv(store, {}))).replace(/^\uFEFF/, '');
-      // A `,` reader: 14 cells a row, the cells as typed but for the apostrophes.
+      // A `,` reader: 15 cells a row, the cells as typed but for the apostrophes.
       const rows = parseCsv(csv, ',');
       expect(rows).toHaveLength(4);
-      for (const row of rows) expect(row).toHaveLength(14);
+      for (const row of rows) expect(row).toHaveLength(15);
       expect(rows.map((r) => r[1])).toEqual(['Name', "hi;'=2+3", "x|'@SUM(A1)", 'Plain; name, here']);
       // A `;` reader (a spreadsheet in a locale whose list separator is `;`): no `;` typed into a
       // cell cuts it, since every cell is quoted; each line stays whole (what such a spreadsheet
@@ -152,6 +152,37 @@ for (const { dialect, skip, label } of dialectCases) {
             expect(piece.replace(/^\s*"?/, ''), `${delimiter} ${piece}`).not.toMatch(FORMULA_START);
         }
       }
+    });
+
+    it("ends each row with the person's confirmed invites, counted, never pending or refused ones", async () => {
+      for (let i = 1; i <= 4; i++) await add(i, `Person ${i}`);
+      const at = '2026-11-02T00:00:00.000Z';
+      const ids = new Map(
+        (await store.db.selectFrom('subscribers').select(['id', 'email']).execute()).map((r) => [r.email, r.id]),
+      );
+      const id = (i: number) => ids.get(`p${i}@example.com`) ?? '';
+      const attribution = (invited: number, status: 'counted' | 'pending' | 'same_network') => ({
+        invited_id: id(invited),
+        referrer_id: id(1),
+        network_key: null,
+        created_at: at,
+        status,
+        decided_at: status === 'pending' ? null : at,
+        invited_domain: 'example.com',
+      });
+      await store.db
+        .insertInto('referral_attributions')
+        .values([attribution(2, 'counted'), attribution(3, 'pending'), attribution(4, 'same_network')])
+        .execute();
+      // Batches of 2: the counts are read per batch, and still land on their own rows.
+      const rows = parseCsv((await text(subscribersCsv(store, {}, 2))).replace(/^\uFEFF/, ''), ',');
+      expect(rows.map((r) => [r[0], r.at(-1)])).toEqual([
+        ['Email', 'Confirmed invites'],
+        ['p1@example.com', '1'],
+        ['p2@example.com', '0'],
+        ['p3@example.com', '0'],
+        ['p4@example.com', '0'],
+      ]);
     });
 
     it('streams every row in small batches, oldest first, honouring the status filter and search', async () => {

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { csvStream, neutraliseFormula } from '../../lib/csv.ts';
+import { confirmedInvitesOf } from '../referrals/index.ts';
 import { allRows, type ListFilter, type ListRow, type ListStore } from './subscriber-list.ts';
 
 // The list as a spreadsheet (the writer: src/server/lib/csv.ts). Streamed from keyset batches
@@ -23,7 +24,14 @@ const CSV_COLUMNS = [
   ['locale', 'Language'],
 ] as const satisfies readonly (readonly [keyof ListRow, string])[];
 
-const cells = (row: ListRow): string[] => CSV_COLUMNS.map(([key]) => neutraliseFormula(row[key] ?? ''));
+// After the language, last: people who came through the person's invite link, confirmed and
+// counted (docs/decisions/0060-referral-invites.md). Counted from the attributions per batch.
+const INVITES_HEADER = 'Confirmed invites';
+
+const cells = (row: ListRow, invites: number): string[] => [
+  ...CSV_COLUMNS.map(([key]) => neutraliseFormula(row[key] ?? '')),
+  String(invites),
+];
 
 /**
  * Rows per keyset query. Fewer rows wait in the stream's buffers at a time, so fewer survive long
@@ -44,13 +52,27 @@ export function subscribersCsv(
   onRow?: () => void,
 ): Readable {
   const rows = allRows(store, { ...filter, sort: filter.sort ?? 'oldest' }, batch);
+  // Rows wait in a batch for one query of their invite counts, then go out in order.
+  async function* withInvites(held: ListRow[]) {
+    const counts = await confirmedInvitesOf(
+      store.db,
+      held.map((r) => r.id),
+    );
+    for (const row of held) yield cells(row, counts.get(row.id) ?? 0);
+  }
   return csvStream(
-    CSV_COLUMNS.map(([, header]) => header),
+    [...CSV_COLUMNS.map(([, header]) => header), INVITES_HEADER],
     (async function* () {
+      let held: ListRow[] = [];
       for await (const row of rows) {
         onRow?.();
-        yield cells(row);
+        held.push(row);
+        if (held.length >= batch) {
+          yield* withInvites(held);
+          held = [];
+        }
       }
+      if (held.length > 0) yield* withInvites(held);
     })(),
   );
 }

@@ -11,7 +11,7 @@ import { subscribersCsv } from './subscriber-csv.ts';
 import { finished } from 'node:stream';
 import { audit } from '../audit/index.ts';
 import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from '../operators/index.ts';
-import { countPersonalReads, readsNote, type PersonalReads } from './personal-data-allowance.ts';
+import { countPersonalReads, readsNote, type PersonalReads } from '../audit/index.ts';
 import { mailStatusOf, standingSuppression } from './mail-status.ts';
 import {
   subscriberDetailsContract,

@@ -6,6 +6,7 @@ import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.t
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { postSignupJson, visitPage } from '../../test/visitor.ts';
 import { ConsoleClient, makeOperator } from '../../test/admin-kit.ts';
+import { insertSubscriber } from '../../test/fixtures.ts';
 
 // A viewer never sees a subscriber's personal data (decision 0028, 0029): every route that reads
 // or acts on people refuses them, and nothing a viewer can read carries an address — not even a
@@ -68,6 +69,20 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
     expect((await sender.post(withId(p.broadcastSend, broadcastId))).statusCode).toBe(200);
     await t.app.jobs.runOnce('outbox');
     await t.app.jobs.runOnce('outbox');
+    // A friend came through their invite link and counted: the Referrals report has a referrer.
+    const friend = await insertSubscriber(store.db, 'friend@example.net', { now: t.clock(), status: 'confirmed' });
+    await store.db
+      .insertInto('referral_attributions')
+      .values({
+        invited_id: friend,
+        referrer_id: row.id,
+        network_key: null,
+        created_at: t.clock().toISOString(),
+        status: 'counted',
+        decided_at: t.clock().toISOString(),
+        invited_domain: 'example.net',
+      })
+      .execute();
     viewer = new ConsoleClient(t.app);
     await viewer.signIn(await makeOperator(store.db, `viewer-${dialect}@example.com`, t.clock(), 'viewer'), t.clock());
   });
@@ -112,6 +127,7 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
       withId(p.broadcast, broadcastId),
       withId(p.broadcastPreview, broadcastId),
       p.passkeys,
+      p.referrals,
     ];
     // Every GET a viewer may call is above: asked of the server itself, so a route added later
     // that a viewer can read fails here until its replies are searched too.
@@ -132,6 +148,7 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
         p.broadcast,
         p.broadcastPreview,
         p.passkeys,
+        p.referrals,
       ]),
     );
     const bodies: string[] = [];
@@ -142,7 +159,8 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
     }
     // The broadcast's failure is there, its reason without the address the mail server quoted.
     expect(bodies.join('\n')).toMatch(/Recipient address rejected/);
-    for (const secret of [PERSON.email, 'secret.holder', PERSON.name, PERSON.comment])
+    // Nor the masked address the Referrals list shows a sender (a viewer's report is counts only).
+    for (const secret of [PERSON.email, 'secret.holder', 's•••@', PERSON.name, PERSON.comment])
       expect(bodies.join('\n')).not.toContain(secret);
   });
 });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 
-// How many personal records each operator reads per UTC day, shared by every instance (one row per
+// How many personal records each operator reads per UTC day (subscribers, referrers), shared by every instance (one row per
 // operator and day in the database: migration 0013). A record is one person's details opened, one
 // search, or one row exported (docs/decisions/0029). Within the allowance a session reads freely;
 // past it, each read needs fresh proof (an authenticator code in the last five minutes), which a

@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { messagesFor } from '../../../../content/messages/catalog.ts';
+import { contentIn, type SiteContent } from '../../../shared/content-schema.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import type { InviteView } from '../../../shared/referrals.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
+import type { Database } from '../../store/schema.ts';
+import { invitePageUrl, inviteUrl, shareLinks } from './invite-links.ts';
+import { registerInviteRoutes } from './invite-routes.ts';
+import {
+  attributeSignup,
+  confirmedInvites,
+  decideOnConfirm,
+  ensureInviteCode,
+  inviteCodeOf,
+} from './referral-store.ts';
+import type { ReferralCaps } from './referrals-config.ts';
+
+/** What the sign-up feature asks of invites, at the two moments that matter to them. */
+export interface Referrals {
+  /**
+   * A sign-up came with `invite` (any text): notes who invited whom, or ignores it. Never fails
+   * the sign-up: a fault is logged (without the address) and the sign-up stands.
+   */
+  attribute(
+    request: FastifyRequest,
+    signup: { invite?: string | undefined; email: string; subscriberId: string },
+  ): Promise<void>;
+  /**
+   * The person pressed their confirmation link (inside its transaction, `db`): decides whether
+   * their invite counts, and makes their own invite code.
+   */
+  onConfirmed(db: Kysely<Database>, request: FastifyRequest, subscriberId: string): Promise<void>;
+  /** What the confirmed page and the invite page show; null when the person has no code. */
+  inviteView(subscriberId: string, locale: Locale, withPageLink?: boolean): Promise<InviteView | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    referrals: Referrals;
+  }
+}
+
+// The keyed hash of a client's network: the sign-in back-off's (lib/client-network.ts, keyed by
+// the link keys), under a purpose of its own. Never the address.
+const NETWORK_PURPOSE = 'referral-network';
+
+export interface ReferralsOptions {
+  caps: ReferralCaps;
+  publicUrl: string;
+  content: SiteContent;
+}
+
+/** Invite links: codes, who came through whose, the counting decision, the invite page. */
+export const referralsFeature = fp(
+  async (app: FastifyInstance, opts: ReferralsOptions) => {
+    const networkKey = (request: FastifyRequest) => app.keys.sign(NETWORK_PURPOSE, clientNetwork(request.ip));
+
+    async function inviteView(subscriberId: string, locale: Locale, withPageLink = false): Promise<InviteView | null> {
+      const code = await inviteCodeOf(app.store.db, subscriberId);
+      if (code === null) return null;
+      const words = messagesFor(locale).referrals;
+      const url = inviteUrl(opts.publicUrl, code, locale);
+      const reward = contentIn(opts.content, locale).referrals?.reward;
+      return {
+        url,
+        count: await confirmedInvites(app.store.db, subscriberId),
+        share: shareLinks(url, words),
+        ...(reward === undefined ? {} : { reward }),
+        ...(withPageLink ? { pageUrl: invitePageUrl(opts.publicUrl, app.keys, subscriberId, locale) } : {}),
+      };
+    }
+
+    const referrals: Referrals = {
+      async attribute(request, signup) {
+        if (signup.invite === undefined || signup.invite === '') return;
+        try {
+          await attributeSignup(app.store.db, {
+            code: signup.invite,
+            invitedId: signup.subscriberId,
+            invitedEmail: signup.email,
+            networkKey: networkKey(request),
+            now: app.clock(),
+          });
+        } catch (error) {
+          request.log.warn({ err: error }, 'invite not attributed');
+        }
+      },
+      async onConfirmed(db, request, subscriberId) {
+        const now = app.clock();
+        await decideOnConfirm(db, { invitedId: subscriberId, networkKey: networkKey(request), now, caps: opts.caps });
+        await ensureInviteCode(db, subscriberId, networkKey(request), now);
+      },
+      inviteView,
+    };
+    app.decorate('referrals', referrals);
+    await registerInviteRoutes(app, { networkKey });
+  },
+  {
+    name: 'referrals',
+    fastify: '5.x',
+    dependencies: ['dh-store', 'dh-keys', 'dh-pages', 'dh-clock'],
+    decorators: { fastify: ['store', 'keys', 'pages', 'clock'] },
+  },
+);
