@@ -21,7 +21,10 @@ const chromium = {
 
 // The server's data lives in .e2e-data/ (emptied by the start command below): its own SQLite
 // file and an outbox of .eml files the sign-up tests read the confirmation links from.
-export const E2E_DATA_DIR = '.e2e-data';
+// A run on its own E2E_PORT has folders of its own too: two runs in one checkout must not empty
+// each other's database and outbox.
+const dataSuffix = process.env.E2E_PORT ? `-${PORT}` : '';
+export const E2E_DATA_DIR = `.e2e-data${dataSuffix}`;
 export const E2E_OUTBOX_DIR = `${E2E_DATA_DIR}/outbox`;
 
 // With TEST_POSTGRES_URL set (CI sets it), the console's tests run a second time against a second
@@ -36,7 +39,7 @@ if (!postgresUrl && !process.env.E2E_PG_SKIP_SAID) {
     "The console's browser tests on PostgreSQL are SKIPPED: TEST_POSTGRES_URL is not set (CI sets it; e.g. TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test npx playwright test).",
   );
 }
-const PG_DATA_DIR = '.e2e-data-pg';
+const PG_DATA_DIR = `.e2e-data-pg${dataSuffix}`;
 // The servers' data key (stored secrets are encrypted under it): one per run, reaching the
 // workers through the environment like the database name, so the tests' seeding helpers
 // (e2e/e2e-target.ts) seal operators' secrets as the servers will open them.
