@@ -25,6 +25,8 @@ export interface TestPostfix {
   port: number;
   /** Postfix's own log so far (for a failing test's message). */
   log(): string;
+  /** Asks the queue manager to try every deferred email now (`postfix flush`, i.e. `postqueue -f`). */
+  flush(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -149,6 +151,10 @@ maximal_backoff_time = 1s
     url: `smtp://127.0.0.1:${port}`,
     port,
     log,
+    async flush() {
+      // A failed flush (the master between services) is the next scan's to make up.
+      await run(POSTFIX, ['-c', conf, 'flush'], { timeout: 10_000 }).catch(() => undefined);
+    },
     async stop() {
       await stopIt();
       rmSync(dir, { recursive: true, force: true });
