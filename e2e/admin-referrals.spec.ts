@@ -2,8 +2,8 @@
 // PostgreSQL (named admin-* so the PostgreSQL project runs it too): A confirms and copies their
 // link; B signs up through it with JavaScript, B2 without, both confirm: A's page shows 2. C never
 // confirms; D comes from A's own network, E is A's address with a +tag, F uses a disposable
-// domain: still 2, each refusal on record with its reason. The caps have their server test
-// (features/referrals/referrals-flow.test.ts): the server here keeps the defaults.
+// domain: still 2, each refusal on record with its reason. The network cap holds at its default
+// (three a day); both caps have their server test too (features/referrals/referrals-flow.test.ts).
 // docs/decisions/0060-referral-invites.md
 import { randomInt } from 'node:crypto';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -187,6 +187,36 @@ test('invite links: two friends count (script on and off); unconfirmed, same net
   await expect(panel).toBeVisible();
   for (const reason of ['Same network as the referrer', 'The referrer’s own mailbox', 'Disposable address'])
     await expect(panel.getByText(`Not counted: ${reason}`)).toBeVisible();
+});
+
+test('the cap holds: a fourth confirmed friend from one network in a day is not counted', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const contexts: BrowserContext[] = [];
+  const person = async (ip: string) => {
+    const context = await personAt(browser, ip);
+    contexts.push(context);
+    return context.newPage();
+  };
+  try {
+    const referrer = uniqueEmail('ref-cap');
+    const r = await person(network(20));
+    await signUp(r, '/', referrer, true);
+    await confirm(r, referrer);
+    const url = await r.locator('#invite-link').inputValue();
+    const invitePage = (await r.getByRole('link', { name: words.pageLink }).getAttribute('href')) ?? '';
+    // REFERRALS_PER_NETWORK_DAILY keeps its default, 3: four friends from one network.
+    const friends = [1, 2, 3, 4].map((n) => uniqueEmail(`ref-cap-${n}`));
+    for (const email of friends) {
+      const page = await person(network(21));
+      await signUp(page, url, email, true);
+      await confirm(page, email);
+    }
+    expect(await Promise.all(friends.map(statusOf))).toEqual(['counted', 'counted', 'counted', 'capped']);
+    await r.goto(invitePage);
+    await expect(countOn(r)).toHaveText(words.count({ count: 3 }));
+  } finally {
+    for (const context of contexts) await context.close();
+  }
 });
 
 test('the home page stays cacheable and cookie-free without a code; with one it is private', async ({ request }) => {
