@@ -10,6 +10,7 @@ import {
 } from '../../../shared/admin/contracts.ts';
 import { callContract } from '../../lib/call-contract.ts';
 import type { ApiResult } from '../../lib/http.ts';
+import { ActionHead } from '../console/action-head.tsx';
 import { useApiData, useConsole } from '../console/console-context.tsx';
 import { postForFile, saveFile } from '../console/download.ts';
 import { Notice } from '../console/field.tsx';
@@ -201,9 +202,7 @@ export function AllowlistView() {
                 <th scope="col">Joined</th>
                 <th scope="col">Country</th>
                 <th scope="col">Email</th>
-                <th scope="col">
-                  <span className="cs-visually-hidden">Action</span>
-                </th>
+                <ActionHead />
               </tr>
             </thead>
             <tbody>

@@ -11,6 +11,7 @@ import {
   type SuppressionList,
 } from '../../../shared/admin/suppressions.ts';
 import { callContract } from '../../lib/call-contract.ts';
+import { ActionHead } from '../console/action-head.tsx';
 import { useApiData, useConsole } from '../console/console-context.tsx';
 import { postForFile, saveFile } from '../console/download.ts';
 import { Notice } from '../console/field.tsx';
@@ -101,11 +102,7 @@ export function SuppressionsView() {
                 <th scope="col">Since</th>
                 <th scope="col">Lifted</th>
                 <th scope="col">Subscriber</th>
-                {mayLift ? (
-                  <th scope="col">
-                    <span className="cs-visually-hidden">Action</span>
-                  </th>
-                ) : null}
+                {mayLift ? <ActionHead /> : null}
               </tr>
             </thead>
             <tbody>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionEntry, SessionsReply } from '../../../shared/admin/sessions-schema.ts';
 import type { ApiResult } from '../../lib/http.ts';
+import { ActionHead } from '../console/action-head.tsx';
 import { useApiData, useConsole } from '../console/console-context.tsx';
 import { Notice } from '../console/field.tsx';
 import { PasskeysSection } from './passkeys.tsx';
@@ -69,9 +70,7 @@ export function SessionsView() {
                 <th scope="col">Browser</th>
                 <th scope="col">Signed in</th>
                 <th scope="col">Last seen</th>
-                <th scope="col">
-                  <span className="cs-visually-hidden">Action</span>
-                </th>
+                <ActionHead />
               </tr>
             </thead>
             <tbody>

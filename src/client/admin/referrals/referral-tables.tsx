@@ -6,6 +6,7 @@ import {
   type ReferralsReport,
   type TopReferrer,
 } from '../../../shared/admin/referrals.ts';
+import { ActionHead } from '../console/action-head.tsx';
 import { formatTime } from '../console/format.ts';
 
 export const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
@@ -30,13 +31,6 @@ export function CountCells({ counts }: { counts: { counted: number; pending: num
     </>
   );
 }
-
-/** A buttons column's head: named for screen readers, blank to the eye. */
-const ActionHead = () => (
-  <th scope="col">
-    <span className="cs-visually-hidden">Action</span>
-  </th>
-);
 
 /** Why invites did not count: each reason's count and its share of every decided invite. */
 export function RefusalTable({ report }: { report: ReferralsReport }) {

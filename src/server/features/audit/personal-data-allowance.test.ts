@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction } from '../../../shared/admin/audit-schema.ts';
 import { subscriberDetailSchema } from '../../../shared/admin/subscribers.ts';
 import { adminApiPaths, subscriberApiPath } from '../../../shared/paths.ts';
-import type { Store } from '../../store/database.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { insertConfirmedSubscribers } from '../../test/fixtures.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
 import { countPersonalReads, personalReadsToday } from './personal-data-allowance.ts';
 import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../test/admin-kit.ts';
@@ -12,36 +11,6 @@ import { codeAt, ConsoleClient, makeOperator, type TestOperator } from '../../te
 // Personal data is read on purpose: past a daily allowance (3 here) each read needs fresh proof,
 // and the count lives in the database, so every instance meters the same allowance.
 const ALLOWANCE = 3;
-
-/** People made straight in the store (the public form is tested elsewhere). */
-async function seed(store: Store, n: number, at: string): Promise<string[]> {
-  const ids = Array.from({ length: n }, () => randomUUID());
-  await store.db
-    .insertInto('subscribers')
-    .values(
-      ids.map((id, i) => ({
-        id,
-        email: `person${i}@example.com`,
-        email_key: `person${i}@example.com`,
-        name: `Person ${i}`,
-        comment: '',
-        status: 'confirmed' as const,
-        created_at: at,
-        updated_at: at,
-        confirmed_at: at,
-        unsubscribed_at: null,
-        last_confirmation_at: at,
-        consent_version: '2026-11-21',
-        consent_at: at,
-        consent_page: '/',
-        country: 'DE',
-        region: 'Berlin',
-        city: 'Berlin',
-      })),
-    )
-    .execute();
-  return ids;
-}
 
 describe.each(dialectCases)('the daily allowance of personal records ($label)', ({ dialect, skip }) => {
   let store: TestStore;
@@ -76,7 +45,12 @@ describe.each(dialectCases)('the daily allowance of personal records ($label)', 
     const env = { PERSONAL_DATA_DAILY_ALLOWANCE: String(ALLOWANCE) };
     a = await buildTestApp({ store, clock, env });
     b = await buildTestApp({ store, clock, env });
-    ids = await seed(store, 8, clock().toISOString());
+    // People made straight in the store (the public form is tested elsewhere).
+    ids = await insertConfirmedSubscribers(
+      store.db,
+      Array.from({ length: 8 }, (_, i) => `person${i}@example.com`),
+      clock(),
+    );
     op = await makeOperator(store.db, `allowance-${dialect}@example.com`, clock(), 'sender');
     operatorId = (
       await store.db.selectFrom('operators').select('id').where('email', '=', op.email).executeTakeFirstOrThrow()
