@@ -63,11 +63,17 @@ export async function waitForHydration(page: Page): Promise<void> {
 
 export type IslandName = 'wallet' | 'signup' | 'countdown' | 'allowlist';
 
-/** Wait until one island's code has arrived and taken over its part of the page. */
+/**
+ * Wait until one island's code has arrived and taken over its part of the page. A fresh context
+ * has nothing cached, so this is React's 219 kB chunk fetched, parsed and run: 0.3–0.6 s on a
+ * quiet machine, but once past 5 s in CI (2026-11-28), with both projects' servers and browsers
+ * on two cores. The wait is for a condition, so a longer bound costs a passing test nothing.
+ */
 export async function waitForIsland(page: Page, name: IslandName): Promise<void> {
   await expect(page.locator(`[data-island="${name}"]`), `the ${name} island should hydrate`).toHaveAttribute(
     'data-island-state',
     'hydrated',
+    { timeout: 15_000 },
   );
 }
 
