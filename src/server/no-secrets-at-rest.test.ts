@@ -9,7 +9,7 @@ import { apiPaths, metricsPath } from '../shared/paths.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { buildTestApp, type TestApp } from './test/built-app.ts';
-import { dialectCases, openTestStore, testSecrets, type TestStore } from './test/test-store.ts';
+import { dialectCases, openTestStore, tablesOf, testSecrets, type TestStore } from './test/test-store.ts';
 import { postSignupForm, postSignupJson, visitPage, type Visitor } from './test/visitor.ts';
 
 // The privacy notice's promise, checked after a whole flow (beacons, sign-ups, the emails, the
@@ -166,15 +166,16 @@ for (const { dialect, skip, label } of dialectCases) {
     async function tableText(): Promise<string> {
       const reopened = dialect === 'sqlite' ? await openStore(`sqlite:${path.join(dir, 'data/dh.sqlite')}`) : store;
       const parts: string[] = [];
-      const tables = await reopened.db.introspection.getTables();
-      // Any table of this store, including ones added later: the promise covers them too. (The
-      // PostgreSQL server holds other tests' schemas; only this one's are ours.)
-      for (const table of tables.filter((tb) => dialect === 'sqlite' || tb.schema === store.pgSchema)) {
+      // Any table of this store, including ones added later: the promise covers them too.
+      for (const table of await tablesOf({
+        db: reopened.db,
+        ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}),
+      })) {
         const rows = await reopened.db
-          .selectFrom(table.name as 'settings')
+          .selectFrom(table as 'settings')
           .selectAll()
           .execute();
-        parts.push(`${table.name}: ${JSON.stringify(rows)}`);
+        parts.push(`${table}: ${JSON.stringify(rows)}`);
       }
       if (reopened !== store) await reopened.close();
       return parts.join('\n');

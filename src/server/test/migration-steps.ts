@@ -1,6 +1,6 @@
 import { Migrator } from 'kysely';
-import { migrateToLatest, migrationsWith } from '../store/migrate.ts';
-import { testSecrets, type TestStore, untilNoSchemaVanishes, withLongStatements } from './test-store.ts';
+import { migrateToLatest, migrationsWith, retryingCatalogueRaces } from '../store/migrate.ts';
+import { testSecrets, type TestStore, withLongStatements } from './test-store.ts';
 
 // A migration's test: a bare store (openTestStore with `migrate: false`) taken as far as a
 // deployment stood before the migration, rows written as the code of then wrote them, then the
@@ -15,7 +15,7 @@ export async function migrateUpTo(store: TestStore, last: string): Promise<void>
       // The migrator's bookkeeping in the store's own schema, as migrateToLatest keeps it.
       ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
     });
-    const { error } = await untilNoSchemaVanishes(store.pgSchema, () => migrator.migrateTo(last));
+    const { error } = await retryingCatalogueRaces(store.pgSchema, () => migrator.migrateTo(last));
     if (error) throw error;
   });
 }
@@ -23,7 +23,5 @@ export async function migrateUpTo(store: TestStore, last: string): Promise<void>
 /** Runs every migration still pending: the names of those it ran. */
 export const migrateTheRest = (store: TestStore): Promise<string[]> =>
   withLongStatements(store, (db) =>
-    untilNoSchemaVanishes(store.pgSchema, () =>
-      migrateToLatest(db, { ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}), secrets: testSecrets() }),
-    ),
+    migrateToLatest(db, { ...(store.pgSchema ? { pgSchema: store.pgSchema } : {}), secrets: testSecrets() }),
   );

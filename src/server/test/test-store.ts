@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { inject } from 'vitest';
 import { openStore, type Dialect, type Store } from '../store/database.ts';
-import { migrateToLatest } from '../store/migrate.ts';
+import { migrateToLatest, retryingCatalogueRaces } from '../store/migrate.ts';
 import { secretBoxFromEnv } from '../store/data-keys.ts';
 import { loadEnv } from '../env.ts';
 import type { SecretBox } from '../store/secret-box.ts';
@@ -17,47 +16,6 @@ export const testSecrets = (): SecretBox =>
 // Storage is tested against real databases: a throwaway SQLite file, and when TEST_POSTGRES_URL
 // is set (CI always sets it) a throwaway schema on that PostgreSQL server.
 export const testPostgresUrl = process.env.TEST_POSTGRES_URL || undefined;
-
-/**
- * Runs a migration again when it failed only because another test run's schema vanished under it.
- * Kysely's migrator introspects every schema's tables; two checkouts may test against one server
- * at once, and each drops its own run's schemas when it ends, so a catalogue lookup here can meet
- * a schema that was there a moment ago ("schema t_… does not exist", 3F000). Never our own
- * schema's absence: that is a real failure.
- */
-export async function untilNoSchemaVanishes<T>(ours: string | undefined, run: () => Promise<T>): Promise<T> {
-  const vanished = (error: unknown): boolean => {
-    const text = error instanceof Error ? error.message : '';
-    const name = /schema "([^"]+)" does not exist/.exec(text)?.[1];
-    if (name !== undefined) return name !== ours && name.startsWith(TEST_SCHEMA_PREFIX);
-    // The introspection asks pg_get_serial_sequence of every column in every schema, and another
-    // test's migration dropping a column (0024 drops one) between the catalog read and that call
-    // fails it with this message, which names no schema. Our own migration failing so would fail
-    // again on every try, and be thrown after the last.
-    return /column "[^"]+" of relation "[^"]+" does not exist/.test(text);
-  };
-  // Several checkouts finishing short runs one after another can make a few tries in a row meet a
-  // vanishing schema, so try often, a little apart (random, so two waiting migrators drift apart).
-  const attempts = 20;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await run();
-      // A Migrator's own answer carries its error instead of throwing it.
-      const carried = (result as { error?: unknown } | undefined)?.error;
-      if (attempt < attempts && vanished(carried)) {
-        await delay(50 + Math.random() * 200);
-        continue;
-      }
-      return result;
-    } catch (error) {
-      if (attempt < attempts && vanished(error)) {
-        await delay(50 + Math.random() * 200);
-        continue;
-      }
-      throw error;
-    }
-  }
-}
 
 /** Every throwaway PostgreSQL schema is named this, the test run's tag (see global-setup.ts) and 12 hex digits. */
 export const TEST_SCHEMA_PREFIX = 't_';
@@ -102,9 +60,7 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   if (opts.migrate !== false) {
     const schema = pgSchema;
     await withLongStatements({ db: store.db, url, ...(schema ? { pgSchema: schema } : {}) }, (db) =>
-      untilNoSchemaVanishes(schema, () =>
-        migrateToLatest(db, { ...(schema ? { pgSchema: schema } : {}), secrets: testSecrets() }),
-      ),
+      migrateToLatest(db, { ...(schema ? { pgSchema: schema } : {}), secrets: testSecrets() }),
     );
   }
   return {
@@ -135,6 +91,15 @@ export async function withLongStatements<T>(
   } finally {
     await migrating.close();
   }
+}
+
+/**
+ * The names of a store's own tables, whatever is added later. Kysely lists every schema's on a
+ * PostgreSQL server, where other tests' schemas and migrations come and go (retryingCatalogueRaces).
+ */
+export async function tablesOf(store: { db: Store['db']; pgSchema?: string }): Promise<string[]> {
+  const tables = await retryingCatalogueRaces(store.pgSchema, () => store.db.introspection.getTables());
+  return tables.filter((table) => store.pgSchema === undefined || table.schema === store.pgSchema).map((t) => t.name);
 }
 
 /**
