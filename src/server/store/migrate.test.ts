@@ -78,29 +78,23 @@ describe.skipIf(!testPostgresUrl)('migrations on PostgreSQL, beside another sche
         }
       })();
       try {
-        // The race is real here: a bare migrator meets it within a few runs (about 4 in 10 on a quiet
-        // machine; more with a whole test run's schemas to read).
-        let bare: unknown;
-        for (let run = 0; run < 40 && !bare; run++)
-          bare = await withLongStatements(
-            store,
-            async (db) =>
-              (
-                await new Migrator({
-                  db,
-                  provider: { getMigrations: async () => migrationsWith(testSecrets()) },
-                  migrationTableSchema: pgSchema,
-                }).migrateToLatest()
-              ).error,
+        await withLongStatements(store, async (db) => {
+          // The race is real here: a bare migrator meets it within a few runs (about 4 in 10 on a
+          // quiet machine; more with a whole test run's schemas to read).
+          const bare = new Migrator({
+            db,
+            provider: { getMigrations: async () => migrationsWith(testSecrets()) },
+            migrationTableSchema: pgSchema,
+          });
+          let raced: unknown;
+          for (let run = 0; run < 40 && !raced; run++) raced = (await bare.migrateToLatest()).error;
+          expect(String(raced)).toMatch(
+            /(column "passing" of relation "elsewhere"|relation "\w+\.elsewhere") does not exist/,
           );
-        expect(String(bare)).toMatch(
-          /(column "passing" of relation "elsewhere"|relation "\w+\.elsewhere") does not exist/,
-        );
-        // The same churn: every start's migrations complete.
-        for (let run = 0; run < 6; run++)
-          expect(
-            await withLongStatements(store, (db) => migrateToLatest(db, { pgSchema, secrets: testSecrets() })),
-          ).toEqual([]);
+          // The same churn: every start's migrations complete.
+          for (let run = 0; run < 6; run++)
+            expect(await migrateToLatest(db, { pgSchema, secrets: testSecrets() })).toEqual([]);
+        });
       } finally {
         churning = false;
         await churned;

@@ -137,12 +137,10 @@ export async function retryingCatalogueRaces<T>(ours: string | undefined, run: (
   };
   const attempts = 20;
   for (let attempt = 1; ; attempt++) {
-    let failure: unknown;
     try {
       const result = await run();
       // A Migrator's own answer carries its error instead of throwing it.
-      failure = (result as { error?: unknown } | undefined)?.error;
-      if (!(attempt < attempts && raced(failure))) return result;
+      if (!(attempt < attempts && raced((result as { error?: unknown } | undefined)?.error))) return result;
     } catch (error) {
       if (!(attempt < attempts && raced(error))) throw error;
     }
