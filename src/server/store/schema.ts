@@ -202,6 +202,14 @@ export interface OperatorChallengesTable {
   tries: Generated<number>;
 }
 
+/** Migration 0029: wrong authenticator codes per operator (features/operators/code-tries.ts). */
+export interface OperatorCodeTriesTable {
+  operator_id: string;
+  /** Tries taken and not given back: wrong codes, and codes being checked at this moment. */
+  tries: number;
+  last_try_at: IsoTime;
+}
+
 export interface OperatorSessionsTable {
   id: string;
   token_hash: string;
@@ -424,6 +432,7 @@ export interface Database {
   operators: OperatorsTable;
   operator_recovery_codes: OperatorRecoveryCodesTable;
   operator_challenges: OperatorChallengesTable;
+  operator_code_tries: OperatorCodeTriesTable;
   operator_sessions: OperatorSessionsTable;
   operator_passkeys: OperatorPasskeysTable;
   operator_passkey_challenges: OperatorPasskeyChallengesTable;
