@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nestedDeeperThan, parseWebhookJson } from './webhook-json.ts';
+import { nestedDeeperThan, parseWebhookJson, tooLargeWords, webhookLimits } from './webhook-json.ts';
 import { MalformedWebhook, normalisedEcdsaNonce } from './webhooks.ts';
 
 /** The nesting of a parsed value, counted as the scanner counts it (a scalar is 0, `[]` is 1). */
@@ -63,5 +63,15 @@ describe('the replay key of an ECDSA P-256 signature', () => {
     expect(normalisedEcdsaNonce(Buffer.concat([der, Buffer.from([0])]))).toBeNull();
     expect(normalisedEcdsaNonce(Buffer.from('not a signature'))).toBeNull();
     expect(normalisedEcdsaNonce(new Uint8Array(0))).toBeNull();
+  });
+});
+
+describe('tooLargeWords', () => {
+  it("names the route's own limit in the sizes people read", () => {
+    expect(tooLargeWords(webhookLimits.sendgrid.bodyBytes)).toContain('(1 MB at most)');
+    expect(tooLargeWords(webhookLimits.ses.bodyBytes)).toContain('(520 KB at most)');
+    expect(tooLargeWords(webhookLimits.postmark.bodyBytes)).toContain('(256 KB at most)');
+    expect(tooLargeWords(webhookLimits.mailgun.bodyBytes)).toContain('(64 KB at most)');
+    expect(tooLargeWords(3 * 1024 * 1024)).toContain('(3 MB at most)');
   });
 });

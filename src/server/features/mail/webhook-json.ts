@@ -34,6 +34,18 @@ export const webhookLimits = {
   ses: { bodyBytes: 520 * 1024, depth: 4 },
 } as const satisfies Record<string, WebhookLimit>;
 
+/**
+ * What a body over its route's limit is told: that route's own limit, from the same figure Fastify
+ * enforces it with, in the sizes people read (1 MiB is "1 MB", 64 KiB "64 KB", as the site's
+ * other answers say "16 KB").
+ */
+export function tooLargeWords(bodyBytes: number): string {
+  const MiB = 1024 * 1024;
+  const size =
+    bodyBytes >= MiB && bodyBytes % MiB === 0 ? `${bodyBytes / MiB} MB` : `${Math.floor(bodyBytes / 1024)} KB`;
+  return `That was more than this webhook takes (${size} at most). Please send less in one request.`;
+}
+
 /** The SES notification inside an SNS message (`mail.headers[]`, `bounce.bouncedRecipients[]`: depth 4). */
 export const SES_NOTIFICATION_DEPTH = 8;
 

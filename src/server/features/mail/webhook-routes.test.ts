@@ -407,6 +407,12 @@ for (const { dialect, skip, label } of dialectCases) {
         expect(res.statusCode).toBe(413);
         expect(errorOf(res).code).toBe('payload_too_large');
       }
+      // Each names its own route's limit, never the forms' 16 KB.
+      const [postmark, mailgun, sendgrid] = refused.map((res) => errorOf(res).message);
+      expect(postmark).toContain('(256 KB at most)');
+      expect(mailgun).toContain('(64 KB at most)');
+      expect(sendgrid).toContain('(1 MB at most)');
+      for (const message of [postmark, mailgun, sendgrid]) expect(message).not.toContain('16 KB');
     });
 
     it('SendGrid: the same signature re-encoded (base64url, unpadded) or as (r, n − s) is the same nonce: 409', async () => {

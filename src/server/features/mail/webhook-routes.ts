@@ -1,12 +1,13 @@
 import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiError, apiErrorSchema } from '../../../shared/api-error.ts';
+import { apiError, apiErrorSchema, codeForStatus } from '../../../shared/api-error.ts';
 import { webhookReplySchema } from '../../../shared/mail-webhooks.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import type { Suppressions } from './suppression.ts';
 import { sesEvents, type SnsVerifier } from './sns.ts';
-import { parseWebhookJson, webhookLimits } from './webhook-json.ts';
+import { statusOf } from '../../plugins/http-contract.ts';
+import { parseWebhookJson, tooLargeWords, webhookLimits } from './webhook-json.ts';
 import {
   checkMailgunSignature,
   checkPostmarkAuth,
@@ -125,6 +126,13 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions):
       {
         schema,
         bodyLimit: limit.bodyBytes,
+        // A body over the limit is told this route's own limit (the site-wide words say 16 KB,
+        // which is the forms' figure, not a webhook's); anything else is answered as everywhere.
+        errorHandler: (error, _request, reply) => {
+          if (statusOf(error) === 413)
+            return reply.code(413).send(apiError(codeForStatus(413), tooLargeWords(limit.bodyBytes)));
+          throw error; // to the app's handler, as every other route's errors
+        },
         // Before the body is read: a refusal here parses nothing. (The connection is kept: Node
         // drains the unread body without keeping it, and closing under a proxy still sending it
         // would turn the refusal into a reset.)
