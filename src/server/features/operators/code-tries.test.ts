@@ -19,7 +19,11 @@ describe.each(dialectCases)('wrong-code tries per operator ($label)', ({ dialect
   async function operator(at: Date): Promise<string> {
     const email = `codes-${dialect}-${n++}@example.com`;
     await makeOperator(store.db, email, at);
-    const row = await store.db.selectFrom('operators').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom('operators')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 

@@ -26,17 +26,21 @@ export function registerFreshProofRoutes(
 
   registerContract(api, freshProofContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
     const operator = operatorOf(request);
-    if (await gate.refuseWhileBlocked(request, reply, operator.email)) return reply;
-    // A stolen session could otherwise guess codes here from network after network.
-    if (await gate.refuseWhileCodesHeld(request, reply, operator, 'fresh-proof')) return reply;
-    const now = api.clock();
     const found = await findOperator(db(), operator.email);
     const secret = found ? gate.openSecret(request, found.id, found.sealedTotpSecret) : undefined;
     if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
+    // Both limits taken before the code is read, each in one atomic step (sign-in-gate.ts): the
+    // back-off's try, and the operator's code try, since a stolen session could otherwise guess
+    // codes here from network after network.
+    const taken = await gate.takeTry(request, reply, operator.email);
+    if (!taken) return reply;
+    const codeTry = await gate.takeCodeTry(request, reply, operator, 'fresh-proof', taken);
+    if (codeTry === null) return reply;
+    const now = api.clock();
     const step = secret ? totpStep(secret, request.body.code, now) : null;
     if (step === null || !(await claimTotpStep(db(), operator.id, step))) {
-      await gate.fail(request, operator.email);
-      await gate.wrongCode(request, operator);
+      await gate.wrong(request, taken);
+      await gate.wrongCode(request, operator, codeTry);
       await audit(request, {
         action: 'fresh-proof.failed',
         subject: operator.email,
@@ -44,7 +48,8 @@ export function registerFreshProofRoutes(
       });
       return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
     }
-    await gate.succeed(operator.email, request);
+    await gate.right(request, taken);
+    await gate.giveCodeBack(operator);
     await setFreshProof(db(), operator.sessionId, now);
     await audit(request, { action: 'fresh-proof.given', subject: operator.email });
     return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
@@ -52,7 +57,8 @@ export function registerFreshProofRoutes(
 
   registerContract(api, freshProofPasskeyContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
     const operator = operatorOf(request);
-    if (await gate.refuseWhileBlocked(request, reply, operator.email)) return reply;
+    const taken = await gate.takeTry(request, reply, operator.email);
+    if (!taken) return reply;
     const now = api.clock();
     const binding = { sessionId: operator.sessionId };
     const used = await verifyPasskeyUse(
@@ -63,11 +69,11 @@ export function registerFreshProofRoutes(
     );
     if (!used.ok) {
       // A refused passkey backs off like a wrong code.
-      await gate.fail(request, operator.email);
+      await gate.wrong(request, taken);
       await audit(request, { action: 'fresh-proof.failed', subject: operator.email, detail: used.refusal.detail });
       return reply.code(400).send(apiError('bad_request', used.refusal.message));
     }
-    await gate.succeed(operator.email, request);
+    await gate.right(request, taken);
     await setFreshProof(db(), operator.sessionId, now);
     await audit(request, {
       action: 'fresh-proof.given',

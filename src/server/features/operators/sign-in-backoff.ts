@@ -10,8 +10,10 @@ import type { SharedRedis } from '../../plugins/redis.ts';
 //   operator out), but 50 failures in an hour raise an alert.
 // The decision is made before any password is hashed, so a refused try costs the server nothing.
 // Failures are forgotten a day after the last one (an hour for the alert's count).
-// A fourth count caps wrong authenticator codes per operator across networks (operatorCodesPolicy),
-// beside the five tries of each pending sign-in (sessions.ts).
+// A try is taken before the password or code is checked (`take`, one atomic step in either store),
+// so tries sent at once cannot all pass a check made before any of them failed; a right answer
+// gives its try back. Wrong authenticator codes per operator are counted in the database instead
+// (code-tries.ts), beside the five tries of each pending sign-in (sessions.ts).
 
 const FREE_FAILURES = 5;
 const FIRST_BLOCK_MS = 30_000;
@@ -58,24 +60,16 @@ export const addressAlertPolicy: BackoffPolicy = {
   forgetAfterMs: HOUR_MS,
 };
 
-/**
- * Wrong authenticator codes for one operator, from every network together, at sign-in and as
- * fresh proof: the tenth, each within an hour of the one before, holds the operator's codes for an
- * hour (the step refuses a code unread; passkeys and recovery codes still work, so the holder of
- * the real device is never locked out). A code is checked only after the right password (or in a
- * signed-in session), so the per-network counts above do not bound it: an IPv6 /48 is 65,536
- * networks. With the ±1 step window at most 3 of the 10⁶ codes match at a moment, so each checked
- * code wins with p ≤ 3×10⁻⁶; ten an hour is ≤ 3×10⁻⁵ an hour, ≤ 0.072 % over a day (240 codes),
- * ≤ 2.1 % over 30 days, while every hour's hold writes an audit row and a warn line saying the
- * password is known. Not reset by a good sign-in: the operator signing in must not hand an attacker
- * a fresh ten. Counted per instance without Redis (two instances: twenty an hour).
- */
-export const OPERATOR_WRONG_CODES = 10;
-export const OPERATOR_HOLD_MS = HOUR_MS;
-export const operatorCodesPolicy: BackoffPolicy = {
-  blockAfter: (n) => (n >= OPERATOR_WRONG_CODES ? OPERATOR_HOLD_MS : 0),
-  forgetAfterMs: OPERATOR_HOLD_MS,
-};
+/** A try taken from a key: which one it was, so it can be given back exactly (FailureCounters.giveBack). */
+export interface TakenTry {
+  failures: number;
+  at: number;
+  /** The shared store's count at this try, when it took the try too (sharedOrLocalFailureCounters). */
+  sharedFailures?: number;
+}
+
+/** A try taken, or when the key may try again. */
+export type Take = { taken: TakenTry } | { until: number };
 
 /**
  * Failure counts by key (keyed hashes: the callers never pass an address or an IP). Async, so the
@@ -84,13 +78,23 @@ export const operatorCodesPolicy: BackoffPolicy = {
 export interface FailureCounters {
   /** When this key may try again (ms since the epoch), or null when it may now. */
   blockedUntil(key: string, now: number): Promise<number | null>;
-  recordFailure(key: string, now: number): Promise<void>;
+  /**
+   * One step: refused while the key is blocked, else a failure recorded at once (reserved before
+   * the answer is checked, kept if it was wrong). Tries taken at once are counted one by one.
+   */
+  take(key: string, now: number): Promise<Take>;
+  /** A taken try whose answer was right (or was never checked): it no longer counts. */
+  giveBack(key: string, taken: TakenTry): Promise<void>;
+  /** One more failure; the key's count after it. */
+  recordFailure(key: string, now: number): Promise<number>;
   reset(key: string): Promise<void>;
 }
 
 interface Entry {
   failures: number;
   lastFailureAt: number;
+  /** The failure before the last one's time, so a try given back restores it (null: unknown). */
+  previousAt: number | null;
 }
 
 /** The one rule both stores apply to what they hold. */
@@ -104,14 +108,38 @@ function untilFor(entry: Entry | undefined, now: number, policy: BackoffPolicy):
 export function memoryFailureCounters(max = 50_000, policy: BackoffPolicy = pairPolicy): FailureCounters {
   // Bounded: a flood of made-up addresses evicts the oldest entries, never grows memory.
   const entries = new LRUCache<string, Entry>({ max });
+  const live = (key: string, now: number) => {
+    const e = entries.get(key);
+    return e && now - e.lastFailureAt <= policy.forgetAfterMs ? e : undefined;
+  };
+  // Synchronous between reading and writing: nothing else runs in this process in between.
+  const record = (key: string, now: number): Entry => {
+    const e = live(key, now);
+    const next = { failures: (e?.failures ?? 0) + 1, lastFailureAt: now, previousAt: e?.lastFailureAt ?? null };
+    entries.set(key, next);
+    return next;
+  };
   return {
     async blockedUntil(key, now) {
       return untilFor(entries.get(key), now, policy);
     },
-    async recordFailure(key, now) {
+    async take(key, now) {
+      const until = untilFor(entries.get(key), now, policy);
+      if (until !== null) return { until };
+      return { taken: { failures: record(key, now).failures, at: now } };
+    },
+    async giveBack(key, taken) {
       const e = entries.get(key);
-      const live = e && now - e.lastFailureAt <= policy.forgetAfterMs ? e : undefined;
-      entries.set(key, { failures: (live?.failures ?? 0) + 1, lastFailureAt: now });
+      if (!e) return;
+      const failures = e.failures - 1;
+      if (failures <= 0) return void entries.delete(key);
+      // The last try, untouched since: its predecessor's time comes back. Otherwise only the count.
+      const mine = e.failures === taken.failures && e.lastFailureAt === taken.at;
+      const lastFailureAt = mine ? (e.previousAt ?? e.lastFailureAt) : e.lastFailureAt;
+      entries.set(key, { failures, lastFailureAt, previousAt: null });
+    },
+    async recordFailure(key, now) {
+      return record(key, now).failures;
     },
     async reset(key) {
       entries.delete(key);
@@ -119,27 +147,78 @@ export function memoryFailureCounters(max = 50_000, policy: BackoffPolicy = pair
   };
 }
 
-// One hash per key, {failures, last}, forgotten by Redis a day (the policy's time) after its last failure. A script,
-// so two instances recording at once never lose a count, and so the day is measured from the
-// caller's "now" like the memory store's.
+// One hash per key, {failures, last, prev}, forgotten by Redis a day (the policy's time) after its
+// last failure. Scripts, so two instances taking or recording at once never lose a count nor both
+// take the last free try, and so the day is measured from the caller's "now" like the memory
+// store's. `prev` is the failure before the last one's time, for a try given back.
 const RECORD_FAILURE = `
-local last = tonumber(redis.call('HGET', KEYS[1], 'last'))
-if last and tonumber(ARGV[1]) - last > tonumber(ARGV[2]) then redis.call('DEL', KEYS[1]) end
-redis.call('HINCRBY', KEYS[1], 'failures', 1)
-redis.call('HSET', KEYS[1], 'last', ARGV[1])
+local last = redis.call('HGET', KEYS[1], 'last')
+if last and tonumber(ARGV[1]) - (tonumber(last) or 0) > tonumber(ARGV[2]) then
+  redis.call('DEL', KEYS[1])
+  last = false
+end
+local n = redis.call('HINCRBY', KEYS[1], 'failures', 1)
+redis.call('HSET', KEYS[1], 'last', ARGV[1], 'prev', last or '')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return n`;
+
+// ARGV: now, the time to forget, then the block after 0, 1, 2, … failures (the last one repeats).
+// Refused: {0, until}; taken: {1, failures}. A value that is not a number is Redis's own "not an
+// integer" complaint, which the plugin reads as an unreadable counter (blocked).
+const TAKE_TRY = `
+local now = tonumber(ARGV[1])
+local h = redis.call('HMGET', KEYS[1], 'failures', 'last')
+local last = false
+if h[1] or h[2] then
+  local n, l = tonumber(h[1]), tonumber(h[2])
+  if not n or not l then return redis.error_reply('ERR sign-in back-off counter is not an integer') end
+  if now - l > tonumber(ARGV[2]) then
+    redis.call('DEL', KEYS[1])
+  else
+    local until_ = l + tonumber(ARGV[3 + math.min(n, #ARGV - 3)])
+    if until_ > now then return {0, until_} end
+    last = h[2]
+  end
+end
+local taken = redis.call('HINCRBY', KEYS[1], 'failures', 1)
+redis.call('HSET', KEYS[1], 'last', ARGV[1], 'prev', last or '')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {1, taken}`;
+
+// ARGV: the given-back try's failures and time. The last try, untouched since: its predecessor's
+// time comes back; otherwise only the count falls.
+const GIVE_BACK = `
+local h = redis.call('HMGET', KEYS[1], 'failures', 'last', 'prev')
+local n = tonumber(h[1])
+if not n then return 0 end
+if n <= 1 then redis.call('DEL', KEYS[1]) return 1 end
+if n == tonumber(ARGV[1]) and h[2] == ARGV[2] and h[3] and h[3] ~= '' then redis.call('HSET', KEYS[1], 'last', h[3]) end
+redis.call('HSET', KEYS[1], 'failures', n - 1, 'prev', '')
 return 1`;
+
+/**
+ * A policy's block after 0, 1, 2, … failures, up to where it stops changing (the scripts repeat
+ * the last): the schedule in numbers Redis can apply without calling back.
+ */
+function scheduleOf(policy: BackoffPolicy): number[] {
+  const steps = Array.from({ length: 64 }, (_, n) => policy.blockAfter(n));
+  const end = steps.findLastIndex((ms) => ms !== steps[steps.length - 1]);
+  return steps.slice(0, end + 2);
+}
 
 /** Shared by every instance: the schedule holds however sign-ins are spread over them. */
 export function redisFailureCounters(redis: SharedRedis, policy: BackoffPolicy = pairPolicy): FailureCounters {
   const record = redis.script<number>('dhRecordSignInFailure', RECORD_FAILURE);
+  const takeTry = redis.script<[number, number]>('dhTakeSignInTry', TAKE_TRY);
+  const giveBack = redis.script<number>('dhGiveSignInTryBack', GIVE_BACK);
+  const schedule = scheduleOf(policy);
   const keyOf = (key: string) => `sign-in-backoff:${key}`;
   return {
     async blockedUntil(key, now) {
       // A key of another type fails here with WRONGTYPE, which the plugin reads as unreadable.
       const [failures, last] = await redis.client.hmget(keyOf(key), 'failures', 'last');
       if (failures === null && last === null) return null;
-      const entry = { failures: Number(failures), lastFailureAt: Number(last) };
+      const entry = { failures: Number(failures), lastFailureAt: Number(last), previousAt: null };
       // Number(null) is 0 and Number('') is 0: only digits are a count.
       if (
         !/^\d+$/.test(failures ?? '') ||
@@ -151,8 +230,15 @@ export function redisFailureCounters(redis: SharedRedis, policy: BackoffPolicy =
       }
       return untilFor(entry, now, policy);
     },
+    async take(key, now) {
+      const [taken, value] = await takeTry(keyOf(key), now, policy.forgetAfterMs, ...schedule);
+      return taken === 1 ? { taken: { failures: Number(value), at: now } } : { until: Number(value) };
+    },
+    async giveBack(key, taken) {
+      await giveBack(keyOf(key), taken.failures, taken.at);
+    },
     async recordFailure(key, now) {
-      await record(keyOf(key), now, policy.forgetAfterMs);
+      return Number(await record(keyOf(key), now, policy.forgetAfterMs));
     },
     async reset(key) {
       await redis.client.del(keyOf(key));
@@ -184,13 +270,37 @@ export function sharedOrLocalFailureCounters(
         stricter: laterBlock,
         blocked: now + FIRST_BLOCK_MS,
       }),
-    // An unreadable counter cannot take another failure; the block above already holds.
-    recordFailure: (key, now) =>
+    take: async (key, now) => {
+      const mine = await local.take(key, now);
+      const theirs = await redis.orLocal<Take | 'out' | 'unreadable'>(
+        () => shared.take(key, now),
+        () => 'out',
+        { unreadable: () => 'unreadable' },
+      );
+      if (theirs === 'out') return mine;
+      if ('taken' in mine && typeof theirs === 'object' && 'taken' in theirs)
+        return { taken: { ...mine.taken, sharedFailures: theirs.taken.failures } };
+      // Refused by either (or a shared count it cannot read): the other's try is given back.
+      if ('taken' in mine) await local.giveBack(key, mine.taken);
+      if (typeof theirs === 'object' && 'taken' in theirs) await shared.giveBack(key, theirs.taken);
+      const until = (t: Take | 'unreadable') =>
+        t === 'unreadable' ? now + FIRST_BLOCK_MS : 'until' in t ? t.until : 0;
+      return { until: Math.max(until(mine), until(theirs)) };
+    },
+    giveBack: (key, taken) =>
       writeBoth(
         redis,
-        () => local.recordFailure(key, now),
-        () => shared.recordFailure(key, now),
+        () => local.giveBack(key, taken),
+        async () => {
+          if (taken.sharedFailures !== undefined)
+            await shared.giveBack(key, { failures: taken.sharedFailures, at: taken.at });
+        },
       ),
+    // The larger count wins, as the later block does; an unreadable shared count is left to block.
+    recordFailure: async (key, now) => {
+      const mine = await local.recordFailure(key, now);
+      return spendBoth(redis, mine, () => shared.recordFailure(key, now), { stricter: Math.max, blocked: mine });
+    },
     reset: (key) =>
       writeBoth(
         redis,
@@ -200,13 +310,14 @@ export function sharedOrLocalFailureCounters(
   };
 }
 
-/** The four counts the sign-in routes keep (keys differ, so one Redis namespace holds them all). */
+/**
+ * The three counts the sign-in routes keep in memory or Redis (keys differ, so one Redis namespace
+ * holds them all); wrong codes per operator are in the database (code-tries.ts).
+ */
 export interface SignInCounters {
   pair: FailureCounters;
   network: FailureCounters;
   address: FailureCounters;
-  /** Wrong authenticator codes per operator, from any network (operatorCodesPolicy). */
-  operatorCodes: FailureCounters;
 }
 
 /** Each count in Redis when there is one (this instance's own while it does not answer), else in memory. */
@@ -217,6 +328,5 @@ export function signInCounters(redis: SharedRedis | null): SignInCounters {
     pair: make(pairPolicy),
     network: make(networkPolicy),
     address: make(addressAlertPolicy),
-    operatorCodes: make(operatorCodesPolicy),
   };
 }

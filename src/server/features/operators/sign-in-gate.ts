@@ -3,19 +3,22 @@ import { apiError } from '../../../shared/api-error.ts';
 import { clientNetwork } from '../../lib/client-network.ts';
 import { SecretBoxError } from '../../store/secret-box.ts';
 import { audit } from '../audit/index.ts';
+import { giveCodeTryBack, OPERATOR_HOLD_MS, OPERATOR_WRONG_CODES, takeCodeTry } from './code-tries.ts';
+import { codesHeldEmail, mailOwners } from './codes-held-mail.ts';
 import { findOperator, openTotpSecret, operatorKey } from './operators.ts';
-import {
-  ADDRESS_ALERT_FAILURES,
-  OPERATOR_HOLD_MS,
-  OPERATOR_WRONG_CODES,
-  type FailureCounters,
-  type SignInCounters,
-} from './sign-in-backoff.ts';
+import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters, type TakenTry } from './sign-in-backoff.ts';
 
 // What the sign-in steps and fresh proof share (sign-in-routes.ts, fresh-proof-routes.ts): the
-// back-off in front of every answer checked (sign-in-backoff.ts holds its counters and limits),
-// the counts and alerts a failure leaves behind, and the authenticator secret opened or refused
-// in words. One place, so a guess is counted the same wherever it is made.
+// back-off in front of every answer checked (sign-in-backoff.ts holds its counters and limits,
+// code-tries.ts the wrong codes per operator), the counts and alerts a failure leaves behind, and
+// the authenticator secret opened or refused in words. One place, so a guess is counted the same
+// wherever it is made.
+//
+// Every limit here is taken before the answer is checked, in one atomic step of its store (issue
+// 38: a check read before the awaits and a failure written after them let answers sent at once
+// all pass): `takeTry` reserves a try from the pair and the network, `takeCodeTry` one of the
+// operator's ten codes. A wrong answer keeps what it took; a right one gives it back (`right`,
+// `rightCode`), and so does an answer refused before it was checked (`giveBack`).
 
 /** Minutes past 90 seconds, as a person says a wait. */
 const waitWords = (seconds: number): string =>
@@ -25,20 +28,22 @@ const waitWords = (seconds: number): string =>
 const codesHeldMessage = (wait: string, at: 'sign-in' | 'fresh-proof'): string =>
   `Codes from your authenticator app are paused for this account for ${wait}, after too many wrong codes. ` +
   (at === 'sign-in'
-    ? 'Please use a recovery code or a passkey instead.'
-    : 'Please confirm with a passkey instead, or try again then.');
+    ? 'Please use a recovery code or a passkey instead: either also confirms exports and sends while codes are paused.'
+    : 'Please confirm with a passkey instead, or sign out and sign in again with a recovery code, which confirms while codes are paused.');
 
 /** An authenticator secret the server cannot open, in the words the operator is shown. */
 export const unreadableSecretMessage =
   'Your authenticator secret cannot be read on this server (its encryption key is not configured). Ask an administrator: the server log says which key is missing.';
 
 type Check = [FailureCounters, string];
+/** The back-off tries one answer took (takeTry), to keep if it was wrong or give back. */
+export type TakenTries = { email: string; tries: [FailureCounters, string, TakenTry][] };
 /** Which back-off keys an answer is checked against: a recovery code skips the pair's (sign-in-routes.ts). */
 type Which = 'pair and network' | 'network only';
 export type Who = { id: string; email: string };
 export type SignInGate = ReturnType<typeof signInGate>;
 
-export function signInGate(api: FastifyInstance, counters: SignInCounters) {
+export function signInGate(api: FastifyInstance, counters: SignInCounters, publicUrl: string) {
   const db = () => api.store.db;
 
   // Back-off keys: keyed hashes, so the counters hold neither addresses nor IPs (decision 0029).
@@ -56,16 +61,14 @@ export function signInGate(api: FastifyInstance, counters: SignInCounters) {
   ];
 
   /**
-   * One more failed or refused try at an address, from any network. Crossing the ceiling raises
-   * the alert once (until an hour passes without a try): a warn line naming the operator by id (or
-   * the address by its keyed hash, never the address) and an audit entry.
+   * One more failed or refused try at an address, from any network. The try that brings the count
+   * to the ceiling raises the alert (once, until an hour passes without a try; the count is taken
+   * and read in one step, so tries at once raise it once): a warn line naming the operator by id
+   * (or the address by its keyed hash, never the address) and an audit entry.
    */
   async function pressOn(request: FastifyRequest, email: string): Promise<void> {
-    const key = `alert:${addressHash(email)}`;
-    const now = api.clock().getTime();
-    const before = await counters.address.blockedUntil(key, now);
-    await counters.address.recordFailure(key, now);
-    if (before !== null || (await counters.address.blockedUntil(key, now)) === null) return;
+    const count = await counters.address.recordFailure(`alert:${addressHash(email)}`, api.clock().getTime());
+    if (count !== ADDRESS_ALERT_FAILURES) return;
     const operator = await findOperator(db(), email);
     request.log.warn(
       {
@@ -82,69 +85,104 @@ export function signInGate(api: FastifyInstance, counters: SignInCounters) {
     });
   }
 
+  /** 429 with Retry-After, in words; a refused try still presses on the address (the alert hears of it). */
+  async function refuse(request: FastifyRequest, reply: FastifyReply, email: string, until: number, message?: string) {
+    await pressOn(request, email);
+    const seconds = Math.max(1, Math.ceil((until - api.clock().getTime()) / 1000));
+    const words = message ?? `Too many failed tries. Please wait ${waitWords(seconds)} and try again.`;
+    await reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send(apiError('rate_limited', words, message ? { code: message } : undefined));
+  }
+
   /**
-   * 429 with Retry-After when the address's pair or the network is backing off (`which` says
-   * whether the pair counts); decided before any hash or code check.
+   * Takes a try from the address's pair and from the network (`which` says whether the pair
+   * counts), each in one atomic step, before any hash or code is checked; or answers 429 with
+   * Retry-After when either is backing off (giving back what was taken) and returns null.
    */
-  async function refuseWhileBlocked(
+  async function takeTry(
     request: FastifyRequest,
     reply: FastifyReply,
     email: string,
     which: Which = 'pair and network',
-  ): Promise<boolean> {
+  ): Promise<TakenTries | null> {
     const now = api.clock().getTime();
-    const keys = checks(email, request, which);
-    const until = Math.max(0, ...(await Promise.all(keys.map(([c, k]) => c.blockedUntil(k, now)))).map((u) => u ?? 0));
-    if (until <= now) return false;
-    // A refused try still presses on the address: the alert hears of an attack the back-off stops.
-    await pressOn(request, email);
-    const seconds = Math.ceil((until - now) / 1000);
-    await reply
-      .code(429)
-      .header('retry-after', String(seconds))
-      .send(apiError('rate_limited', `Too many failed tries. Please wait ${waitWords(seconds)} and try again.`));
-    return true;
+    const taken: TakenTries = { email, tries: [] };
+    for (const [c, k] of checks(email, request, which)) {
+      const t = await c.take(k, now);
+      if ('taken' in t) {
+        taken.tries.push([c, k, t.taken]);
+        continue;
+      }
+      await giveBack(taken);
+      await refuse(request, reply, email, t.until);
+      return null;
+    }
+    return taken;
   }
 
-  // Wrong authenticator codes per operator, from every network together (operatorCodesPolicy in
-  // sign-in-backoff.ts): keyed by the operator's id, at sign-in and as fresh proof alike.
-  const codesKey = (operatorId: string) => `o:${api.keys.sign('admin-backoff-operator', operatorId)}`;
+  /** Tries taken for an answer that was never checked (refused by a later limit): they do not count. */
+  async function giveBack(taken: TakenTries): Promise<void> {
+    for (const [c, k, t] of taken.tries) await c.giveBack(k, t);
+  }
 
   /**
-   * While the operator's codes are held, a code is refused unread: 429 with Retry-After, the words
-   * also beside the code field (so the console shows them there and keeps the passkey and the
-   * recovery code usable rather than counting the wait down over every button). It presses on the
-   * address like any refused try, but uses none of the pending sign-in's tries.
+   * A wrong answer: its tries stay taken (they are its failures), the pair counts it even when it
+   * was not asked (a recovery code: it still says someone at this network is guessing), and it
+   * presses on the address.
    */
-  async function refuseWhileCodesHeld(
+  async function wrong(request: FastifyRequest, taken: TakenTries): Promise<void> {
+    if (!taken.tries.some(([c]) => c === counters.pair))
+      await counters.pair.recordFailure(pairKey(taken.email, request), api.clock().getTime());
+    await pressOn(request, taken.email);
+  }
+
+  /**
+   * A full sign-in (or fresh proof) clears the pair's count and gives the network its try back:
+   * it proves the operator, not the network, so the network's earlier failures stay until they
+   * are forgotten (a day), and the address's alert count stays (an attack does not stop because
+   * the operator got in).
+   */
+  async function right(request: FastifyRequest, taken: TakenTries): Promise<void> {
+    await giveBack({ ...taken, tries: taken.tries.filter(([c]) => c !== counters.pair) });
+    await counters.pair.reset(pairKey(taken.email, request));
+  }
+
+  /**
+   * Takes one of the operator's ten authenticator codes an hour (code-tries.ts) before the code
+   * is read: its number, or, while the codes are held, null after a 429 with Retry-After, the words
+   * also beside the code field (so the console shows them there and keeps the passkey and the
+   * recovery code usable rather than counting the wait down over every button). Refused, it
+   * presses on the address like any refused try, and gives back the back-off tries `taken`.
+   */
+  async function takeCodeTryOr429(
     request: FastifyRequest,
     reply: FastifyReply,
     who: Who,
     at: 'sign-in' | 'fresh-proof',
-  ): Promise<boolean> {
-    const now = api.clock().getTime();
-    const until = await counters.operatorCodes.blockedUntil(codesKey(who.id), now);
-    if (until === null || until <= now) return false;
-    await pressOn(request, who.email);
-    const seconds = Math.ceil((until - now) / 1000);
-    const message = codesHeldMessage(waitWords(seconds), at);
-    await reply
-      .code(429)
-      .header('retry-after', String(seconds))
-      .send(apiError('rate_limited', message, { code: message }));
-    return true;
+    taken: TakenTries,
+  ): Promise<number | null> {
+    const now = api.clock();
+    const codeTry = await takeCodeTry(db(), who.id, now);
+    if (codeTry.taken) return codeTry.number;
+    await giveBack(taken);
+    const seconds = Math.ceil((codeTry.heldUntil.getTime() - now.getTime()) / 1000);
+    await refuse(request, reply, who.email, codeTry.heldUntil.getTime(), codesHeldMessage(waitWords(seconds), at));
+    return null;
   }
 
+  /** A right code (or one never checked) gives the operator's code try back. */
+  const giveCodeBack = (who: Who) => giveCodeTryBack(db(), who.id);
+
   /**
-   * A wrong authenticator code counts for its operator too. The one that starts a hold says so: a
-   * warn line naming the operator by id and an audit entry. Each such code came after the right
-   * password (or in a signed-in session), so the entry says the password is known.
+   * A wrong authenticator code keeps its try. The one that starts a hold (the tenth) says so: a
+   * warn line naming the operator by id, an audit entry, and an email to every owner. Each such
+   * code came after the right password (or in a signed-in session), so both say the password is
+   * known.
    */
-  async function wrongCode(request: FastifyRequest, who: Who): Promise<void> {
-    const now = api.clock().getTime();
-    const key = codesKey(who.id);
-    await counters.operatorCodes.recordFailure(key, now);
-    if ((await counters.operatorCodes.blockedUntil(key, now)) === null) return;
+  async function wrongCode(request: FastifyRequest, who: Who, tryNumber: number): Promise<void> {
+    if (tryNumber !== OPERATOR_WRONG_CODES) return;
     const minutes = OPERATOR_HOLD_MS / 60_000;
     request.log.warn(
       { operator: who.id, wrongCodes: OPERATOR_WRONG_CODES, heldMinutes: minutes },
@@ -158,21 +196,16 @@ export function signInGate(api: FastifyInstance, counters: SignInCounters) {
         `codes held for ${minutes} minutes ` +
         '(passkeys and recovery codes still work). Each came after the right password or in a signed-in session: change the password.',
     });
+    const owners = await db().selectFrom('operators').select('email').where('role', '=', 'owner').execute();
+    const site = new URL(publicUrl).host;
+    mailOwners(
+      api,
+      request,
+      owners.map((o) => o.email),
+      (to) =>
+        codesHeldEmail({ to, operatorEmail: who.email, wrongCodes: OPERATOR_WRONG_CODES, heldMinutes: minutes, site }),
+    );
   }
-
-  /** A failure counts for the pair and the network (whichever was checked or not), and on the address. */
-  async function fail(request: FastifyRequest, email: string): Promise<void> {
-    const now = api.clock().getTime();
-    await Promise.all(checks(email, request, 'pair and network').map(([c, k]) => c.recordFailure(k, now)));
-    await pressOn(request, email);
-  }
-
-  /**
-   * A full sign-in (or fresh proof) clears the pair's count: it proves the operator, not the
-   * network, so the network's count stays until it is forgotten (a day), and the address's alert
-   * count stays (an attack does not stop because the operator got in).
-   */
-  const succeed = (email: string, request: FastifyRequest) => counters.pair.reset(pairKey(email, request));
 
   // An authenticator secret the server cannot open (a data key missing after a rotation, a row
   // altered): the operator is told in words, the log says which key (never the secret).
@@ -186,5 +219,5 @@ export function signInGate(api: FastifyInstance, counters: SignInCounters) {
     }
   }
 
-  return { refuseWhileBlocked, refuseWhileCodesHeld, wrongCode, fail, succeed, openSecret };
+  return { takeTry, giveBack, wrong, right, takeCodeTry: takeCodeTryOr429, giveCodeBack, wrongCode, openSecret };
 }

@@ -8,6 +8,7 @@ import {
   type OperatorSession,
 } from '../../../shared/admin/sign-in-schema.ts';
 import { audit } from '../audit/index.ts';
+import { codesHeldUntil } from './code-tries.ts';
 import { registerFreshProofRoutes } from './fresh-proof-routes.ts';
 import { freshProofUntil, operatorOf, pendingSignIn, requireRole } from './guards.ts';
 import { claimRecoveryCode, claimTotpStep, findOperator, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
@@ -63,7 +64,7 @@ export function registerSignInRoutes(
 ): void {
   const { counters } = opts;
   const db = () => api.store.db;
-  const gate = signInGate(api, counters);
+  const gate = signInGate(api, counters, opts.publicUrl);
 
   /** A spent pending sign-in: the cookie goes, and the password step again. */
   async function spent(reply: FastifyReply): Promise<FastifyReply> {
@@ -74,12 +75,14 @@ export function registerSignInRoutes(
   registerContract(api, signInContract, { config: { adminPublic: true } }, async (request, reply) => {
     if (!secureEnough(request, opts.publicUrl)) return reply.code(400).send(apiError('bad_request', httpsMessage));
     const { email, password } = request.body;
-    if (await gate.refuseWhileBlocked(request, reply, email)) return reply;
+    // A try taken from the back-off before the hash is checked (given back if the password is right).
+    const taken = await gate.takeTry(request, reply, email);
+    if (!taken) return reply;
     const operator = await findOperator(db(), email);
     // An unknown address is checked against a dummy hash: the same work, the same time.
     const matches = await verifyPassword(operator?.passwordHash ?? (await dummyHash()), password);
     if (!operator || !matches) {
-      await gate.fail(request, email);
+      await gate.wrong(request, taken);
       // Only an operator's own address is written down: anything else typed there (a personal
       // address, a password in the wrong box) is not ours to keep.
       await audit(request, {
@@ -89,6 +92,8 @@ export function registerSignInRoutes(
       });
       return reply.code(401).send(apiError('unauthorized', signInFailedMessage));
     }
+    // A right password gives its tries back; only a full sign-in clears the pair's count.
+    await gate.giveBack(taken);
     if (needsRehash(operator.passwordHash)) await replacePasswordHash(db(), operator.id, await hashPassword(password));
     const challenge = await createChallenge(db(), operator.id, api.clock());
     reply.setCookie(PENDING_COOKIE, challenge, cookieOptions(sessionTimes.pendingMs));
@@ -106,19 +111,27 @@ export function registerSignInRoutes(
     // still sign in), limited only by the network's. A 6-digit TOTP code or a passkey answer is
     // not: both apply.
     const which = method === 'recovery' ? 'network only' : 'pair and network';
-    if (await gate.refuseWhileBlocked(request, reply, challenge.email, which)) return reply;
-    const who: Who = { id: challenge.operatorId, email: challenge.email };
-    // Only the authenticator code is held: a passkey and a recovery code cannot be guessed, and the
-    // holder of the real device must always have a way in.
-    if (method === 'totp' && (await gate.refuseWhileCodesHeld(request, reply, who, 'sign-in'))) return reply;
     // A secret this server cannot read is its fault, not a wrong answer: said before a try is used.
     // ('' for the other factors, which need none.)
     const secret =
       body.method === 'totp' ? gate.openSecret(request, challenge.operatorId, challenge.sealedTotpSecret) : '';
     if (secret === null) return reply.code(500).send(apiError('internal', unreadableSecretMessage));
-    // One of the pending sign-in's five tries, taken before the answer is read.
+    // Every limit is taken before the answer is read, each in one atomic step: the back-off's try,
+    // the operator's code try, the pending sign-in's try. One refused gives back what was taken.
+    const taken = await gate.takeTry(request, reply, challenge.email, which);
+    if (!taken) return reply;
+    const who: Who = { id: challenge.operatorId, email: challenge.email };
+    // Only the authenticator code is held: a passkey and a recovery code cannot be guessed, and the
+    // holder of the real device must always have a way in.
+    const codeTry = method === 'totp' ? await gate.takeCodeTry(request, reply, who, 'sign-in', taken) : null;
+    if (method === 'totp' && codeTry === null) return reply;
+    // One of the pending sign-in's five tries.
     const tryNumber = await claimChallengeTry(db(), pending);
-    if (tryNumber === null) return spent(reply);
+    if (tryNumber === null) {
+      await gate.giveBack(taken);
+      if (codeTry !== null) await gate.giveCodeBack(who);
+      return spent(reply);
+    }
     const now = api.clock();
     let accepted: boolean;
     let passkey: PasskeyUse | null = null;
@@ -139,8 +152,8 @@ export function registerSignInRoutes(
       accepted = passkey.ok;
     }
     if (!accepted) {
-      await gate.fail(request, challenge.email);
-      if (method === 'totp') await gate.wrongCode(request, who);
+      await gate.wrong(request, taken);
+      if (codeTry !== null) await gate.wrongCode(request, who, codeTry);
       const last = tryNumber >= SECOND_FACTOR_TRIES;
       const why =
         passkey && !passkey.ok
@@ -157,14 +170,19 @@ export function registerSignInRoutes(
       if (passkey && !passkey.ok) return reply.code(400).send(apiError('bad_request', passkey.refusal.message));
       return reply.code(400).send(apiError('invalid_fields', codeFailedMessage, { code: codeFailedMessage }));
     }
-    await gate.succeed(challenge.email, request);
+    await gate.right(request, taken);
+    if (codeTry !== null) await gate.giveCodeBack(who);
     await endChallenge(db(), pending);
     // A new session id at every sign-in; a session this browser still had is ended.
     const previous = request.cookies[SESSION_COOKIE];
     if (previous) await endSessionByToken(db(), previous);
     const browser = browserSummary(request.headers['user-agent']);
-    // An authenticator code or a passkey is fresh proof; a recovery code is not (it proves less: a paper copy).
-    const fresh = method !== 'recovery';
+    // An authenticator code or a passkey is fresh proof; a recovery code is not (it proves less: a
+    // paper copy), except while the operator's codes are held: then an operator without a passkey
+    // would have no way to confirm an export or a send, and someone guessing with the stolen
+    // password could keep it so (issue 38). The guesser has no recovery code (50 random bits).
+    const heldUntil = method === 'recovery' ? await codesHeldUntil(db(), challenge.operatorId, now) : null;
+    const fresh = method !== 'recovery' || heldUntil !== null;
     const session = await createSession(db(), { operatorId: challenge.operatorId, browser, now, freshProof: fresh });
     reply.clearCookie(PENDING_COOKIE, cookieOptions(0));
     reply.setCookie(SESSION_COOKIE, session.token, cookieOptions(sessionTimes.absoluteMs));
@@ -183,7 +201,7 @@ export function registerSignInRoutes(
         ? `${browser}, with the passkey “${passkey.name}”`
         : method === 'totp'
           ? browser
-          : `${browser}, with a recovery code (${left} left)`,
+          : `${browser}, with a recovery code (${left} left)${heldUntil ? ', as fresh proof while codes are held' : ''}`,
     });
     if (passkey?.ok)
       await audit(request, {
