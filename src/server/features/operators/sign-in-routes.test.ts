@@ -7,7 +7,7 @@ import {
   signInFailedMessage,
 } from '../../../shared/admin/sign-in-schema.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
-import { buildTestApp, type TestApp } from '../../test/built-app.ts';
+import { buildTestApp, memoryMailer, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { PENDING_COOKIE, tokenHash } from './sessions.ts';
 import {
@@ -27,6 +27,7 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
   let op: TestOperator;
   let n = 0;
   const lines: string[] = [];
+  const mailer = memoryMailer();
 
   beforeAll(async () => {
     if (skip) return;
@@ -37,7 +38,7 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
         done();
       },
     });
-    t = await buildTestApp({ store, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' }, logStream });
+    t = await buildTestApp({ store, env: { TRUST_PROXY: 'true', LOG_LEVEL: 'warn' }, logStream, mailer });
   });
   afterAll(async () => {
     await t?.close();
@@ -237,9 +238,13 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
       message: expect.stringMatching(/^Codes from your authenticator app are paused for this account for 60 minutes/),
       fields: { code: expect.stringMatching(/recovery code or a passkey/) },
     });
-    // The same pending sign-in, a recovery code: in (the held code used none of its tries).
+    // The same pending sign-in, a recovery code: in (the held code used none of its tries), and
+    // with fresh proof while codes are held, so an operator without a passkey can still export
+    // and send (issue 38).
     const inByRecovery = await late.recovery(op.recoveryCodes[0] ?? '');
     expect(inByRecovery.statusCode, inByRecovery.body).toBe(200);
+    expect(inByRecovery.json().freshProofUntil).not.toBeNull();
+    expect((await late.get(adminApiPaths.session)).json().freshProofUntil).not.toBeNull();
 
     // A passkey signs in too, from yet another network.
     const viaPasskey = from(`2001:db8:${n}:98::1`);
@@ -278,10 +283,22 @@ describe.each(dialectCases)('console sign-in ($label)', ({ dialect, skip }) => {
     expect(rows[0]?.detail).toMatch(
       /^10 wrong authenticator codes from any network, each within an hour of the one before: codes held/,
     );
+    // Every owner is mailed (this operator is one): who, what to do, and nothing secret.
+    await expect.poll(() => mailer.sent.filter((m) => m.to === op.email).length).toBe(1);
+    const mail = mailer.sent.find((m) => m.to === op.email);
+    expect(mail?.subject).toBe(`dh.example console: authenticator codes held for ${op.email}`);
+    expect(mail?.text).toMatch(/someone else knows that password/);
+    for (const secret of [op.secret, ...op.recoveryCodes, '2001:db8', PASSWORD])
+      expect(mail?.text).not.toContain(secret);
 
-    // An hour after the tenth wrong code, codes work again.
+    // An hour after the tenth wrong code, codes work again, and a recovery code is no fresh proof.
     t.clock.advance(3600_000);
     await from(`2001:db8:${n}:97::1`).signIn(op, t.clock());
+    const paper = from(`2001:db8:${n}:96::1`);
+    expect((await paper.password(op.email)).statusCode).toBe(200);
+    const inByPaper = await paper.recovery(op.recoveryCodes[1] ?? '');
+    expect(inByPaper.statusCode, inByPaper.body).toBe(200);
+    expect(inByPaper.json().freshProofUntil).toBeNull();
   });
 
   it('refuses to sign in over plain http away from this machine (the Secure cookie would be dropped)', async () => {
