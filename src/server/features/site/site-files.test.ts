@@ -6,6 +6,8 @@ import { testSiteBuild } from '../../test/built-app.ts';
 import { testClock } from '../../test/test-store.ts';
 import type { SiteBuild } from './site-build.ts';
 import { buildSiteFiles } from './site-files.ts';
+import { filled } from './slotted-file.ts';
+import { withoutInvite } from '../../test/invite-slot.ts';
 import { clockPlugin } from '../../plugins/core.ts';
 import { pagesPlugin } from './pages-plugin.ts';
 import { siteFeature } from './site-plugin.ts';
@@ -86,6 +88,24 @@ describe('home page counting down to the presale', () => {
     expect(second).not.toBe(first);
     expect(second.etag).not.toBe(first.etag);
     expect(statusOf(second.raw.toString())).toBe('Presale opens in 9 minutes');
+  });
+
+  it("keeps the invite link's page in step: the same words as the home page, re-rendered with it", async () => {
+    const { clock, files: f } = files('2026-12-01T17:50:00.000Z');
+    const code = 'Ab3_-Zz9Ab3_-Zz9Ab3_-Z';
+    const first = f.in('en').homeWithInvite;
+    await first.ready;
+    expect(withoutInvite(filled(first, code).toString(), code)).toBe(f.pages.home.raw.toString());
+    clock.advance(30_000);
+    expect(f.in('en').homeWithInvite).toBe(first);
+    clock.advance(30_000);
+    const second = f.in('en').homeWithInvite;
+    expect(second).not.toBe(first);
+    expect(withoutInvite(filled(second, code).toString(), code)).toBe(f.pages.home.raw.toString());
+    expect(statusOf(filled(second, code).toString())).toBe('Presale opens in 9 minutes');
+    await second.ready;
+    expect(second.br).toBeDefined();
+    expect(second.gzip).toBeDefined();
   });
 
   it('at the moment: says it is open and shows the link; the clock face is hidden', () => {

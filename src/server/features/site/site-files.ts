@@ -5,9 +5,11 @@ import { alternates, localePath } from '../../../shared/locale-paths.ts';
 import type { SignupView } from '../../../shared/signup-schema.ts';
 import { filePaths, pagePaths } from '../../../shared/paths.ts';
 import type { Notice, PresaleProps, SitePageName, SitePageProps, WalletProps } from '../../../shared/site-pages.ts';
+import { randomBytes } from 'node:crypto';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
+import { slottedFile, type SlottedFile } from './slotted-file.ts';
 
 type StaticPage = Exclude<SitePageName, 'notice'>;
 
@@ -26,9 +28,11 @@ interface LocaleFiles {
   renderHomeWithSignup(signup: SignupView, invite?: string): string;
   /**
    * The home page for a visitor who came through a friend's invite link (a well-formed code): the
-   * line that says so, and the form carrying the code. Rendered per request, never cached.
+   * line that says so, and the form carrying the code (in the island's props and the plain form's
+   * hidden field), with a slot where the code goes. Kept in memory and compressed as the home page
+   * is, and rendered again when it is; each visit only fills in its code (slotted-file.ts).
    */
-  renderHomeWithInvite(invite: string): string;
+  readonly homeWithInvite: SlottedFile;
   /**
    * A short page about a confirm or unsubscribe link: what it is about and its one button, or what
    * pressing it did. Rendered per request.
@@ -37,8 +41,10 @@ interface LocaleFiles {
 }
 
 /** Every locale's documents (the default locale's also at the top), and the site-wide files. */
-export interface SiteFiles extends LocaleFiles {
+export interface SiteFiles extends Omit<LocaleFiles, 'homeWithInvite'> {
   in(locale: Locale): LocaleFiles;
+  /** Settles when every locale's invite page is compressed (made at start, before the first visit). */
+  ready(): Promise<void>;
   robots: MemoryFile;
   sitemap: MemoryFile;
   manifest: MemoryFile;
@@ -51,19 +57,25 @@ const indexedPaths = [pagePaths.home, pagePaths.privacy];
  * part of it that depends on the time) changes. Checked on each read, so a page nobody asks for
  * costs nothing, and a busy one at most one render a minute (the countdown reads to the minute).
  */
-function timedPage(clock: () => Date, wordsAt: (now: Date) => string, render: (now: Date) => string, type: string) {
+function timedPage<File>(clock: () => Date, wordsAt: (now: Date) => string, make: (now: Date) => File) {
   let words: string | undefined;
-  let file: MemoryFile | undefined;
-  return (): MemoryFile => {
+  let file: File | undefined;
+  return (): File => {
     const now = clock();
     const current = wordsAt(now);
     if (file === undefined || current !== words) {
-      file = memoryFile(render(now), type);
+      file = make(now);
       words = current;
     }
     return file;
   };
 }
+
+/**
+ * What the invite page is rendered with where the code goes: a well-formed code (22 characters of
+ * base64url, as every code's slot is long), random per process, so it is found nowhere else.
+ */
+const INVITE_SLOT = randomBytes(16).toString('base64url');
 
 /**
  * Renders every public document at start-up, with the runtime PUBLIC_URL in its links, and again
@@ -88,9 +100,11 @@ export function buildSiteFiles(opts: {
   return {
     pages: home.pages,
     renderHomeWithSignup: home.renderHomeWithSignup,
-    renderHomeWithInvite: home.renderHomeWithInvite,
     renderNotice: home.renderNotice,
     in: (locale) => byLocale[locale],
+    ready: async () => {
+      await Promise.all(locales.map((l) => byLocale[l].homeWithInvite.ready));
+    },
     robots: memoryFile(
       `User-agent: *\nAllow: /\nDisallow: ${pagePaths.admin}\n\nSitemap: ${publicUrl}${filePaths.sitemap}\n`,
       'text/plain; charset=utf-8',
@@ -178,14 +192,19 @@ function localeFiles(opts: {
     timedPage(
       clock,
       (now) => String(year(now)),
-      (now) => render({ page: name, year: year(now), locale, ...wallet }, title, description, canonicalPath),
-      html,
+      (now) =>
+        memoryFile(render({ page: name, year: year(now), locale, ...wallet }, title, description, canonicalPath), html),
     );
-  const home = timedPage(
-    clock,
-    homeWords,
-    (now) => render(homeProps(now), fullName, content.description, pagePaths.home),
-    html,
+  const home = timedPage(clock, homeWords, (now) =>
+    memoryFile(render(homeProps(now), fullName, content.description, pagePaths.home), html),
+  );
+  // The same page with the invite's line and a slot for its code, kept as the home page is.
+  const homeWithInvite = timedPage(clock, homeWords, (now) =>
+    slottedFile(
+      render({ ...homeProps(now), invite: INVITE_SLOT }, fullName, content.description, pagePaths.home),
+      INVITE_SLOT,
+      html,
+    ),
   );
   const privacy = page(
     'privacy',
@@ -203,8 +222,9 @@ function localeFiles(opts: {
         content.description,
         pagePaths.home,
       ),
-    renderHomeWithInvite: (invite) =>
-      render({ ...homeProps(clock()), invite }, fullName, content.description, pagePaths.home),
+    get homeWithInvite() {
+      return homeWithInvite();
+    },
     renderNotice: (notice) =>
       render({ page: 'notice', year: year(clock()), locale, notice, ...wallet }, titled(notice.title), notice.message),
     pages: {

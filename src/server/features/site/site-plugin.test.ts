@@ -3,7 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locales } from '../../../shared/locales.ts';
 import { siteContent } from '../../../../content/site-content.ts';
+import { messagesFor } from '../../../../content/messages/catalog.ts';
+import { localePath } from '../../../shared/locale-paths.ts';
+import { pagePaths } from '../../../shared/paths.ts';
 import { buildTestApp, realSiteBuild, type TestApp } from '../../test/built-app.ts';
+import { decodedBody, withoutInvite } from '../../test/invite-slot.ts';
 import { testClock } from '../../test/test-store.ts';
 
 let t: TestApp;
@@ -108,6 +112,37 @@ describe('GET /', () => {
     for (const css of styles) {
       const hash = createHash('sha256').update(css).digest('base64');
       expect(String(res.headers['content-security-policy'])).toContain(`'sha256-${hash}'`);
+    }
+  });
+});
+
+describe("GET /?invite=CODE (a friend's invite link)", () => {
+  const code = 'Ab3_-Zz9Ab3_-Zz9Ab3_-Z';
+  it('is the page from memory with the line and the code spliced in, compressed as / is, in every locale', async () => {
+    for (const locale of locales) {
+      const home = localePath(locale, pagePaths.home);
+      const plain = await app.inject({ url: home, headers: { 'accept-encoding': 'identity' } });
+      const sizes: Record<string, number> = {};
+      for (const accept of ['br', 'gzip', 'identity', 'gzip, deflate, br']) {
+        const res = await app.inject({ url: `${home}?invite=${code}`, headers: { 'accept-encoding': accept } });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.headers['cache-control']).toBe('private, no-store');
+        expect(res.headers.vary).toContain('Accept-Encoding');
+        expect(res.headers.etag).toBeUndefined();
+        expect(res.headers['set-cookie']).toBeUndefined();
+        expect(res.headers['content-encoding'], `${locale} ${accept}`).toBe(
+          accept === 'identity' ? undefined : accept === 'gzip' ? 'gzip' : 'br',
+        );
+        const html = decodedBody(res);
+        expect(html).toContain(messagesFor(locale).referrals.invitedLine);
+        expect(html).toContain(`<input type="hidden" name="invite" value="${code}"/>`);
+        expect(withoutInvite(html, code)).toBe(plain.body);
+        sizes[accept] = res.rawPayload.length;
+      }
+      // What / costs compressed, within the line's words and a few bytes of splicing.
+      const homeBr = await app.inject({ url: home, headers: { 'accept-encoding': 'br' } });
+      expect(sizes.br).toBeLessThan(homeBr.rawPayload.length + 400);
     }
   });
 });

@@ -7,6 +7,7 @@ import { filePaths, pagePaths } from '../../../shared/paths.ts';
 import { inviteQueryName, isInviteCode } from '../../../shared/referrals.ts';
 import { sendMemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
+import { sendSlottedFile } from './slotted-file.ts';
 
 const YEAR = 365 * 24 * 60 * 60;
 
@@ -21,14 +22,14 @@ export const siteFeature = fp(
       const home = localePath(locale, pagePaths.home);
       app.get(home, (request, reply) => {
         // Through a friend's invite link: the same page with one line more and the code in the
-        // form, rendered for this request and kept by no cache (the code is the friend's). Every
-        // other visit, a malformed code's too, is the page from memory, as cacheable as ever.
+        // form, from memory too (the code spliced into the prebuilt, precompressed page), so an
+        // invite costs what a page costs. Kept by no cache but the visitor's, and not stored even
+        // there (the code is the friend's; a shared cache must never hand it to someone else, and
+        // the page is rebuilt as cheaply as it is revalidated). Every other visit, a malformed
+        // code's too, is the page from memory, as cacheable as ever.
         const invite = (request.query as Record<string, unknown> | undefined)?.[inviteQueryName];
         if (!isInviteCode(invite)) return sendMemoryFile(request, reply, pages.pages.home);
-        return reply
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'private, no-store')
-          .send(pages.renderHomeWithInvite(invite));
+        return sendSlottedFile(request, reply, pages.homeWithInvite, invite, { cacheControl: 'private, no-store' });
       });
       app.get(localePath(locale, pagePaths.privacy), (request, reply) =>
         sendMemoryFile(request, reply, pages.pages.privacy),
