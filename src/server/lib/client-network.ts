@@ -9,3 +9,13 @@ import { normalizeIP } from '@fastify/rate-limit';
  * keep only a keyed hash of it, never the address.
  */
 export const clientNetwork = (address: string): string => normalizeIP(address, 64);
+
+/**
+ * One network for counting invites: an IPv4 address, or an IPv6 /48. A free tunnel broker
+ * (Hurricane Electric's, for one) hands anyone a routed /48 on request, i.e. 65,536 /64s, so an
+ * invite farm on one tunnel would be 65,536 "networks" at /64. A /48 is what RIPE-690 and
+ * ARIN advise giving one site, so grouping there costs a household nothing. Wider than
+ * clientNetwork on purpose: an invite that does not count costs a person nothing, while a sign-in
+ * or sign-up refused to a whole /48 would (docs/decisions/0063).
+ */
+export const inviteNetwork = (address: string): string => normalizeIP(address, 48);

@@ -29,6 +29,7 @@ import { signInTriesMigration } from './migrations/0025-sign-in-tries.ts';
 import { broadcastEditorsMigration } from './migrations/0026-broadcast-editors.ts';
 import { referralsMigration } from './migrations/0028-referrals.ts';
 import { operatorCodeTriesMigration } from './migrations/0029-operator-code-tries.ts';
+import { referralLimitsMigration } from './migrations/0030-referral-limits.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -65,6 +66,7 @@ export const migrationsWith = (secrets: SecretBox | undefined): Record<string, M
   '0027-policy-refusals': policyRefusalsMigration,
   '0028-referrals': referralsMigration,
   '0029-operator-code-tries': operatorCodeTriesMigration,
+  '0030-referral-limits': referralLimitsMigration,
 });
 
 /**

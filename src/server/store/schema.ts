@@ -409,8 +409,9 @@ export interface ReferralCodesTable {
   created_at: IsoTime;
 }
 
-/** Why an invite counted or did not (docs/decisions/0060-referral-invites.md). */
-export type ReferralStatus = 'pending' | 'counted' | 'same_network' | 'same_mailbox' | 'disposable' | 'capped';
+/** Why an invite counted or did not (docs/decisions/0060-referral-invites.md; 'one_domain': 0063). */
+export type ReferralStatus =
+  'pending' | 'counted' | 'same_network' | 'same_mailbox' | 'disposable' | 'capped' | 'one_domain';
 
 /** Who came through whose code (migration 0028): one per invited person, the first code they came with. */
 export interface ReferralAttributionsTable {
@@ -425,6 +426,20 @@ export interface ReferralAttributionsTable {
   decided_at: IsoTime | null;
   /** The invited address's domain, for the console's clusters. */
   invited_domain: string | null;
+  /**
+   * Keyed hash of the mailbox the invited address reaches (+tag, case and Gmail's dots off;
+   * migration 0030): one mailbox counts once among a referrer's invitees. Null before it is known.
+   */
+  mailbox_key: string | null;
+}
+
+/** Invites counted from one client network in one UTC day (migration 0030): slots, no person. */
+export interface ReferralNetworkDaysTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** Keyed hash of the client network, as in referral_attributions. */
+  network_key: string;
+  counted: number;
 }
 
 export interface Database {
@@ -461,4 +476,5 @@ export interface Database {
   allowlist_snapshots: AllowlistSnapshotsTable;
   referral_codes: ReferralCodesTable;
   referral_attributions: ReferralAttributionsTable;
+  referral_network_days: ReferralNetworkDaysTable;
 }

@@ -5,7 +5,9 @@ import { messagesFor } from '../../../../content/messages/catalog.ts';
 import { contentIn, type SiteContent } from '../../../shared/content-schema.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import type { InviteView } from '../../../shared/referrals.ts';
-import { clientNetwork } from '../../lib/client-network.ts';
+import { inviteNetwork } from '../../lib/client-network.ts';
+import { errorText } from '../../lib/log-safe.ts';
+import { intervalJob } from '../../plugins/jobs.ts';
 import type { Database } from '../../store/schema.ts';
 import { invitePageUrl, inviteUrl, shareLinks } from './invite-links.ts';
 import { registerInviteRoutes } from './invite-routes.ts';
@@ -15,7 +17,9 @@ import {
   decideOnConfirm,
   ensureInviteCode,
   inviteCodeOf,
+  purgeNetworkDays,
 } from './referral-store.ts';
+import { mailboxOf } from './mailbox.ts';
 import type { ReferralCaps } from './referrals-config.ts';
 
 /** What the sign-up feature asks of invites, at the two moments that matter to them. */
@@ -26,7 +30,7 @@ export interface Referrals {
    */
   attribute(
     request: FastifyRequest,
-    signup: { invite?: string | undefined; email: string; subscriberId: string },
+    signup: { invite?: string | undefined; email: string; subscriberId: string; created: boolean },
   ): Promise<void>;
   /**
    * The person pressed their confirmation link (inside its transaction, `db`): decides whether
@@ -35,6 +39,8 @@ export interface Referrals {
   onConfirmed(db: Kysely<Database>, request: FastifyRequest, subscriberId: string): Promise<void>;
   /** What the confirmed page and the invite page show; null when the person has no code. */
   inviteView(subscriberId: string, locale: Locale, withPageLink?: boolean): Promise<InviteView | null>;
+  /** The limits in force (the console's Referrals view states them). */
+  readonly caps: ReferralCaps;
 }
 
 declare module 'fastify' {
@@ -43,9 +49,13 @@ declare module 'fastify' {
   }
 }
 
-// The keyed hash of a client's network: the sign-in back-off's (lib/client-network.ts, keyed by
-// the link keys), under a purpose of its own. Never the address.
+// The keyed hash of a client's network (lib/client-network.ts's inviteNetwork: an IPv4 address or
+// an IPv6 /48, keyed by the link keys), under a purpose of its own. Never the address.
 const NETWORK_PURPOSE = 'referral-network';
+// The keyed hash of the mailbox an invited address reaches, to compare a referrer's invitees with
+// each other without keeping a second spelling of anyone's address (docs/decisions/0063).
+const MAILBOX_PURPOSE = 'referral-mailbox';
+const HOUR = 60 * 60 * 1000;
 
 export interface ReferralsOptions {
   caps: ReferralCaps;
@@ -56,7 +66,8 @@ export interface ReferralsOptions {
 /** Invite links: codes, who came through whose, the counting decision, the invite page. */
 export const referralsFeature = fp(
   async (app: FastifyInstance, opts: ReferralsOptions) => {
-    const networkKey = (request: FastifyRequest) => app.keys.sign(NETWORK_PURPOSE, clientNetwork(request.ip));
+    const networkKey = (request: FastifyRequest) => app.keys.sign(NETWORK_PURPOSE, inviteNetwork(request.ip));
+    const mailboxKey = (email: string) => app.keys.sign(MAILBOX_PURPOSE, mailboxOf(email));
 
     async function inviteView(subscriberId: string, locale: Locale, withPageLink = false): Promise<InviteView | null> {
       const code = await inviteCodeOf(app.store.db, subscriberId);
@@ -83,6 +94,7 @@ export const referralsFeature = fp(
             invitedEmail: signup.email,
             networkKey: networkKey(request),
             now: app.clock(),
+            created: signup.created,
           });
         } catch (error) {
           request.log.warn({ err: error }, 'invite not attributed');
@@ -90,18 +102,33 @@ export const referralsFeature = fp(
       },
       async onConfirmed(db, request, subscriberId) {
         const now = app.clock();
-        await decideOnConfirm(db, { invitedId: subscriberId, networkKey: networkKey(request), now, caps: opts.caps });
+        await decideOnConfirm(db, {
+          invitedId: subscriberId,
+          networkKey: networkKey(request),
+          mailboxKey,
+          now,
+          caps: opts.caps,
+        });
         await ensureInviteCode(db, subscriberId, networkKey(request), now);
       },
       inviteView,
+      caps: opts.caps,
     };
     app.decorate('referrals', referrals);
+    app.jobs.add(
+      intervalJob(
+        'referral-days-purge',
+        HOUR,
+        () => purgeNetworkDays(app.store.db, app.clock()),
+        (error) => app.log.warn({ err: errorText(error) }, 'referral network days not purged'),
+      ),
+    );
     await registerInviteRoutes(app, { networkKey });
   },
   {
     name: 'referrals',
     fastify: '5.x',
-    dependencies: ['dh-store', 'dh-keys', 'dh-pages', 'dh-clock'],
-    decorators: { fastify: ['store', 'keys', 'pages', 'clock'] },
+    dependencies: ['dh-store', 'dh-keys', 'dh-pages', 'dh-clock', 'dh-jobs'],
+    decorators: { fastify: ['store', 'keys', 'pages', 'clock', 'jobs'] },
   },
 );

@@ -223,11 +223,13 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         },
       });
       // Who invited them, if they came through an invite link (the referrals feature decides
-      // whether the code means anything; a sign-up never fails for it).
+      // whether the code means anything; a sign-up never fails for it). Only the sign-up that
+      // made the person's row carries an invite: a later one with their address is not theirs.
       await app.referrals.attribute(request, {
         invite: input.invite,
         email: input.email,
         subscriberId: result.subscriberId,
+        created: result.outcome === 'created',
       });
       if (result.emailQueued) app.outbox.nudge();
       app.metrics.signups.accepted(result.outcome);
