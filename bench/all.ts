@@ -37,6 +37,8 @@ const BENCHES: BenchEntry[] = [
     env: { BENCH_MAIL: 'throughput', BENCH_RECIPIENTS: process.env.BENCH_RECIPIENTS ?? '3000' },
   },
   { name: 'logs', file: 'bench/log-volume-bench.ts', limitMin: 2 },
+  // Issue 38: a visit through an invite link (a random code each) against / on one server, ≥ 0.8×.
+  { name: 'invite', file: 'bench/invite-bench.ts', limitMin: 3 },
 ];
 
 const outDir = path.join(repoRoot, '.bench');
