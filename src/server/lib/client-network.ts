@@ -10,6 +10,9 @@ import { normalizeIP } from '@fastify/rate-limit';
  */
 export const clientNetwork = (address: string): string => normalizeIP(address, 64);
 
+/** The IPv6 prefix one network is when counting invites (inviteNetwork). */
+export const INVITE_IPV6_PREFIX = 48;
+
 /**
  * One network for counting invites: an IPv4 address, or an IPv6 /48. A free tunnel broker
  * (Hurricane Electric's, for one) hands anyone a routed /48 on request, i.e. 65,536 /64s, so an
@@ -18,4 +21,4 @@ export const clientNetwork = (address: string): string => normalizeIP(address, 6
  * clientNetwork on purpose: an invite that does not count costs a person nothing, while a sign-in
  * or sign-up refused to a whole /48 would (docs/decisions/0063).
  */
-export const inviteNetwork = (address: string): string => normalizeIP(address, 48);
+export const inviteNetwork = (address: string): string => normalizeIP(address, INVITE_IPV6_PREFIX);

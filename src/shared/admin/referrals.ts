@@ -6,16 +6,33 @@ import { z } from 'zod/mini';
 // only (no address, masked or not, and no per-referrer row); a sender or owner gets the list.
 
 /** Why an invite did not count (an attribution's status, besides 'pending' and 'counted'). */
-export const refusalReasons = ['same_network', 'same_mailbox', 'disposable', 'capped'] as const;
+export const refusalReasons = ['same_network', 'same_mailbox', 'disposable', 'one_domain', 'capped'] as const;
 export type RefusalReason = (typeof refusalReasons)[number];
 
 /** The console's words for each reason (English, as the console is). */
 export const refusalReasonLabels: Record<RefusalReason, string> = {
   same_network: 'Same network as the referrer',
-  same_mailbox: 'The referrer’s own mailbox',
+  same_mailbox: 'The referrer’s own mailbox, or one that counted for them already',
   disposable: 'Disposable address',
+  one_domain: 'Too many at one private domain',
   capped: 'Over the daily cap',
 };
+
+/**
+ * The rules an invite must pass, with the limits in force (the server's configuration): stated in
+ * the console so an operator reads what counts without opening the code (docs/decisions/0063).
+ */
+export const referralLimitsSchema = z.object({
+  /** Invites that count for one referrer per UTC day. */
+  perReferrerDaily: z.number(),
+  /** Invites that count from one client network per UTC day, whoever invited them. */
+  perNetworkDaily: z.number(),
+  /** Invites that count for one referrer, ever, at one domain that is not a large public provider. */
+  perPrivateDomain: z.number(),
+  /** The IPv6 prefix one network is (an IPv4 network is one address). */
+  ipv6Prefix: z.number(),
+});
+export type ReferralLimits = z.output<typeof referralLimitsSchema>;
 
 /**
  * What makes a cluster worth a look. A farm shows as many sign-ups from one network, many
@@ -115,6 +132,8 @@ export const referralsReportSchema = z.object({
   topReferrers: z.nullable(z.array(topReferrerSchema)),
   /** Null for a viewer. Largest first. */
   clusters: z.nullable(z.array(clusterSchema)),
+  /** What an invite must pass to count, with the limits in force. */
+  limits: referralLimitsSchema,
 });
 export type ReferralsReport = z.output<typeof referralsReportSchema>;
 

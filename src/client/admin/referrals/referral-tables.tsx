@@ -2,6 +2,7 @@ import {
   clusterKindLabels,
   clusterKinds,
   refusalReasonLabels,
+  type ReferralLimits,
   type ReferralCluster,
   type ReferralsReport,
   type TopReferrer,
@@ -171,5 +172,25 @@ export function TopReferrerTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** What an invite must pass to count, with the limits the server runs with (docs/decisions/0063). */
+export function LimitsList({ limits }: { limits: ReferralLimits }) {
+  const rules = [
+    'The invited person confirms their address.',
+    `From another network than the referrer’s (one IPv4 address, or one IPv6 /${limits.ipv6Prefix}).`,
+    'In a mailbox of their own: not the referrer’s, and not one that counted for this referrer already, however it is spelt (+tags, capitals, Gmail’s dots).',
+    'At a domain that is not disposable.',
+    `At most ${limits.perPrivateDomain} ever for one referrer at one domain that is not a large public mail provider (a company’s, or a farm’s catch-all).`,
+    `At most ${limits.perReferrerDaily} a day (UTC) for one referrer.`,
+    `At most ${limits.perNetworkDaily} a day (UTC) from one network, whoever invited them.`,
+  ];
+  return (
+    <ul className="cs-hint" aria-label="What an invite must pass to count">
+      {rules.map((rule) => (
+        <li key={rule}>{rule}</li>
+      ))}
+    </ul>
   );
 }

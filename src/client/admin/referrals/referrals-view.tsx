@@ -5,7 +5,7 @@ import { callContract } from '../../lib/call-contract.ts';
 import { useApiData, useConsole } from '../console/console-context.tsx';
 import { postForFile, saveFile } from '../console/download.ts';
 import { Field, Notice } from '../console/field.tsx';
-import { ClusterTable, percent, RefusalTable, TopReferrerTable } from './referral-tables.tsx';
+import { ClusterTable, LimitsList, percent, RefusalTable, TopReferrerTable } from './referral-tables.tsx';
 import { ReferrerPanel } from './referrer-panel.tsx';
 
 const TOP_SHOWN = 20;
@@ -67,8 +67,7 @@ export function ReferralsView() {
     <section aria-labelledby="view-title">
       <h1 id="view-title">Referrals</h1>
       <p className="cs-muted">
-        Invite links: an invite counts only when the invited person confirms, from another network, with another
-        mailbox, at a domain that is not disposable, within the daily caps.
+        Invite links: an invite counts only when the invited person confirms, and only within the rules below.
       </p>
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{info}</Notice>
@@ -78,6 +77,7 @@ export function ReferralsView() {
         )
       ) : (
         <>
+          <LimitsList limits={report.limits} />
           <ul className="cs-totals" aria-label="Totals">
             {totals.map(([label, value]) => (
               <li key={label}>

@@ -114,9 +114,12 @@ describe.each(dialectCases)('the Referrals console endpoints ($label)', ({ diale
       { reason: 'same_network', count: 1, share: 1 / 7 },
       { reason: 'same_mailbox', count: 1, share: 1 / 7 },
       { reason: 'disposable', count: 1, share: 1 / 7 },
+      { reason: 'one_domain', count: 0, share: 0 },
       { reason: 'capped', count: 1, share: 1 / 7 },
     ]);
     expect(r.refusedShare).toBeCloseTo(4 / 7);
+    // The limits in force, which the view states (the test app runs with the defaults).
+    expect(r.limits).toEqual({ perReferrerDaily: 20, perNetworkDaily: 3, perPrivateDomain: 5, ipv6Prefix: 48 });
   });
 
   it.skipIf(skip)('lists a sender the top referrers, masked, most confirmed first', async () => {

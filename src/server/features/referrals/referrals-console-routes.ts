@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../../shared/api-error.ts';
 import { referralsContract, referrerDetailsContract, referrersCsvContract } from '../../../shared/admin/contracts.ts';
+import type { ReferralLimits } from '../../../shared/admin/referrals.ts';
 import { roleAllows } from '../../../shared/admin/roles.ts';
+import { INVITE_IPV6_PREFIX } from '../../lib/client-network.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import { audit } from '../audit/index.ts';
@@ -25,8 +27,10 @@ export function registerReferralConsoleRoutes(api: FastifyInstance, opts: { dail
   const reads = (request: FastifyRequest, n: number, freshProof: boolean) =>
     countPersonalReads(db(), { operatorId: operatorOf(request).id, now: api.clock(), n, allowance, freshProof });
 
+  // The report states the limits in force beside what they refused (docs/decisions/0063).
+  const limits: ReferralLimits = { ...api.referrals.caps, ipv6Prefix: INVITE_IPV6_PREFIX };
   registerContract(api, referralsContract, { onRequest: requireRole('viewer') }, async (request) =>
-    referralsReport(db(), { top: request.query.top, full: roleAllows(operatorOf(request).role, 'sender') }),
+    referralsReport(db(), { top: request.query.top, full: roleAllows(operatorOf(request).role, 'sender'), limits }),
   );
 
   // A POST, not a GET: reading one person's address is an audited act.

@@ -150,6 +150,23 @@ for (const { dialect, skip, label } of dialectCases) {
         expect(inviteCountIn(page.body)).toBe(3);
         expect(page.body).toContain(messagesFor('en').referrals.count({ count: 3 }));
       });
+
+      it('lets an erased friend’s count fall, but not the network slot they used today', async () => {
+        const a = await joinFrom(t, mailer, { email: 'ada@example.com', ip: '203.0.113.1' });
+        const code = inviteCodeIn(a.body);
+        await joinFrom(t, mailer, { email: 'n1@example.com', ip: '198.51.100.1', invite: code });
+        await store.db.deleteFrom('subscribers').where('email', '=', 'n1@example.com').execute();
+        const page = await t.app.inject({ url: invitePagePathIn(a.body) });
+        expect(inviteCountIn(page.body)).toBe(0);
+        // Slots used today, not people: the network's one slot stays used until tomorrow.
+        await joinFrom(t, mailer, { email: 'n2@example.com', ip: '198.51.100.1', invite: code });
+        expect(await statusOf(store, 'n2@example.com')).toBe('capped');
+        // The referrer's own cap is counted from the attributions: n1's erasure gave it back.
+        await joinFrom(t, mailer, { email: 'n3@example.com', ip: '198.51.100.3', invite: code });
+        await joinFrom(t, mailer, { email: 'n4@example.com', ip: '198.51.100.4', invite: code });
+        expect(await statusOf(store, 'n3@example.com')).toBe('counted');
+        expect(await statusOf(store, 'n4@example.com')).toBe('counted');
+      });
     });
   });
 }

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import {
   refusalReasons,
   type RefusalReason,
+  type ReferralLimits,
   type ReferralsReport,
   type ReferrerDetail,
   type SignupsByInvite,
@@ -84,7 +85,10 @@ async function topReferrers(db: Db, top: number, opts: { countedOnly?: boolean }
  * The Referrals screen's report. `full` (a sender or owner) adds the top `top` referrers with
  * masked addresses and the clusters; without it, counts only: no person, masked or not.
  */
-export async function referralsReport(db: Db, opts: { top: number; full: boolean }): Promise<ReferralsReport> {
+export async function referralsReport(
+  db: Db,
+  opts: { top: number; full: boolean; limits: ReferralLimits },
+): Promise<ReferralsReport> {
   const byStatus = await db
     .selectFrom('referral_attributions')
     .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
@@ -107,6 +111,7 @@ export async function referralsReport(db: Db, opts: { top: number; full: boolean
       }))
     : null;
   return {
+    limits: opts.limits,
     access: opts.full ? 'full' : 'counts',
     totals: {
       referrers: Number(referrers.n),
