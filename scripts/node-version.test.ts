@@ -11,6 +11,15 @@ describe('the Node versions npm start and npm test accept', () => {
       expect(supportedNode(v), v).toBe(false);
   });
 
+  it('runs the tests on the Node that npm install pinned, not the machine’s', async () => {
+    // package.json's devDependencies carry the registry's `node` package; npm puts its binary first
+    // on every script's PATH. Dropping it would put the suite back on whatever the machine has.
+    const pinned = path.join(import.meta.dirname, '..', 'node_modules', '.bin', 'node');
+    const { stdout } = await promisify(execFile)(pinned, ['--version']);
+    expect(process.version).toBe(stdout.trim());
+    expect(supportedNode(process.versions.node)).toBe(true);
+  });
+
   it('passes quietly on the Node running the tests', async () => {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [
       path.join(import.meta.dirname, 'node-version.mjs'),
