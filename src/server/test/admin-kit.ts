@@ -34,6 +34,10 @@ export async function makeOperator(
   return { email, secret: factors.totpSecret, recoveryCodes: factors.recoveryCodes };
 }
 
+/** An operator's id, by the address it was made with. */
+export const operatorIdOf = async (db: Kysely<Database>, email: string): Promise<string> =>
+  (await db.selectFrom('operators').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+
 /** The code an authenticator app shows at `at`. */
 export const codeAt = (op: TestOperator, at: Date): string => totpCode(op.secret, at);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeOperator } from '../../test/admin-kit.ts';
+import { makeOperator, operatorIdOf } from '../../test/admin-kit.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
 import { codesHeldUntil, giveCodeTryBack, OPERATOR_HOLD_MS, OPERATOR_WRONG_CODES, takeCodeTry } from './code-tries.ts';
 
@@ -19,12 +19,7 @@ describe.each(dialectCases)('wrong-code tries per operator ($label)', ({ dialect
   async function operator(at: Date): Promise<string> {
     const email = `codes-${dialect}-${n++}@example.com`;
     await makeOperator(store.db, email, at);
-    const row = await store.db
-      .selectFrom('operators')
-      .select('id')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return operatorIdOf(store.db, email);
   }
 
   it.skipIf(skip)('takes exactly ten of sixty tries taken at once, then holds for an hour', async () => {

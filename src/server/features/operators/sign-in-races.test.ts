@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookiesFrom, httpRequest, type RawResponse } from '../../../../bench/lib/http.ts';
 import { adminApiPaths, apiPaths } from '../../../shared/paths.ts';
 import { xsrf } from '../../../shared/xsrf.ts';
-import { CHROME_UA, makeOperator, wrongCodeAt, type TestOperator } from '../../test/admin-kit.ts';
+import { CHROME_UA, makeOperator, operatorIdOf, wrongCodeAt, type TestOperator } from '../../test/admin-kit.ts';
 import { type ServerHandle, startBuiltServer } from '../../test/processes.ts';
 import { deleteRedisKeys, redisSkipReason, testRedisPrefix, testRedisUrl } from '../../test/test-redis.ts';
 import {
@@ -39,7 +39,7 @@ const RACE_MS = 90_000;
 
 /** Pending sign-ins (the password step done) made straight in the store, as many as asked. */
 async function pendingSignIns(db: Kysely<Database>, op: TestOperator, count: number): Promise<string[]> {
-  const { id } = await db.selectFrom('operators').select('id').where('email', '=', op.email).executeTakeFirstOrThrow();
+  const id = await operatorIdOf(db, op.email);
   const now = new Date();
   return Promise.all(Array.from({ length: count }, () => createChallenge(db, id, now)));
 }
@@ -100,32 +100,36 @@ function races(opts: { db: () => Kysely<Database>; origins: () => string[]; outb
   let seq = 0;
   const newOperator = () => makeOperator(db(), `race-${opts.net}-${seq++}-${Date.now()}@example.com`, new Date());
 
+  /**
+   * `codes` wrong authenticator codes sent at once for `pending` new pending sign-ins of a new
+   * operator, code i for pending sign-in i % pending, from loopback address `from(i)`.
+   */
+  async function codeBurst(pending: number, codes: number, from: (i: number) => string) {
+    const op = await newOperator();
+    const tokens = await pendingSignIns(db(), op, pending);
+    const token = await xsrfFrom(at(0));
+    const body = { method: 'totp', code: wrongCodeAt(op, new Date()) };
+    const answers = await Promise.all(
+      Array.from({ length: codes }, (_, i) =>
+        post(at(i), adminApiPaths.secondFactor, body, {
+          xsrf: token,
+          from: from(i),
+          cookie: `${PENDING_COOKIE}=${tokens[i % pending]}`,
+        }),
+      ),
+    );
+    const statuses = tally(answers);
+    return { op, statuses, checked: await audited(db(), op.email, 'sign-in.failed') };
+  }
+
   it(
     '40 pending sign-ins from 40 addresses, 200 wrong codes at once: exactly ten checked, one hold, owners mailed',
     async () => {
-      const op = await newOperator();
-      const pending = await pendingSignIns(db(), op, 40);
-      const token = await xsrfFrom(at(0));
-      const code = wrongCodeAt(op, new Date());
-      const answers = await Promise.all(
-        Array.from({ length: 200 }, (_, i) =>
-          post(
-            at(i),
-            adminApiPaths.secondFactor,
-            { method: 'totp', code },
-            {
-              xsrf: token,
-              from: `127.${opts.net}.1.${(i % 40) + 1}`,
-              cookie: `${PENDING_COOKIE}=${pending[i % 40]}`,
-            },
-          ),
-        ),
-      );
-      const statuses = tally(answers);
+      const { op, statuses, checked } = await codeBurst(40, 200, (i) => `127.${opts.net}.1.${(i % 40) + 1}`);
       expect(Object.keys(statuses).sort(), JSON.stringify(statuses)).toEqual(
         Object.keys(statuses).filter((s) => ['400', '401', '429'].includes(s)),
       );
-      expect(await audited(db(), op.email, 'sign-in.failed'), JSON.stringify(statuses)).toBe(OPERATOR_WRONG_CODES);
+      expect(checked, JSON.stringify(statuses)).toBe(OPERATOR_WRONG_CODES);
       expect(statuses[400] ?? 0).toBeLessThanOrEqual(OPERATOR_WRONG_CODES);
       expect(await audited(db(), op.email, 'sign-in.codes-held')).toBe(1);
       // The owners' email (this operator is an owner), written by whichever instance started the hold.
@@ -139,27 +143,9 @@ function races(opts: { db: () => Kysely<Database>; origins: () => string[]; outb
   it(
     '100 pending sign-ins from one address, 500 wrong codes at once: five checked (the pair backs off first)',
     async () => {
-      const op = await newOperator();
-      const pending = await pendingSignIns(db(), op, 100);
-      const token = await xsrfFrom(at(0));
-      const code = wrongCodeAt(op, new Date());
-      const answers = await Promise.all(
-        Array.from({ length: 500 }, (_, i) =>
-          post(
-            at(i),
-            adminApiPaths.secondFactor,
-            { method: 'totp', code },
-            {
-              xsrf: token,
-              from: `127.${opts.net}.2.1`,
-              cookie: `${PENDING_COOKIE}=${pending[i % 100]}`,
-            },
-          ),
-        ),
-      );
-      const statuses = tally(answers);
+      const { statuses, checked } = await codeBurst(100, 500, () => `127.${opts.net}.2.1`);
       // The address from one network has five free failures; the operator's ten are never reached.
-      expect(await audited(db(), op.email, 'sign-in.failed'), JSON.stringify(statuses)).toBe(5);
+      expect(checked, JSON.stringify(statuses)).toBe(5);
       expect(statuses).toEqual({ 400: 5, 429: 495 });
     },
     RACE_MS,
