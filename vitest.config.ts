@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import MarginsReporter from './scripts/test-margins/vitest-reporter.ts';
+
+const testTimeout = 20_000;
 
 export default defineConfig({
   test: {
@@ -13,7 +16,9 @@ export default defineConfig({
     // Nothing in src/ keeps state in a module that one file could leave behind for another: apps,
     // stores and registries are made per test.
     isolate: false,
-    testTimeout: 20_000,
+    testTimeout,
+    // After the usual report, the ten tests nearest their own time limits (issue 42).
+    reporters: ['default', new MarginsReporter(testTimeout)],
     // A test app's set-up migrates a fresh database (and, first in a worker, opens the geo
     // databases and renders the page from source): seconds on a quiet machine, more when the two
     // cores are shared.
