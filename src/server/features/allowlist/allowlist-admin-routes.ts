@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import { Address } from 'ox';
 import type { AllowlistSnapshot, FreezeRequest } from '../../../shared/admin/allowlist.ts';
 import type { BroadcastApprovals } from '../../../shared/admin/broadcast-schema.ts';
@@ -17,7 +18,7 @@ import { removeEntry } from './allowlist-store.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
-import type { AllowlistSnapshotsTable } from '../../store/schema.ts';
+import type { AllowlistSnapshotsTable, Database } from '../../store/schema.ts';
 import { audit, recordAudit } from '../audit/index.ts';
 import { operatorOf, requireRole } from '../operators/index.ts';
 
@@ -53,12 +54,17 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
   const actor = (request: FastifyRequest) => ({ email: operatorOf(request).email, via: 'console' as const });
   const conflict = (reply: FastifyReply, message: string) => reply.code(409).send(apiError('conflict', message));
 
-  const readRequest = async (trx = db()): Promise<FreezeRequest | null> => {
-    const row = await trx
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', FREEZE_REQUEST_KEY)
-      .executeTakeFirst();
+  /**
+   * The standing freeze request. With `lock` (an approval, inside its transaction) its row stays
+   * locked until the transaction ends (FOR UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE holds
+   * the write lock already): two operators approving at once on two instances wait for each other,
+   * and the second finds the request gone, so one request freezes one snapshot (docs/decisions/0063).
+   */
+  const readRequest = async (trx: Kysely<Database> = db(), lock = false): Promise<FreezeRequest | null> => {
+    const q = trx.selectFrom('settings').select('value').where('key', '=', FREEZE_REQUEST_KEY);
+    const row = await (
+      lock && trx.getExecutor().adapter instanceof PostgresAdapter ? q.forUpdate() : q
+    ).executeTakeFirst();
     return row ? (JSON.parse(row.value) as FreezeRequest) : null;
   };
 
@@ -108,7 +114,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
           let requestedBy = me;
           let keepOpen = (request.body as { keepOpen?: boolean } | undefined)?.keepOpen ?? false;
           if (approving) {
-            const asked = await readRequest(trx);
+            const asked = await readRequest(trx, true);
             if (!asked) return 'No freeze has been requested: ask for one first.';
             if (asked.requestedBy === me)
               return 'You asked for this freeze: a second operator approves it (the four eyes of a broadcast).';

@@ -49,21 +49,28 @@ export async function confirmSubscriber(
 ): Promise<ConfirmResult> {
   if (!wellFormedToken(token)) return 'invalid';
   return db.transaction().execute(async (trx) => {
-    const row = await findConfirmLink(trx, token);
-    if (!row) return 'invalid';
-    if (isExpired(row.token_expires_at, now)) return 'expired';
-    // Single use: every outstanding confirmation link of this person stops working.
+    // Single use, taken in one step: the token is spent by a conditional UPDATE before anything
+    // else. Two presses at once (on any instance) both find it in a read, but only one UPDATE
+    // still matches it once the other has committed (PostgreSQL re-checks the WHERE clause after
+    // the row's lock), so the person is confirmed, and their invite decided, once
+    // (docs/decisions/0063).
+    const spent = await trx
+      .updateTable('outbox')
+      .set({ token_hash: null, token_expires_at: null })
+      .where('token_hash', '=', hashToken(token))
+      .where('token_expires_at', '>=', now.toISOString())
+      .returning('subscriber_id')
+      .executeTakeFirst();
+    const subscriberId = spent?.subscriber_id;
+    if (!subscriberId) return (await findConfirmLink(trx, token)) ? 'expired' : 'invalid';
+    // Every other outstanding confirmation link of this person stops working too.
     await trx
       .updateTable('outbox')
       .set({ token_hash: null, token_expires_at: null })
-      .where('subscriber_id', '=', row.subscriber_id)
+      .where('subscriber_id', '=', subscriberId)
       .where('kind', '=', CONFIRMATION_KIND)
       .execute();
-    if (row.status === 'confirmed') {
-      await onConfirmed?.(trx, row.subscriber_id);
-      return 'already-confirmed';
-    }
-    await trx
+    const moved = await trx
       .updateTable('subscribers')
       .set({
         status: 'confirmed',
@@ -71,10 +78,11 @@ export async function confirmSubscriber(
         updated_at: now.toISOString(),
         unsubscribed_at: null,
       })
-      .where('id', '=', row.subscriber_id)
-      .execute();
-    await onConfirmed?.(trx, row.subscriber_id);
-    return 'confirmed';
+      .where('id', '=', subscriberId)
+      .where('status', '!=', 'confirmed')
+      .executeTakeFirst();
+    await onConfirmed?.(trx, subscriberId);
+    return Number(moved.numUpdatedRows) > 0 ? 'confirmed' : 'already-confirmed';
   });
 }
 

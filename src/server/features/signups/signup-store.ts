@@ -6,6 +6,7 @@ import type { SignupInput } from '../../../shared/signup-schema.ts';
 import { allConsentWordings } from './consent-wordings.ts';
 import {
   CHUNK,
+  CONFIRMATION_COOLDOWN_MS,
   planSignups,
   type SignupItem,
   type SignupMeta,
@@ -53,9 +54,45 @@ function insertsAsOne(db: Kysely<Database>, w: SignupWrites): { execute(): Promi
     .values(w.emails);
 }
 
+/**
+ * Claims a known address's confirmation email: one conditional UPDATE that sets the time of the
+ * last one only while the cool-down has passed and the person is not confirmed. The plan decided
+ * from a read that another instance may have acted on since (on PostgreSQL two instances read the
+ * same row at once); the row's lock and PostgreSQL's re-check of the WHERE clause after it let
+ * exactly one of them through, so one email goes out per cool-down (docs/decisions/0063).
+ */
+async function claimConfirmationEmail(trx: Kysely<Database>, id: string, at: string): Promise<boolean> {
+  const cutoff = new Date(Date.parse(at) - CONFIRMATION_COOLDOWN_MS).toISOString();
+  const claimed = await trx
+    .updateTable('subscribers')
+    .set({ last_confirmation_at: at })
+    .where('id', '=', id)
+    .where('status', '!=', 'confirmed')
+    .where((eb) => eb.or([eb('last_confirmation_at', 'is', null), eb('last_confirmation_at', '<=', cutoff)]))
+    .returning('id')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/**
+ * The known addresses' updates. A person who confirmed since the plan's read is left as they are
+ * (a sign-up never changes a confirmed record), and an email whose cool-down another instance
+ * claimed first is dropped from the batch's emails and answers.
+ */
+async function writeUpdates(trx: Kysely<Database>, w: SignupWrites): Promise<void> {
+  const lost = new Set<string>();
+  for (const [id, { last_confirmation_at: at, ...set }] of w.updates) {
+    if (typeof at === 'string' && !(await claimConfirmationEmail(trx, id, at))) lost.add(id);
+    await trx.updateTable('subscribers').set(set).where('id', '=', id).where('status', '!=', 'confirmed').execute();
+  }
+  if (lost.size === 0) return;
+  w.emails = w.emails.filter((e) => !lost.has(e.subscriber_id ?? ''));
+  for (const r of w.results) if (lost.has(r.subscriberId)) r.emailQueued = false;
+}
+
 /** The batch's writes, inside the transaction `trx`: an UPDATE per known address, then the inserts. */
 async function writeSignups(trx: Transaction<Database>, w: SignupWrites): Promise<void> {
-  for (const [id, set] of w.updates) await trx.updateTable('subscribers').set(set).where('id', '=', id).execute();
+  await writeUpdates(trx, w);
   const one = insertsAsOne(trx, w);
   if (one) {
     await one.execute();
