@@ -9,12 +9,20 @@ interface Count {
   ttl: number;
 }
 
+/**
+ * The count `store` gives for this request, as it was at this request. A copy: the library's
+ * LocalStore answers with the very object it keeps and goes on counting in it, so a count read
+ * after waiting on Redis would be the count of every request of the burst that came since, and a
+ * burst from one network spread over instances was refused below its limit (docs/decisions/0063).
+ */
 const countIn = (store: FastifyRateLimitStore, key: string, timeWindow: number, max: number) =>
   new Promise<Count>((resolve, reject) => {
     store.incr(
       key,
       (error, result) =>
-        error || !result ? reject(error ?? new Error('The rate-limit store gave no count.')) : resolve(result),
+        error || !result
+          ? reject(error ?? new Error('The rate-limit store gave no count.'))
+          : resolve({ current: result.current, ttl: result.ttl }),
       timeWindow,
       max,
     );
