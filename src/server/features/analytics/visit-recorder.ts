@@ -50,7 +50,21 @@ export class VisitRecorder {
       onDrop?: (reason: DropReason, n: number) => void;
     } = {},
   ) {
-    this.drops = new DropCounts(opts.onDrop);
+    // A drop schedules a flush as a visit does: an instance whose every beacon is over budget (a
+    // flood from one network) would otherwise hold its drop counts until its next counted visit.
+    // Not a failed write's own drops: those wait for the next visit, so a store that is down is
+    // not asked again every second for counts alone.
+    this.drops = new DropCounts((reason, n) => {
+      opts.onDrop?.(reason, n);
+      if (reason !== 'visit-write-failed') this.flushSoon();
+    });
+  }
+
+  /** A flush within flushMs, unless one is set already. */
+  private flushSoon(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.flush(), this.opts.flushMs ?? 1000);
+    this.timer.unref();
   }
 
   /** Buffers a visit; false (and counted as dropped) when the cap on held rows is reached. */
@@ -62,10 +76,7 @@ export class VisitRecorder {
     this.held++;
     this.buffer.push(row);
     if (this.buffer.length >= (this.opts.maxBuffer ?? 2000)) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.opts.flushMs ?? 1000);
-      this.timer.unref();
-    }
+    else this.flushSoon();
     return true;
   }
 
