@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeringUpstream, type Cluster, clusterPrerequisites, startCluster } from '../../../bench/lib/cluster.ts';
 import { httpRequest, type RawResponse } from '../../../bench/lib/http.ts';
 import { adminApiPaths, apiPaths, pagePaths } from '../../shared/paths.ts';
-import { xsrf } from '../../shared/xsrf.ts';
-import { CHROME_UA, makeOperator, PASSWORD } from '../test/admin-kit.ts';
+import { makeOperator, PASSWORD } from '../test/admin-kit.ts';
 import { totpCode } from '../features/operators/totp.ts';
 import { webhookLimits } from '../features/mail/webhook-json.ts';
 import { insertSubscriber } from '../test/fixtures.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../test/smtp-sink.ts';
 import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
 import { openTestStore, type TestStore } from '../test/test-store.ts';
+import { WireBrowser } from '../test/wire-browser.ts';
 
 // Issue 11, "tested as it would run": two built instances (dist/) on one PostgreSQL schema and one
 // Redis, mailing one real SMTP sink, behind nginx running deploy/nginx.conf itself. Every request
@@ -35,71 +35,6 @@ const PROBE_SERVER = `access_log off;
         set_real_ip_from 127.0.0.1;
         real_ip_header ${PROBE_CLIENT_HEADER};
         location / { limit_req zone=dh_sign_in nodelay; limit_req_status 429; try_files /none =204; }`;
-
-/** A browser on its own address: a cookie jar, same-origin headers, the XSRF token on writes. */
-class Browser {
-  private readonly jar = new Map<string, string>();
-  constructor(
-    private readonly origin: string,
-    private readonly address: string,
-  ) {}
-
-  private keep(res: RawResponse): void {
-    for (const line of res.headers['set-cookie'] ?? []) {
-      const [pair = '', ...attributes] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const gone = value === '' || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
-      if (gone) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
-  }
-
-  async send(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: { json: unknown } | { form: Record<string, string> },
-  ): Promise<RawResponse> {
-    const token = this.jar.get(xsrf.hostCookie) ?? this.jar.get(xsrf.cookie);
-    const headers: Record<string, string> = {
-      'user-agent': CHROME_UA,
-      'sec-fetch-site': 'same-origin',
-      origin: this.origin,
-      referer: `${this.origin}/`,
-      accept: path.startsWith('/api/') || (body && 'json' in body) ? 'application/json' : 'text/html',
-      ...(this.jar.size ? { cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-      ...(method === 'POST' && token ? { [xsrf.header]: token } : {}),
-    };
-    let payload: string | undefined;
-    if (body && 'json' in body) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(body.json);
-    } else if (body) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      payload = new URLSearchParams(body.form).toString();
-    }
-    const res = await httpRequest(`${this.origin}${path}`, {
-      method,
-      headers,
-      body: payload,
-      localAddress: this.address,
-      timeoutMs: 10_000,
-    });
-    this.keep(res);
-    return res;
-  }
-
-  /** What the page's form does: fetch the CSRF cookies (once), then post JSON. */
-  async signUp(email: string): Promise<RawResponse> {
-    // Over HTTPS the app names its cookie with the __Host- prefix.
-    if (!this.jar.has(xsrf.cookie) && !this.jar.has(xsrf.hostCookie)) {
-      const csrf = await this.send('GET', apiPaths.csrf);
-      if (csrf.status !== 204) throw new Error(`GET ${apiPaths.csrf} answered ${csrf.status}`);
-    }
-    return this.send('POST', pagePaths.signup, { json: { name: 'Holder', email } });
-  }
-}
 
 /** Resolves when `check` holds (polled), or rejects after `timeoutMs`; no fixed sleeps. */
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
@@ -170,7 +105,7 @@ describe.skipIf(missingServices !== '')(
     it('takes sign-ups and confirms them whichever instance answers', async () => {
       const people = Array.from({ length: 6 }, (_, i) => ({
         email: `p${i}-${run}@example.com`,
-        browser: new Browser(cluster.url, `127.0.1.${i + 1}`),
+        browser: new WireBrowser(cluster.url, `127.0.1.${i + 1}`),
       }));
       const before = cluster.accessLog().length;
       for (const p of people) {
@@ -225,7 +160,7 @@ describe.skipIf(missingServices !== '')(
         await store.db.selectFrom('subscribers').select('email').where('status', '=', 'confirmed').execute()
       ).map((r) => r.email);
 
-      const operatorBrowser = new Browser(cluster.url, '127.0.2.1');
+      const operatorBrowser = new WireBrowser(cluster.url, '127.0.2.1');
       await operatorBrowser.send('GET', apiPaths.csrf);
       const first = await operatorBrowser.send('POST', adminApiPaths.signIn, {
         json: { email: operator.email, password: PASSWORD },
@@ -275,7 +210,7 @@ describe.skipIf(missingServices !== '')(
     });
 
     it(`holds the sign-up limit (${SIGNUP_LIMIT} a minute) across instances: the next one gets 429 whichever instance it reaches`, async () => {
-      const browser = new Browser(cluster.url, '127.0.3.1');
+      const browser = new WireBrowser(cluster.url, '127.0.3.1');
       const before = cluster.accessLog().length;
       const statuses: number[] = [];
       for (let i = 0; i <= SIGNUP_LIMIT; i++)
@@ -482,7 +417,7 @@ describe.skipIf(missingServices !== '')(
           while (!stop) {
             const n = next++;
             // A visitor of its own per sign-up, so the per-client limit never applies here.
-            const browser = new Browser(cluster.url, `127.1.${(n >> 8) + 1}.${(n & 255) + 1}`);
+            const browser = new WireBrowser(cluster.url, `127.1.${(n >> 8) + 1}.${(n & 255) + 1}`);
             const email = `k${n}-${run}@example.com`;
             const startedAfterKill = killedAt !== null;
             try {
