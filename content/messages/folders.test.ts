@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultLocale, isLocale, locales, localeTag, translatedLocales } from '../../src/shared/locales.ts';
 import { readFolders } from '../../src/shared/messages/folders.ts';
 import { localeInfo, unreviewedLocales } from './locale-info.ts';
+import { unspokenLocale } from '../../src/server/test/locales-kit.ts';
 
 // A locale is one line in the registry (src/shared/locales.ts) and one folder here. The compiler
 // checks each folder's files against their types; this names a registry line whose folder is
@@ -69,27 +70,37 @@ describe('the locales', () => {
     expect(localeInfo['pt-br'].tag).toBe('pt-BR');
   });
 
-  it('write Arabic right to left and the others left to right', () => {
-    expect(locales.filter((l) => localeInfo[l].dir === 'rtl')).toEqual(['ar']);
+  it("write each language in its script's direction: Arabic right to left, English left to right", () => {
+    // Intl knows each language's direction (Intl.Locale's getTextInfo, not in TypeScript's ES2023 lib).
+    type WithTextInfo = Intl.Locale & { getTextInfo: () => { direction: 'ltr' | 'rtl' } };
+    const direction = (tag: string) => (new Intl.Locale(tag) as WithTextInfo).getTextInfo().direction;
+    for (const locale of locales) expect(localeInfo[locale].dir, locale).toBe(direction(localeInfo[locale].tag));
+    expect([localeInfo.ar.dir, localeInfo.en.dir]).toEqual(['rtl', 'ltr']);
   });
 
   it('know their own codes and nothing else', () => {
     expect(locales.every(isLocale)).toBe(true);
-    for (const other of ['pt-BR', 'pt', 'zh', 'xx', '', null, 'toString', 'constructor'])
+    for (const other of ['pt-BR', 'pt', 'zh', 'xx', unspokenLocale, '', null, 'toString', 'constructor'])
       expect(isLocale(other)).toBe(false);
+    // The tests' example of a language the site does not speak can never be a registry line: its
+    // <html lang> tag (localeTag) cannot be made.
+    expect(() => Intl.getCanonicalLocales(unspokenLocale)).toThrow(RangeError);
     expect(translatedLocales).toEqual(locales.filter((l) => l !== defaultLocale));
   });
 
   it('list every translation still a draft, and English as reviewed', () => {
     expect(localeInfo.en.review.reviewed).toBe(true);
-    // Every translation is a draft today (each folder's meta.ts says so), listed in registry order.
-    expect(unreviewedLocales()).toEqual(translatedLocales);
+    // Each folder's meta.ts says whether a native speaker has reviewed it; the drafts in registry order.
+    expect(unreviewedLocales()).toEqual(translatedLocales.filter((l) => !localeInfo[l].review.reviewed));
+    expect(unreviewedLocales()).toContain('es');
   });
 
   it('each keep their own consent version, and draw a share image unless no font can', () => {
     const versions = locales.map((l) => localeInfo[l].consentVersion);
     expect(new Set(versions).size).toBe(versions.length);
     expect(localeInfo.en.consentVersion).toBe('2026-11-21');
-    expect(locales.filter((l) => localeInfo[l].shareImageFont === null)).toEqual(['zh-cn']);
+    // The build's DejaVu has no Chinese characters; it draws Latin, Arabic and Cyrillic.
+    expect(localeInfo['zh-cn'].shareImageFont).toBeNull();
+    expect(localeInfo.es.shareImageFont).toBe('DejaVu Sans');
   });
 });

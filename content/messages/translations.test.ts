@@ -4,8 +4,9 @@ import { countdownMessages as arabicCountdown } from './ar/countdown.ts';
 import { signupMessages } from './en/signup.ts';
 import { catalog } from './catalog.ts';
 import { localeInfo } from './locale-info.ts';
+import { siteWords } from './site-words.ts';
 import { countdownMessages as spanishCountdown } from './es/countdown.ts';
-import { defaultLocale, locales, type Locale } from '../../src/shared/locales.ts';
+import { defaultLocale, locales, translatedLocales, type Locale } from '../../src/shared/locales.ts';
 
 // What the compiler cannot see in a translation: a sentence left empty, a placeholder dropped, a
 // string left in English. Run on every locale's words with sample parameters; the checks are crude
@@ -84,7 +85,7 @@ function leaves(value: unknown, path: string, from?: string): Leaf[] {
 }
 
 const english = leaves(catalog[defaultLocale], '');
-const others = locales.filter((l) => l !== defaultLocale);
+const others = translatedLocales;
 
 /** "1,000", "1.000", "1 000" and "1000" alike, so a number counts however a locale groups it. */
 const ungrouped = (text: string) => text.replace(/(\d)[,.\u00a0\u202f\u066c ](?=\d)/g, '$1');
@@ -128,9 +129,74 @@ const borrowedFieldWords = (locale: Locale): string[] => {
     .map((l) => l.path);
 };
 
+/** A translation's words with its site words (its site-words.ts), for comparing with another's. */
+const translationWords = (locale: (typeof translatedLocales)[number]): Leaf[] => [
+  ...leaves(catalog[locale], ''),
+  ...leaves(siteWords[locale], 'siteWords'),
+];
+/** Words of a string: runs of letters, and each Chinese or Japanese character, which stand alone. */
+const wordCount = (text: string): number =>
+  text.match(/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|(?:(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}])\p{L})+/gu)
+    ?.length ?? 0;
+const language = (locale: Locale): string => new Intl.Locale(localeInfo[locale].tag).language;
+
+/**
+ * What a translation copied from another: words it shows that another translation shows, word for
+ * word, at the same place. Two languages do not word a sentence alike, so such a string is a copy
+ * unless it is (1) as English has it there (a name, an address, a number, the coin's name stay as
+ * they are in every language; the checks above deal with English), (2) shorter than three words
+ * (related languages spell some single words alike: Spanish and Portuguese "Enviar", "horas"), or
+ * (3) shared with a regional variant of its own language (es-MX with es), whose words it may keep.
+ * A copy is counted against the later of the two registry lines: a new locale is copied from one
+ * already there, and its line goes after it.
+ */
+function copiedWords(locale: (typeof translatedLocales)[number]): { from: Locale; path: string }[] {
+  const earlier = translatedLocales.slice(0, translatedLocales.indexOf(locale));
+  return earlier
+    .filter((other) => language(other) !== language(locale))
+    .flatMap((other) =>
+      copiedPaths(translationWords(locale), translationWords(other)).map((path) => ({ from: other, path })),
+    );
+}
+/** Where `mine` has a string of three words or more as `theirs` has it and English does not. */
+function copiedPaths(mine: Leaf[], theirs: Leaf[]): string[] {
+  const englishAt = new Map(english.map((l) => [l.path, l.text]));
+  const theirsAt = new Map(theirs.map((l) => [l.path, l.text]));
+  return mine
+    .filter((l) => !l.code && theirsAt.get(l.path) === l.text)
+    .filter((l) => englishAt.get(l.path) !== l.text && wordCount(l.text) >= 3)
+    .map((l) => l.path);
+}
+/** "from es: privacy 61, confirmationEmail 12": the copies by locale and by surface, for a reader. */
+function copiedSummary(copied: { from: Locale; path: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const { from, path } of copied) {
+    const key = `${from}\u0000${/^[^.[]+/.exec(path)?.[0] ?? path}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...new Set(copied.map((c) => c.from))]
+    .map((from) => {
+      const surfaces = [...counts].filter(([k]) => k.startsWith(`${from}\u0000`));
+      return `from ${from}: ${surfaces.map(([k, n]) => `${k.split('\u0000')[1]} ${n}`).join(', ')}`;
+    })
+    .join('; ');
+}
+
 describe.each(others)('the %s translation', (locale) => {
   const words = leaves(catalog[locale], '');
   const borrowed = new Set(borrowedFieldWords(locale));
+
+  it("words every sentence itself once reviewed; a draft's words copied from another translation are listed", async ({
+    annotate,
+  }) => {
+    const copied = copiedWords(locale);
+    if (localeInfo[locale].review.reviewed) expect(copied.map((c) => `${c.path} (from ${c.from})`)).toEqual([]);
+    else if (copied.length > 0)
+      await annotate(
+        `${locale} shows ${copied.length} strings copied from another translation, until translated: ${copiedSummary(copied)}`,
+        { contentType: 'text/plain', body: copied.map((c) => `${c.path} (from ${c.from})`).join('\n') },
+      );
+  });
 
   it("words every sign-up field itself once reviewed; a draft's borrowed English field words are listed", async ({
     annotate,
@@ -185,6 +251,19 @@ describe('the crude checks themselves', () => {
     expect(byFunction(dropped).get('linkPages.storeDown')).not.toContain('37');
     expect(englishRuns('Revisa tu conexión. Please try again in a minute.')).toEqual(['Please try again']);
     expect(englishRuns('Conectar billetera con Diamond Hand en Ethereum')).toEqual([]);
+  });
+
+  it("see a sentence copied from another translation, but not a shared word, English's words or a name", () => {
+    const spanish = {
+      privacy: { intro: 'Este aviso explica qué guardamos.' },
+      signup: { submit: 'Enviar' },
+      pageChrome: { copyright: () => '© 2031 Diamond Hand (DH)' },
+      broadcastEmail: { hello: '你好，欢迎来到这里' },
+    };
+    const copy = leaves(spanish, '');
+    expect(copiedPaths(copy, copy)).toEqual(['privacy.intro', 'broadcastEmail.hello']);
+    const french = leaves({ ...spanish, privacy: { intro: 'Cet avis explique ce que nous gardons.' } }, '');
+    expect(copiedPaths(french, copy)).toEqual(['broadcastEmail.hello']);
   });
 });
 
