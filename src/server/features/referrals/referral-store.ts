@@ -56,8 +56,8 @@ export async function attributeSignup(
 /** What deciding an invite needs besides the store: now, the caps, and the keyed hashes. */
 export interface DecisionContext {
   invitedId: string;
-  /** The confirmation's client network, keyed. */
-  networkKey: string | null;
+  /** The confirmation's client network, keyed (and as keyed before the /48, see referrals-plugin.ts). */
+  networkKeys: readonly string[];
   /** The keyed hash of the mailbox an address reaches (mailboxOf's spelling); never the address. */
   mailboxKey: (email: string) => string;
   now: Date;
@@ -76,15 +76,19 @@ export interface DecisionContext {
  * is a counter row taken by one conditional upsert.
  */
 export async function decideOnConfirm(db: Kysely<Database>, d: DecisionContext): Promise<void> {
+  const before = await pendingInvite(db, d.invitedId);
+  if (!before) return;
+  await lockReferrer(db, before.referrer_id);
+  // Read again under the lock: a second press of the same link may have decided it meanwhile, and
+  // must not take a network slot for nothing.
   const pending = await pendingInvite(db, d.invitedId);
   if (!pending) return;
   const referrerId = pending.referrer_id;
-  await lockReferrer(db, referrerId);
   const mailboxKey = d.mailboxKey(pending.invited_email);
   const domain = domainOf(pending.invited_email);
   let status = decideInvite(
     {
-      invitedNetworks: [pending.network_key, d.networkKey],
+      invitedNetworks: [pending.network_key, ...d.networkKeys],
       referrerNetworks: [pending.code_network, pending.referrer_signup_network],
       invitedEmail: pending.invited_email,
       referrerEmail: pending.referrer_email,

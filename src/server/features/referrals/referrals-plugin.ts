@@ -5,7 +5,7 @@ import { messagesFor } from '../../../../content/messages/catalog.ts';
 import { contentIn, type SiteContent } from '../../../shared/content-schema.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import type { InviteView } from '../../../shared/referrals.ts';
-import { inviteNetwork } from '../../lib/client-network.ts';
+import { clientNetwork, inviteNetwork } from '../../lib/client-network.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { intervalJob } from '../../plugins/jobs.ts';
 import type { Database } from '../../store/schema.ts';
@@ -104,7 +104,9 @@ export const referralsFeature = fp(
         const now = app.clock();
         await decideOnConfirm(db, {
           invitedId: subscriberId,
-          networkKey: networkKey(request),
+          // Codes made before invites grouped IPv6 by /48 keep a /64's key: the confirmation's /64
+          // is compared with them too, so a referrer's own network is still found.
+          networkKeys: [networkKey(request), app.keys.sign(NETWORK_PURPOSE, clientNetwork(request.ip))],
           mailboxKey,
           now,
           caps: opts.caps,
