@@ -19,7 +19,7 @@ import { WireBrowser } from '../test/wire-browser.ts';
 // schema and one Redis, the burst dealt between them in turn, as a load balancer would. One set of
 // servers per store serves every race, so the file pays for its starts once.
 // (The allowlist's limits need the wallet in allowlist mode, which the shipped content file does
-// not have: their race is allowlist-race.test.ts, on apps listening on real ports.)
+// not have: their race is features/allowlist/allowlist-race.test.ts, on apps listening on real ports.)
 
 const BURST = 60;
 const SIGNUP_LIMIT = 20;
