@@ -45,6 +45,11 @@ export interface SitePageProps {
 export interface Notice {
   title: string;
   message: string;
+  /**
+   * A wallet's whole address, grouped for reading ("0x1234 5678 …"), shown after the message on a
+   * line of its own, left to right in every language, where a person decides about that wallet.
+   */
+  wallet?: string;
   /** The one thing to do here: a button that POSTs a plain form (opening the page does nothing). */
   action?: NoticeAction;
   /** A confirmed person's invite link, share links and count (the confirmed page, the invite page). */

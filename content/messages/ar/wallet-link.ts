@@ -1,13 +1,15 @@
 // ربط محفظة ببريد إلكتروني, in Arabic: a draft, not yet reviewed by a native speaker (./meta.ts).
-// Typed by the English file. The wallet's short form is Latin script inside right-to-left text.
+// Typed by the English file. The wallet's short form (the subject) is Latin script inside right-to-left
+// text, kept left to right by isolates the email adds; its whole address stands on a line of its own.
 import type { WalletLinkMessages } from '../../../src/shared/messages/emails.ts';
 
 export const walletLinkMessages: WalletLinkMessages = {
   email: {
     subject: ({ site, wallet }) => `${site}: هل تريد ربط المحفظة ${wallet} بهذا البريد الإلكتروني؟`,
     hello: 'مرحبًا،',
-    asked: ({ site, wallet }) =>
-      `طلب أحدهم ربط المحفظة ${wallet} بعنوان البريد الإلكتروني هذا في قائمة السماح للبيع المسبق لدى ${site}.`,
+    asked: ({ site }) =>
+      `طلب أحدهم ربط هذه المحفظة بعنوان البريد الإلكتروني هذا في قائمة السماح للبيع المسبق لدى ${site}:`,
+    check: 'طابِق العنوان كاملًا مع عنوان محفظتك، حرفًا حرفًا: يستطيع غيرك إنشاء محفظة يبدأ عنوانها وينتهي كعنوانك.',
     meaning:
       'يُعلم الربطُ الفريقَ أن هذا العنوان يخص حامل تلك المحفظة، لنتمكن من مراسلتك هنا بشأن مكانها في القائمة. لا يُربط العنوان إلا بمحفظة واحدة على الأكثر: ربط هذه المحفظة يحل محل أي محفظة رُبطت به من قبل. لا يحرّك الربط أي أموال ولا يمنح أحدًا الوصول إلى محفظتك.',
     openAndPress: 'إن كنت أنت من طلب ذلك، فافتح هذا الرابط واضغط على الزر في الصفحة:',
@@ -18,15 +20,16 @@ export const walletLinkMessages: WalletLinkMessages = {
     stop: ({ name }) => `إيقاف جميع الرسائل من ${name}`,
   },
   page: {
-    pending: ({ wallet }) => ({
+    pending: {
       title: 'هل تريد ربط هذه المحفظة ببريدك الإلكتروني؟',
-      message: `اضغط على الزر لربط المحفظة ${wallet} بعنوان البريد الإلكتروني هذا في قائمة السماح للبيع المسبق: سيعرف الفريق أنهما يخصان الشخص نفسه. أي محفظة رُبطت بهذا العنوان من قبل تُستبدل. إن لم تطلب ذلك، فأغلق هذه الصفحة: لن يُربط شيء.`,
+      message:
+        'طابِق العنوان الكامل أدناه مع عنوان محفظتك، حرفًا حرفًا: يستطيع غيرك إنشاء محفظة يبدأ عنوانها وينتهي كعنوانك. اضغط على الزر لربط هذه المحفظة بعنوان البريد الإلكتروني هذا في قائمة السماح للبيع المسبق: سيعرف الفريق أنهما يخصان الشخص نفسه. أي محفظة رُبطت بهذا العنوان من قبل تُستبدل. إن لم تطلب ذلك، فأغلق هذه الصفحة: لن يُربط شيء.',
       button: 'ربط هذه المحفظة',
-    }),
-    linked: ({ wallet }) => ({
+    },
+    linked: {
       title: 'تم ربط المحفظة',
-      message: `المحفظة ${wallet} مرتبطة الآن بعنوان البريد الإلكتروني هذا. يمكنك إغلاق هذه الصفحة.`,
-    }),
+      message: 'المحفظة أدناه مرتبطة الآن بعنوان البريد الإلكتروني هذا. يمكنك إغلاق هذه الصفحة.',
+    },
     expired: {
       title: 'انتهت صلاحية هذا الرابط',
       message:

@@ -1,6 +1,8 @@
 // Linking a wallet on the presale allowlist to an email, in English: the email sent to the address
 // for that one link, and the page its link opens (src/server/features/allowlist/wallet-link-*.ts lay them
-// out). The wallet is named in its short form; nothing the asker typed is in either (decision 0011).
+// out). The wallet is shown whole where a person decides (the email's body, the page), grouped and
+// left to right, on a line of its own after these words; its short form only in the subject.
+// Nothing the asker typed is in either (decision 0011).
 // docs/decisions/0043-messages-as-codes.md
 import type { WalletLinkMessages } from '../../../src/shared/messages/emails.ts';
 
@@ -9,7 +11,7 @@ interface Site {
   site: string;
 }
 interface Wallet {
-  /** The wallet's short form: "0x1234…abcd". */
+  /** The wallet's short form, for the subject only: "0x1234…abcd". */
   wallet: string;
 }
 
@@ -17,8 +19,10 @@ export const walletLinkMessages: WalletLinkMessages = {
   email: {
     subject: ({ site, wallet }: Site & Wallet): string => `${site}: link the wallet ${wallet} to this email?`,
     hello: 'Hello,',
-    asked: ({ site, wallet }: Site & Wallet): string =>
-      `Someone asked to link the wallet ${wallet} to this email address on the ${site} presale allowlist.`,
+    asked: ({ site }: Site): string =>
+      `Someone asked to link this wallet to this email address on the ${site} presale allowlist:`,
+    check:
+      'Check the whole address against your wallet, every character: someone else can make a wallet whose address starts and ends like yours.',
     meaning:
       'Linking tells the team that this address belongs to whoever holds that wallet, so that we can write to you here about its place on the allowlist. An address is linked to one wallet at most: linking this one replaces any wallet linked to it before. Linking moves no funds and gives no one access to your wallet.',
     /** After `meaning` in the plain-text body, where there is no button. */
@@ -30,15 +34,16 @@ export const walletLinkMessages: WalletLinkMessages = {
     stop: ({ name }: { name: string }): string => `Stop all emails from ${name}`,
   },
   page: {
-    pending: ({ wallet }: Wallet): { title: string; message: string; button: string } => ({
+    pending: {
       title: 'Link this wallet to your email?',
-      message: `Press the button to link the wallet ${wallet} to this email address on the presale allowlist: the team will know that both belong to the same person. A wallet linked to this address before is replaced. If you did not ask for this, close this page: nothing will be linked.`,
+      message:
+        'Check the whole address below against your wallet, every character: someone else can make a wallet whose address starts and ends like yours. Press the button to link this wallet to this email address on the presale allowlist: the team will know that both belong to the same person. A wallet linked to this address before is replaced. If you did not ask for this, close this page: nothing will be linked.',
       button: 'Link this wallet',
-    }),
-    linked: ({ wallet }: Wallet): { title: string; message: string } => ({
+    },
+    linked: {
       title: 'Wallet linked',
-      message: `The wallet ${wallet} is now linked to this email address. You can close this page.`,
-    }),
+      message: 'The wallet below is now linked to this email address. You can close this page.',
+    },
     expired: {
       title: 'This link has expired',
       message:

@@ -6,8 +6,10 @@ export const walletLinkMessages: WalletLinkMessages = {
   email: {
     subject: ({ site, wallet }) => `${site}: ¿vincular la billetera ${wallet} a este correo?`,
     hello: 'Hola:',
-    asked: ({ site, wallet }) =>
-      `Alguien pidió vincular la billetera ${wallet} a esta dirección de correo en la lista de acceso a la preventa de ${site}.`,
+    asked: ({ site }) =>
+      `Alguien pidió vincular esta billetera a esta dirección de correo en la lista de acceso a la preventa de ${site}:`,
+    check:
+      'Comprueba la dirección entera con la de tu billetera, carácter por carácter: otra persona puede crear una billetera cuya dirección empiece y termine como la tuya.',
     meaning:
       'Vincularla le dice al equipo que esta dirección pertenece a quien tiene esa billetera, para que podamos escribirte aquí sobre su lugar en la lista. Una dirección se vincula como mucho a una billetera: vincular esta reemplaza a la que estuviera vinculada antes. Vincularla no mueve fondos ni da a nadie acceso a tu billetera.',
     openAndPress: 'Si fuiste tú, abre este enlace y pulsa el botón de la página:',
@@ -18,15 +20,16 @@ export const walletLinkMessages: WalletLinkMessages = {
     stop: ({ name }) => `Dejar de recibir correos de ${name}`,
   },
   page: {
-    pending: ({ wallet }) => ({
+    pending: {
       title: '¿Vincular esta billetera a tu correo?',
-      message: `Pulsa el botón para vincular la billetera ${wallet} a esta dirección de correo en la lista de acceso a la preventa: el equipo sabrá que ambas pertenecen a la misma persona. La billetera que estuviera vinculada antes a esta dirección se reemplaza. Si no lo pediste, cierra esta página: no se vinculará nada.`,
+      message:
+        'Comprueba la dirección entera de abajo con la de tu billetera, carácter por carácter: otra persona puede crear una billetera cuya dirección empiece y termine como la tuya. Pulsa el botón para vincular esta billetera a esta dirección de correo en la lista de acceso a la preventa: el equipo sabrá que ambas pertenecen a la misma persona. La billetera que estuviera vinculada antes a esta dirección se reemplaza. Si no lo pediste, cierra esta página: no se vinculará nada.',
       button: 'Vincular esta billetera',
-    }),
-    linked: ({ wallet }) => ({
+    },
+    linked: {
       title: 'Billetera vinculada',
-      message: `La billetera ${wallet} ya está vinculada a esta dirección de correo. Puedes cerrar esta página.`,
-    }),
+      message: 'La billetera de abajo ya está vinculada a esta dirección de correo. Puedes cerrar esta página.',
+    },
     expired: {
       title: 'Este enlace ha caducado',
       message:

@@ -6,8 +6,10 @@ export const walletLinkMessages: WalletLinkMessages = {
   email: {
     subject: ({ site, wallet }) => `${site}: vincular a carteira ${wallet} a este e-mail?`,
     hello: 'Olá,',
-    asked: ({ site, wallet }) =>
-      `Alguém pediu para vincular a carteira ${wallet} a este endereço de e-mail na lista de acesso da pré-venda de ${site}.`,
+    asked: ({ site }) =>
+      `Alguém pediu para vincular esta carteira a este endereço de e-mail na lista de acesso da pré-venda de ${site}:`,
+    check:
+      'Confira o endereço inteiro com o da sua carteira, caractere por caractere: outra pessoa pode criar uma carteira cujo endereço começa e termina como o seu.',
     meaning:
       'Vincular informa à equipe que este endereço pertence a quem tem essa carteira, para que possamos escrever para você aqui sobre o lugar dela na lista. Um endereço fica vinculado a no máximo uma carteira: vincular esta substitui qualquer carteira vinculada antes. Vincular não movimenta fundos nem dá a ninguém acesso à sua carteira.',
     openAndPress: 'Se foi você, abra este link e clique no botão da página:',
@@ -18,15 +20,16 @@ export const walletLinkMessages: WalletLinkMessages = {
     stop: ({ name }) => `Parar de receber e-mails de ${name}`,
   },
   page: {
-    pending: ({ wallet }) => ({
+    pending: {
       title: 'Vincular esta carteira ao seu e-mail?',
-      message: `Clique no botão para vincular a carteira ${wallet} a este endereço de e-mail na lista de acesso da pré-venda: a equipe saberá que os dois pertencem à mesma pessoa. Uma carteira vinculada antes a este endereço é substituída. Se você não pediu isso, feche esta página: nada será vinculado.`,
+      message:
+        'Confira o endereço inteiro abaixo com o da sua carteira, caractere por caractere: outra pessoa pode criar uma carteira cujo endereço começa e termina como o seu. Clique no botão para vincular esta carteira a este endereço de e-mail na lista de acesso da pré-venda: a equipe saberá que os dois pertencem à mesma pessoa. Uma carteira vinculada antes a este endereço é substituída. Se você não pediu isso, feche esta página: nada será vinculado.',
       button: 'Vincular esta carteira',
-    }),
-    linked: ({ wallet }) => ({
+    },
+    linked: {
       title: 'Carteira vinculada',
-      message: `A carteira ${wallet} agora está vinculada a este endereço de e-mail. Você pode fechar esta página.`,
-    }),
+      message: 'A carteira abaixo agora está vinculada a este endereço de e-mail. Você pode fechar esta página.',
+    },
     expired: {
       title: 'Este link expirou',
       message:

@@ -13,6 +13,13 @@ export function NoticePage({ notice }: { notice: Notice | undefined }) {
     <section className="prose notice" aria-labelledby="notice-title">
       <h1 id="notice-title">{notice?.title ?? content.name}</h1>
       <p>{notice?.message}</p>
+      {notice?.wallet ? (
+        <p className="notice-wallet">
+          <bdi dir="ltr">
+            <span className="wallet-address">{notice.wallet}</span>
+          </bdi>
+        </p>
+      ) : null}
       {notice?.invite ? <InviteShare invite={notice.invite} /> : null}
       {action ? (
         <form method="post" action={action.href} aria-labelledby="notice-title">

@@ -29,9 +29,13 @@ export interface ConfirmationEmailMessages {
 /** Linking a wallet on the allowlist to an email: the email, and the page its link opens. */
 export interface WalletLinkMessages {
   email: {
+    /** Names the wallet in its short form: a subject only tells emails apart; nothing is decided there. */
     subject: (p: Site & Wallet) => string;
     hello: string;
-    asked: (p: Site & Wallet) => string;
+    /** Leads to the wallet's whole address, which follows on a line of its own (grouped, left to right). */
+    asked: (p: Site) => string;
+    /** After the address: check all of it, since a look-alike wallet can share its ends. */
+    check: string;
     meaning: string;
     /** After `meaning` in the plain-text body, where there is no button. */
     openAndPress: string;
@@ -41,8 +45,9 @@ export interface WalletLinkMessages {
     stop: (p: Sender) => string;
   };
   page: {
-    pending: (p: Wallet) => { title: string; message: string; button: string };
-    linked: (p: Wallet) => { title: string; message: string };
+    /** The page shows the wallet's whole address below the message (grouped, left to right). */
+    pending: { title: string; message: string; button: string };
+    linked: { title: string; message: string };
     expired: { title: string; message: string };
     usedLink: { title: string; message: string };
   };

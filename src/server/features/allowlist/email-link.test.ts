@@ -19,7 +19,7 @@ import { testAccount, type TestAccount } from '../../test/test-account.ts';
 import { dialectCases, openTestStore, testSecrets, type TestStore } from '../../test/test-store.ts';
 import { postJsonAs, postSignupJson, visitPage, type Visitor } from '../../test/visitor.ts';
 import { listEntries } from './queries.ts';
-import { shortAddress } from './short-address.ts';
+import { groupedAddress, shortAddress } from './short-address.ts';
 
 // Issue 20's optional part, after an outside review: a joined wallet's link to an email counts
 // only once the email's owner presses the button of a page reached from an email sent for that
@@ -161,10 +161,22 @@ for (const { dialect, skip, label } of dialectCases) {
 
       const mail = await mailNumber(2);
       expect(toOf(mail)).toBe('hal@example.com');
+      // The subject names the wallet short (nothing is decided there); the body shows it whole,
+      // checksummed and grouped, on a line of its own (in a monospace span in the HTML), and asks
+      // for all of it to be checked: a look-alike wallet can share the short form's 32 bits.
       const wallet = shortAddress(alice.address);
+      const whole = groupedAddress(alice.address);
+      expect(whole.replace(/ /g, '')).toBe(alice.address);
+      expect(whole).toMatch(/^0x(?:[0-9a-fA-F]{4} ){9}[0-9a-fA-F]{4}$/);
       expect(mail.subject).toContain(wallet);
-      expect(mail.text).toContain(walletLinkMessages.email.asked({ site: 'Diamond Hand (DH)', wallet }));
+      expect(mail.text).toContain(`${walletLinkMessages.email.asked({ site: 'Diamond Hand (DH)' })}\n\n${whole}\n\n`);
+      expect(mail.text).toContain(walletLinkMessages.email.check);
       expect(mail.text).toContain(walletLinkMessages.email.meaning);
+      expect(String(mail.html)).toMatch(
+        new RegExp(`<bdi dir="ltr"><span style="font-family:ui-monospace[^"]*">${whole}</span></bdi>`),
+      );
+      // Only the subject (and the HTML's title, which repeats it) says it short.
+      expect(`${mail.text} ${String(mail.html).split('<body')[1]}`).not.toContain(wallet);
       expect(mail.html).toContain(escapeHtml(walletLinkMessages.email.button));
       // Nothing the asker typed.
       expect(`${mail.subject} ${mail.text} ${String(mail.html)}`).not.toContain('Mallory');
@@ -179,15 +191,19 @@ for (const { dialect, skip, label } of dialectCases) {
         expect(opened.statusCode).toBe(200);
       }
       const opened = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
-      const page = walletLinkMessages.page.pending({ wallet });
+      const page = walletLinkMessages.page.pending;
       expect(opened.body).toContain(escapeHtml(page.title));
       expect(opened.body).toContain(escapeHtml(page.message));
       expect(opened.body).toContain(escapeHtml(page.button));
+      const shownWhole = `<p class="notice-wallet"><bdi dir="ltr"><span class="wallet-address">${whole}</span></bdi></p>`;
+      expect(opened.body).toContain(shownWhole);
+      expect(opened.body).not.toContain(wallet);
       expect(await linkState(alice)).toBe('pending');
 
       const pressed = await openAndPressWalletLink(walletLink);
       expect(pressed.statusCode, pressed.body).toBe(200);
-      expect(pressed.body).toContain(escapeHtml(walletLinkMessages.page.linked({ wallet }).title));
+      expect(pressed.body).toContain(escapeHtml(walletLinkMessages.page.linked.title));
+      expect(pressed.body).toContain(shownWhole);
       expect(await linkState(alice)).toBe('linked');
       // Single use: a second press, or opening it again, says the link does not work.
       const again = await pressForm(pagePaths.walletLink, tokenOf(walletLink));

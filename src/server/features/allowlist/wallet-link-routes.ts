@@ -7,7 +7,7 @@ import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { confirmFormSchema, confirmQuerySchema } from '../../../shared/signup-schema.ts';
 import { linkPageReplies } from '../signups/index.ts';
-import { shortAddress } from './short-address.ts';
+import { groupedAddress } from './short-address.ts';
 import { confirmWalletLink, inspectWalletLink } from './wallet-link-store.ts';
 
 const noticePage = z.string();
@@ -41,8 +41,15 @@ function registerIn(app: FastifyInstance, locale: Locale): void {
       const link = await inspectWalletLink(app.store.db, token, app.clock());
       switch (link.state) {
         case 'pending': {
-          const { title, message, button } = words.pending({ wallet: shortAddress(link.address) });
-          return notice(reply, 200, { title, message, action: { label: button, href: here, fields: { token } } });
+          // The whole address, where the person decides (never the short form a look-alike can match).
+          const { title, message, button } = words.pending;
+          const wallet = groupedAddress(link.address);
+          return notice(reply, 200, {
+            title,
+            message,
+            wallet,
+            action: { label: button, href: here, fields: { token } },
+          });
         }
         case 'expired':
           return notice(reply, 410, words.expired);
@@ -62,7 +69,7 @@ function registerIn(app: FastifyInstance, locale: Locale): void {
       const result = await confirmWalletLink(app.store.db, request.body.token ?? '', app.clock());
       switch (result.outcome) {
         case 'linked':
-          return notice(reply, 200, words.linked({ wallet: shortAddress(result.address) }));
+          return notice(reply, 200, { ...words.linked, wallet: groupedAddress(result.address) });
         case 'expired':
           return notice(reply, 410, words.expired);
         case 'invalid':

@@ -17,8 +17,12 @@ export function buttonEmail(opts: {
   /** "Diamond Hand (DH)" */
   site: string;
   hello: string;
-  /** Before the button, each a paragraph; in the plain text the last is followed by `openAndPress`. */
-  paragraphs: readonly string[];
+  /**
+   * Before the button, each a paragraph; in the plain text the last is followed by `openAndPress`.
+   * `{ code }` is a line of its own to be read character by character (a wallet's address): left to
+   * right in every language, in a monospace face in the HTML.
+   */
+  paragraphs: readonly (string | { code: string })[];
   openAndPress: string;
   button: string;
   url: string;
@@ -30,7 +34,13 @@ export function buttonEmail(opts: {
 }): MailMessage {
   const { tag, dir } = localeInfo[opts.locale];
   const { subject, site, url, unsubscribeUrl } = opts;
-  const lead = opts.paragraphs.map((p, i) => (i === opts.paragraphs.length - 1 ? `${p} ${opts.openAndPress}` : p));
+  // A code in right-to-left text is isolated left to right (U+2066 … U+2069): its own line's
+  // direction would otherwise come from the paragraph around it in some readers.
+  const asText = (p: string | { code: string }) =>
+    typeof p === 'string' ? p : dir === 'rtl' ? `\u2066${p.code}\u2069` : p.code;
+  const lead = opts.paragraphs.map((p, i) =>
+    i === opts.paragraphs.length - 1 ? `${asText(p)} ${opts.openAndPress}` : asText(p),
+  );
   const text = [
     opts.hello,
     '',
@@ -44,7 +54,13 @@ export function buttonEmail(opts: {
     `${opts.stop}: ${unsubscribeUrl}`,
   ].join('\n');
   const e = escapeHtml;
-  const paragraphs = opts.paragraphs.map((p) => `<p style="font-size:16px;line-height:1.5">${e(p)}</p>\n`).join('');
+  const paragraphs = opts.paragraphs
+    .map((p) =>
+      typeof p === 'string'
+        ? `<p style="font-size:16px;line-height:1.5">${e(p)}</p>\n`
+        : `<p style="font-size:17px;line-height:1.6"><bdi dir="ltr"><span style="font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'Courier New',monospace;font-weight:bold">${e(p.code)}</span></bdi></p>\n`,
+    )
+    .join('');
   const html = `<!doctype html><html lang="${tag}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${e(
     subject,
   )}</title></head><body dir="${dir}" style="margin:0;padding:24px;background:#c9ecff;font-family:Arial,Helvetica,sans-serif;color:#0b1d4d">
