@@ -149,6 +149,12 @@ export async function removeOperator(db: Kysely<Database>, email: string): Promi
   await db.deleteFrom('operators').where('id', '=', op.id).execute();
 }
 
+/** Every owner's address (whom the console tells of what concerns the team: code holds). */
+export async function ownerAddresses(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('operators').select('email').where('role', '=', 'owner').execute();
+  return rows.map((r) => r.email);
+}
+
 /** Whether any operator exists yet (the first one made is an owner). */
 export async function hasOperators(db: Kysely<Database>): Promise<boolean> {
   return (await db.selectFrom('operators').select('id').limit(1).executeTakeFirst()) !== undefined;

@@ -5,7 +5,7 @@ import { SecretBoxError } from '../../store/secret-box.ts';
 import { audit } from '../audit/index.ts';
 import { giveCodeTryBack, OPERATOR_HOLD_MS, OPERATOR_WRONG_CODES, takeCodeTry } from './code-tries.ts';
 import { codesHeldEmail, mailOwners } from './codes-held-mail.ts';
-import { findOperator, openTotpSecret, operatorKey } from './operators.ts';
+import { findOperator, openTotpSecret, operatorKey, ownerAddresses } from './operators.ts';
 import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters, type TakenTry } from './sign-in-backoff.ts';
 
 // What the sign-in steps and fresh proof share (sign-in-routes.ts, fresh-proof-routes.ts): the
@@ -108,15 +108,18 @@ export function signInGate(api: FastifyInstance, counters: SignInCounters, publi
     which: Which = 'pair and network',
   ): Promise<TakenTries | null> {
     const now = api.clock().getTime();
+    const keys = checks(email, request, which);
     const taken: TakenTries = { email, tries: [] };
-    for (const [c, k] of checks(email, request, which)) {
+    for (const [c, k] of keys) {
       const t = await c.take(k, now);
       if ('taken' in t) {
         taken.tries.push([c, k, t.taken]);
         continue;
       }
       await giveBack(taken);
-      await refuse(request, reply, email, t.until);
+      // The wait said is the longest of the keys' (a read for the words only: nothing is taken).
+      const others = await Promise.all(keys.map(([oc, ok]) => oc.blockedUntil(ok, now)));
+      await refuse(request, reply, email, Math.max(t.until, ...others.map((u) => u ?? 0)));
       return null;
     }
     return taken;
@@ -196,14 +199,9 @@ export function signInGate(api: FastifyInstance, counters: SignInCounters, publi
         `codes held for ${minutes} minutes ` +
         '(passkeys and recovery codes still work). Each came after the right password or in a signed-in session: change the password.',
     });
-    const owners = await db().selectFrom('operators').select('email').where('role', '=', 'owner').execute();
     const site = new URL(publicUrl).host;
-    mailOwners(
-      api,
-      request,
-      owners.map((o) => o.email),
-      (to) =>
-        codesHeldEmail({ to, operatorEmail: who.email, wrongCodes: OPERATOR_WRONG_CODES, heldMinutes: minutes, site }),
+    mailOwners(api, request, await ownerAddresses(db()), (to) =>
+      codesHeldEmail({ to, operatorEmail: who.email, wrongCodes: OPERATOR_WRONG_CODES, heldMinutes: minutes, site }),
     );
   }
 
