@@ -7,6 +7,7 @@ import {
 } from '../../../shared/admin/referrals.ts';
 import { maskEmail } from '../../../shared/admin/subscribers.ts';
 import type { Database } from '../../store/schema.ts';
+import { siteOf } from './invite-domains.ts';
 
 // What a farm leaves in the attributions, flagged for a person to look at (never acted on here):
 // many invites from one client network, many addresses at one domain for one referrer, or a burst
@@ -51,6 +52,11 @@ async function networkClusters(db: Kysely<Database>): Promise<ReferralCluster[]>
   }));
 }
 
+/**
+ * Per referrer, invites at one registered domain (siteOf: a catch-all's subdomains are one
+ * domain, as the one-domain rule reads them), flagged from domainInvites up. Grouped in the store
+ * by exact domain, then joined by registered domain here.
+ */
 async function domainClusters(db: Kysely<Database>): Promise<ReferralCluster[]> {
   const rows = await db
     .selectFrom('referral_attributions')
@@ -64,18 +70,31 @@ async function domainClusters(db: Kysely<Database>): Promise<ReferralCluster[]> 
     ])
     .where('invited_domain', 'is not', null)
     .groupBy(['referrer_id', 'invited_domain'])
-    .having((eb) => eb.fn.countAll(), '>=', limits.domainInvites)
     .execute();
-  return rows.map((r) => ({
-    kind: 'domain',
-    label: r.invited_domain ?? '',
-    invites: Number(r.invites),
-    referrers: 1,
-    counted: Number(r.counted),
-    referrerId: r.referrer_id,
-    first: r.first,
-    last: r.last,
-  }));
+  const bySite = new Map<string, ReferralCluster>();
+  for (const r of rows) {
+    const site = siteOf(r.invited_domain ?? '');
+    const key = `${r.referrer_id} ${site}`;
+    const seen = bySite.get(key);
+    const [invites, countedHere] = [Number(r.invites), Number(r.counted)];
+    if (seen) {
+      seen.invites += invites;
+      seen.counted += countedHere;
+      if (r.first < seen.first) seen.first = r.first;
+      if (r.last > seen.last) seen.last = r.last;
+    } else
+      bySite.set(key, {
+        kind: 'domain',
+        label: site,
+        invites,
+        referrers: 1,
+        counted: countedHere,
+        referrerId: r.referrer_id,
+        first: r.first,
+        last: r.last,
+      });
+  }
+  return [...bySite.values()].filter((c) => c.invites >= limits.domainInvites);
 }
 
 /**

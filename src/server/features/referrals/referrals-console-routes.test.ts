@@ -75,10 +75,12 @@ describe.each(dialectCases)('the Referrals console endpoints ($label)', ({ diale
     for (const [i, status] of adas.entries()) {
       await invite(ids.ada, i, status, { at: -500 + i * 10, domain: domains[i] ?? 'x.example' });
     }
-    // Bob: one counted a day before, then six sign-ups in 30 seconds from one network and domain.
+    // Bob: one counted a day before, then six sign-ups in 30 seconds from one network and domain
+    // (half of them at its subdomains: one registered domain all the same).
     await invite(ids.bob, 10, 'counted', { at: -24 * 60, domain: 'elsewhere.example' });
     for (let i = 0; i < 6; i++) {
-      await invite(ids.bob, 20 + i, 'pending', { at: -60 + i / 12, domain: 'farm.example', network: FARM_NETWORK });
+      const domain = i % 2 === 0 ? 'farm.example' : `m${i}.farm.example`;
+      await invite(ids.bob, 20 + i, 'pending', { at: -60 + i / 12, domain, network: FARM_NETWORK });
     }
     // Cy: one over the cap.
     await invite(ids.cy, 30, 'capped', { at: -30, domain: 'capped.example' });
