@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { locales } from '../locales.ts';
+import { signupFields, type SignupField, type SignupInput } from '../signup-schema.ts';
 import { mailStatusSchema } from './mail-status.ts';
 
 // The operators' console, Subscribers screen: the list's query and every reply, shared by the
@@ -125,11 +126,21 @@ const coarseLocationSchema = z.object({
   city: z.nullable(z.string()),
 });
 
-const personFields = {
+/**
+ * What the person typed: one text per field of the sign-up form, read from the schema's field list.
+ * A reply is written through its schema, which drops every key it does not name, so a list written
+ * here by hand would leave a new field out of the person's record and export without a word.
+ */
+const givenShape = <F extends string>(fields: readonly F[]) =>
+  Object.fromEntries(fields.map((f) => [f, z.string()])) as Record<F, z.ZodMiniString>;
+// Every field the form stores is text today; a field of another kind stops the compiler here, to
+// be given its own schema above.
+const givenAreText: SignupInput[SignupField] extends string ? true : never = true;
+void givenAreText;
+
+const personFieldsOf = <F extends string>(fields: readonly F[]) => ({
   id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  comment: z.string(),
+  ...givenShape(fields),
   status: subscriberStatusSchema,
   createdAt: time,
   updatedAt: time,
@@ -141,7 +152,8 @@ const personFields = {
   /** The locale they signed up in, which their emails follow (held about them, so exported too). */
   locale: z.string(),
   emails: z.array(subscriberEmailSchema),
-};
+});
+const personFields = personFieldsOf(signupFields);
 
 /** One person's record: who they are, their consent, place and emails (read on purpose, audited). */
 export const personRecordSchema = z.object({
@@ -167,11 +179,13 @@ export const subscriberDetailSchema = z.extend(personRecordSchema, {
 });
 export type SubscriberDetail = z.output<typeof subscriberDetailSchema>;
 
-/** Everything held about one person, for a data-subject access request (a JSON download). */
-export const subscriberDataExportSchema = z.object({
-  exportedAt: time,
-  person: z.object(personFields),
-});
+/**
+ * Everything held about one person, for a data-subject access request (a JSON download), with
+ * `fields` the sign-up form's (a test passes one more, as a field added by the recipe would be).
+ */
+export const dataExportSchemaOf = <F extends string>(fields: readonly F[]) =>
+  z.object({ exportedAt: time, person: z.object(personFieldsOf(fields)) });
+export const subscriberDataExportSchema = dataExportSchemaOf(signupFields);
 export type SubscriberDataExport = z.output<typeof subscriberDataExportSchema>;
 
 // ---- Console routes' own messages (the routes in src/server/features/subscribers/subscriber-routes.ts) ----

@@ -1,8 +1,16 @@
+import { Fragment } from 'react';
 import type { SubscriberDetail } from '../../../shared/admin/subscribers.ts';
 import { bounceKindText, mailSourceText, suppressionReasonText } from '../../../shared/admin/mail-status.ts';
 import { formatTime } from '../console/format.ts';
 import { languageName } from '../../../shared/admin/locale-names.ts';
 import { statusLabel } from './subscriber-table.tsx';
+import { signupFields, type SignupField } from '../../../shared/signup-schema.ts';
+import { signupMessages } from '../../../../content/messages/en/signup.ts';
+
+/** Fields of the form this record shows in places of their own (the name heads the page). */
+const placedFields: readonly SignupField[] = ['name', 'email', 'comment'];
+/** What else the person typed: every other field of the sign-up form, under its English label. */
+const otherFields = signupFields.filter((f) => !placedFields.includes(f));
 
 const place = (p: { country: string | null; city: string | null; region?: string | null }): string =>
   [p.city, p.region, p.country].filter(Boolean).join(', ') || 'Unknown';
@@ -63,6 +71,12 @@ export function SubscriberRecord({ person }: { person: SubscriberDetail }) {
         ) : null}
         <dt>Comment</dt>
         <dd className="cs-prewrap">{person.comment || '—'}</dd>
+        {otherFields.map((f) => (
+          <Fragment key={f}>
+            <dt>{signupMessages.labels[f]}</dt>
+            <dd>{person[f] || '—'}</dd>
+          </Fragment>
+        ))}
         <dt>Place (from the IP address, which is not kept)</dt>
         <dd>{place(person.location)}</dd>
         <dt>Language (their emails are written in it)</dt>

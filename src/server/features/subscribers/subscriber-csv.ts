@@ -1,14 +1,18 @@
 import type { Readable } from 'node:stream';
 import { csvStream, neutraliseFormula } from '../../lib/csv.ts';
 import { confirmedInvitesOf } from '../referrals/index.ts';
+import { givenFields, type GivenField } from './given-fields.ts';
 import { allRows, type ListFilter, type ListRow, type ListStore } from './subscriber-list.ts';
 
 // The list as a spreadsheet (the writer: src/server/lib/csv.ts). Streamed from keyset batches
 // with back-pressure, so a million rows cost one batch of memory, not a million.
 
-const CSV_COLUMNS = [
-  ['email', 'Email'],
-  ['name', 'Name'],
+// What we recorded, in the places a spreadsheet already reads by position. What the person typed
+// is every field of the form (./given-fields.ts), headed by its English label: the email, the name
+// and the comment where they have always been; a field the form gains goes after the invites,
+// last, so no column moves.
+const FIRST_FIELDS: readonly string[] = ['email', 'name'];
+const RECORDED_COLUMNS = [
   ['status', 'Status'],
   ['created_at', 'Signed up (UTC)'],
   ['confirmed_at', 'Confirmed (UTC)'],
@@ -19,19 +23,35 @@ const CSV_COLUMNS = [
   ['country', 'Country'],
   ['region', 'Region'],
   ['city', 'City'],
-  ['comment', 'Comment'],
-  // Last, so the columns a spreadsheet already reads by position keep their places.
-  ['locale', 'Language'],
 ] as const satisfies readonly (readonly [keyof ListRow, string])[];
+const MIDDLE_FIELDS: readonly string[] = ['comment'];
+// After the comment, so the columns a spreadsheet already reads by position keep their places.
+const LANGUAGE_COLUMN = ['locale', 'Language'] as const;
 
-// After the language, last: people who came through the person's invite link, confirmed and
-// counted (docs/decisions/0060-referral-invites.md). Counted from the attributions per batch.
+// After the language: people who came through the person's invite link, confirmed and counted
+// (docs/decisions/0060-referral-invites.md). Counted from the attributions per batch.
 const INVITES_HEADER = 'Confirmed invites';
 
-const cells = (row: ListRow, invites: number): string[] => [
-  ...CSV_COLUMNS.map(([key]) => neutraliseFormula(row[key] ?? '')),
-  String(invites),
-];
+/** A column: its header and the row's cell (the invites are counted apart from the row). */
+type Column = readonly [header: string, cell: (row: ListRow, invites: number) => string];
+
+/** The CSV's columns for the form's `fields` (a test passes one more, as the recipe would add). */
+export function csvColumns(fields: readonly GivenField[] = givenFields): Column[] {
+  const field = (f: GivenField): Column => [f.label, (row) => neutraliseFormula(row[f.name])];
+  const placed = (names: readonly string[]) => names.flatMap((n) => fields.filter((f) => f.name === n)).map(field);
+  const recorded = ([key, header]: readonly [keyof ListRow, string]): Column => [
+    header,
+    (row) => neutraliseFormula(row[key] ?? ''),
+  ];
+  return [
+    ...placed(FIRST_FIELDS),
+    ...RECORDED_COLUMNS.map(recorded),
+    ...placed(MIDDLE_FIELDS),
+    recorded(LANGUAGE_COLUMN),
+    [INVITES_HEADER, (_row, invites) => String(invites)],
+    ...fields.filter((f) => !FIRST_FIELDS.includes(f.name) && !MIDDLE_FIELDS.includes(f.name)).map(field),
+  ];
+}
 
 /**
  * Rows per keyset query. Fewer rows wait in the stream's buffers at a time, so fewer survive long
@@ -52,16 +72,17 @@ export function subscribersCsv(
   onRow?: () => void,
 ): Readable {
   const rows = allRows(store, { ...filter, sort: filter.sort ?? 'oldest' }, batch);
+  const columns = csvColumns();
   // Rows wait in a batch for one query of their invite counts, then go out in order.
   async function* withInvites(held: ListRow[]) {
     const counts = await confirmedInvitesOf(
       store.db,
       held.map((r) => r.id),
     );
-    for (const row of held) yield cells(row, counts.get(row.id) ?? 0);
+    for (const row of held) yield columns.map(([, cell]) => cell(row, counts.get(row.id) ?? 0));
   }
   return csvStream(
-    [...CSV_COLUMNS.map(([, header]) => header), INVITES_HEADER],
+    columns.map(([header]) => header),
     (async function* () {
       let held: ListRow[] = [];
       for await (const row of rows) {

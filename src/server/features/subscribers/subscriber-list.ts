@@ -9,6 +9,8 @@ import {
 import type { Store } from '../../store/database.ts';
 import { PG_SEARCH_TEXT } from '../../store/migrations/0005-console-queries.ts';
 import type { Database } from '../../store/schema.ts';
+import type { SignupField } from '../../../shared/signup-schema.ts';
+import { givenFields } from './given-fields.ts';
 
 // The Subscribers list: filter, search, sort by sign-up date, keyset paging on (created_at, id).
 // How a search picks its plan is explained in docs/decisions/0014-console-queries.md.
@@ -73,12 +75,14 @@ export function decodeCursor(cursor: string, sort: SubscriberSort): Key {
 // ---------------------------------------------------------------------------------------------
 // Rows
 
-/** Every column the list and the CSV export show. Never a token: those live on outbox rows. */
+/**
+ * Every column the list and the CSV export show: every field the person typed (the sign-up form's,
+ * ./given-fields.ts) and what we recorded. Never a token: those live on outbox rows.
+ */
 const listColumns = [
+  ...givenFields.map((f) => `s.${f.name}` as const),
   's.id',
-  's.email',
   's.email_key',
-  's.name',
   's.status',
   's.created_at',
   's.confirmed_at',
@@ -89,15 +93,13 @@ const listColumns = [
   's.country',
   's.region',
   's.city',
-  's.comment',
   's.locale',
 ] as const;
 
-export interface ListRow {
+/** A row as read: what the person typed, one text per field of the form, and what we recorded. */
+export interface ListRow extends Record<SignupField, string> {
   id: string;
-  email: string;
   email_key: string;
-  name: string;
   status: SubscriberStatusName;
   created_at: string;
   confirmed_at: string | null;
@@ -108,7 +110,6 @@ export interface ListRow {
   country: string | null;
   region: string | null;
   city: string | null;
-  comment: string;
   locale: string;
 }
 

@@ -1,22 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { PersonRecord, SubscriberDataExport, SubscriberEmail } from '../../../shared/admin/subscribers.ts';
+import type { SignupField } from '../../../shared/signup-schema.ts';
 import type { Database } from '../../store/schema.ts';
 import { CONFIRMATION_COOLDOWN_MS } from '../signups/index.ts';
+import { givenFields, type GivenField } from './given-fields.ts';
 
-// What the console shows about one person, and the same as a data-subject export. Outbox rows are
-// read column by column: their link-token hash never leaves the database.
+// What the console shows about one person, and the same as a data-subject export. What they typed
+// is every field of the sign-up form (./given-fields.ts), so a field the form gains is in both.
+// Outbox rows are read column by column: their link-token hash never leaves the database.
 
 type Person = Omit<PersonRecord, 'resend'>;
 
-async function readPerson(db: Kysely<Database>, id: string): Promise<Person | null> {
+async function readPerson(db: Kysely<Database>, id: string, fields: readonly GivenField[]): Promise<Person | null> {
   const s = await db
     .selectFrom('subscribers as s')
     .leftJoin('consent_wordings as w', 'w.version', 's.consent_version')
+    .select(fields.map((f) => `s.${f.name}` as const))
     .select([
       's.id',
-      's.email',
-      's.name',
-      's.comment',
       's.status',
       's.created_at',
       's.updated_at',
@@ -44,9 +45,7 @@ async function readPerson(db: Kysely<Database>, id: string): Promise<Person | nu
     .execute();
   return {
     id: s.id,
-    email: s.email,
-    name: s.name,
-    comment: s.comment,
+    ...(Object.fromEntries(fields.map((f) => [f.name, s[f.name]])) as Record<SignupField, string>),
     status: s.status,
     createdAt: s.created_at,
     updatedAt: s.updated_at,
@@ -80,9 +79,17 @@ function resendAvailability(
     : { allowed: false, availableAt: new Date(at).toISOString() };
 }
 
-/** The detail view of one person, or null when there is no such person. */
-export async function subscriberDetail(db: Kysely<Database>, id: string, now: Date): Promise<PersonRecord | null> {
-  const person = await readPerson(db, id);
+/**
+ * The detail view of one person, or null when there is no such person. `fields` are the sign-up
+ * form's; a test passes one more, as a field added by the recipe would be.
+ */
+export async function subscriberDetail(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  fields = givenFields,
+): Promise<PersonRecord | null> {
+  const person = await readPerson(db, id, fields);
   return person && { ...person, resend: resendAvailability(person, now) };
 }
 
@@ -91,7 +98,8 @@ export async function subscriberDataExport(
   db: Kysely<Database>,
   id: string,
   now: Date,
+  fields = givenFields,
 ): Promise<SubscriberDataExport | null> {
-  const person = await readPerson(db, id);
+  const person = await readPerson(db, id, fields);
   return person && { exportedAt: now.toISOString(), person };
 }
