@@ -27,10 +27,15 @@ export function registerReferralConsoleRoutes(api: FastifyInstance, opts: { dail
   const reads = (request: FastifyRequest, n: number, freshProof: boolean) =>
     countPersonalReads(db(), { operatorId: operatorOf(request).id, now: api.clock(), n, allowance, freshProof });
 
-  // The report states the limits in force beside what they refused (docs/decisions/0063).
-  const limits: ReferralLimits = { ...api.referrals.caps, ipv6Prefix: INVITE_IPV6_PREFIX };
+  // The report states the limits in force beside what they refused (docs/decisions/0063); read
+  // at the request, from the referrals feature the app registers before the console.
+  const limits = (): ReferralLimits => ({ ...api.referrals.caps, ipv6Prefix: INVITE_IPV6_PREFIX });
   registerContract(api, referralsContract, { onRequest: requireRole('viewer') }, async (request) =>
-    referralsReport(db(), { top: request.query.top, full: roleAllows(operatorOf(request).role, 'sender'), limits }),
+    referralsReport(db(), {
+      top: request.query.top,
+      full: roleAllows(operatorOf(request).role, 'sender'),
+      limits: limits(),
+    }),
   );
 
   // A POST, not a GET: reading one person's address is an audited act.
