@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { fieldErrorText, formErrorText, signupFields, signupLimits } from '../../src/shared/signup-schema.ts';
 import { countdownMessages as arabicCountdown } from './ar/countdown.ts';
 import { signupMessages } from './en/signup.ts';
@@ -182,6 +182,15 @@ function copiedSummary(copied: { from: Locale; path: string }[]): string {
     .join('; ');
 }
 
+/**
+ * A draft's borrowed words, where a reader of the run sees them: as the test's annotation (which CI
+ * reporters show) and on the run's output, since the default reporter shows no annotations.
+ */
+async function listBorrowed(annotate: TestContext['annotate'], message: string, paths: string[]): Promise<void> {
+  console.warn(`${message}\n  ${paths.join('\n  ')}`);
+  await annotate(message, { contentType: 'text/plain', body: paths.join('\n') });
+}
+
 describe.each(others)('the %s translation', (locale) => {
   const words = leaves(catalog[locale], '');
   const borrowed = new Set(borrowedFieldWords(locale));
@@ -189,13 +198,16 @@ describe.each(others)('the %s translation', (locale) => {
   it("words every sentence itself once reviewed; a draft's words copied from another translation are listed", async ({
     annotate,
   }) => {
-    const copied = copiedWords(locale);
-    if (localeInfo[locale].review.reviewed) expect(copied.map((c) => `${c.path} (from ${c.from})`)).toEqual([]);
-    else if (copied.length > 0)
-      await annotate(
-        `${locale} shows ${copied.length} strings copied from another translation, until translated: ${copiedSummary(copied)}`,
-        { contentType: 'text/plain', body: copied.map((c) => `${c.path} (from ${c.from})`).join('\n') },
+    const copied = copiedWords(locale).map((c) => `${c.path} (from ${c.from})`);
+    if (localeInfo[locale].review.reviewed) expect(copied).toEqual([]);
+    else if (copied.length > 0) {
+      const summary = copiedSummary(copiedWords(locale));
+      await listBorrowed(
+        annotate,
+        `${locale} shows ${copied.length} strings copied from another translation, until translated: ${summary}`,
+        copied,
       );
+    }
   });
 
   it("words every sign-up field itself once reviewed; a draft's borrowed English field words are listed", async ({
@@ -203,7 +215,7 @@ describe.each(others)('the %s translation', (locale) => {
   }) => {
     if (localeInfo[locale].review.reviewed) expect([...borrowed]).toEqual([]);
     else if (borrowed.size > 0)
-      await annotate(`${locale} shows in English, until translated: ${[...borrowed].join(', ')}`);
+      await listBorrowed(annotate, `${locale} shows in English, until translated`, [...borrowed]);
   });
 
   it('has every section, list item and sentence English has, once its functions are called', () => {
