@@ -2,12 +2,16 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { SubscriberDetail } from '../../../shared/admin/subscribers.ts';
+import { signupFields, type SignupField } from '../../../shared/signup-schema.ts';
 import { SubscriberRecord } from './subscriber-record.tsx';
 
 // A person's record says whether mail reaches them, in words: suppressed since when, why, heard
 // from where, and the last bounce or complaint; the server matched both by the address's hash.
 
+// What they typed: every field of the sign-up form, so a field the form gains needs nothing here.
+const typed = Object.fromEntries(signupFields.map((f) => [f, ''])) as Record<SignupField, string>;
 const person: SubscriberDetail = {
+  ...typed,
   id: 's1',
   email: 'fan@example.com',
   name: 'Fan',
