@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawResponse } from '../../../bench/lib/http.ts';
+import { httpRequest, type RawResponse } from '../../../bench/lib/http.ts';
 import { adminApiPaths, apiPaths, pagePaths } from '../../shared/paths.ts';
 import { fillPath } from '../../shared/route-contract.ts';
 import { newOutboxRow } from '../features/mail/index.ts';
@@ -25,6 +25,7 @@ const SIGNUP_LIMIT = 20;
 const VISIT_LIMIT = 10;
 const ALLOWANCE = 10;
 const HOUR_AGO = () => new Date(Date.now() - 60 * 60_000);
+const sendgrid = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 
 /** Resolves when `check` holds (polled), or fails after `timeoutMs`; no fixed sleeps. */
 async function until(check: () => Promise<boolean>, what: () => string, timeoutMs = 15_000): Promise<void> {
@@ -67,6 +68,7 @@ for (const target of raceTargets) {
         // its threshold and a burst is shed with 503 "very busy", which is not the limit under test.
         OVERLOAD_HEAP_MB: '0',
         OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+        SENDGRID_WEBHOOK_PUBLIC_KEY: sendgrid.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
         ...(target.instances > 1 && testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: redisPrefix } : {}),
       };
       servers = await Promise.all(Array.from({ length: target.instances }, () => startBuiltServer(env)));
@@ -247,6 +249,34 @@ for (const target of raceTargets) {
       );
       expectTally(answers, { 200: 1, 409: BURST - 1 });
       expect(await store.db.selectFrom('allowlist_snapshots').select('id').execute()).toHaveLength(1);
+    });
+
+    it(`a provider's signed delivery is taken once: the same webhook sent ${BURST} times at once`, async () => {
+      const raw = JSON.stringify([
+        {
+          email: `hook-${run}@example.com`,
+          timestamp: Math.floor(Date.now() / 1000),
+          event: 'delivered',
+          sg_event_id: `race-${run}`,
+          sg_message_id: `m-${run}.filter0001`,
+        },
+      ]);
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const signature = sign('sha256', Buffer.from(timestamp + raw), { key: sendgrid.privateKey, dsaEncoding: 'der' });
+      const answers = await burst((i) =>
+        httpRequest(`${origin(i)}${apiPaths.sendgridWebhook}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'x-twilio-email-event-webhook-signature': signature.toString('base64'),
+            'x-twilio-email-event-webhook-timestamp': timestamp,
+          },
+          body: raw,
+          timeoutMs: 20_000,
+        }),
+      );
+      expectTally(answers, { 200: 1, 409: BURST - 1 });
     });
 
     it(`the beacon budget: ${BURST} beacons at once from one network, exactly ${VISIT_LIMIT} counted`, async () => {
