@@ -12,7 +12,7 @@ import { subscriberDataExport, subscriberDetail } from './subscriber-records.ts'
 
 // What a person gave is in what they get back: every field of the sign-up form is stored, so it is
 // in their console record, the CSV and their own data export. Today's fields, and a field added
-// the way docs/architecture.md's field recipe adds one (an X handle, its column added here).
+// the way docs/architecture.md's field recipe adds one (its column added here).
 
 const now = new Date('2026-11-21T12:00:00.000Z');
 /** A distinct value for each field, so each is found where it belongs. */
@@ -26,8 +26,11 @@ async function csvRecord(csv: string): Promise<Record<string, string>> {
   return Object.fromEntries(cells(header).map((h, i) => [h, values[i] ?? '']));
 }
 
-/** The field the recipe's example adds. The compiler knows only today's fields, hence the cast. */
-const xHandle = { name: 'twitter' as SignupField, label: 'X handle' } satisfies GivenField;
+/**
+ * A field as the recipe adds one (docs/architecture.md), named so that no real field will ever take
+ * its name. The compiler knows only the form's fields, hence the cast.
+ */
+const added = { name: 'added_in_test' as SignupField, label: 'Added in a test' } satisfies GivenField;
 
 for (const { dialect, skip, label } of dialectCases) {
   describe.skipIf(skip)(`what a person gave, back in their record, the CSV and their export, on ${label}`, () => {
@@ -60,21 +63,21 @@ for (const { dialect, skip, label } of dialectCases) {
 
     it('has a field added by the recipe in all three, with no other edit', async () => {
       // The recipe's migration: the column, named as the field, with the schema's default.
-      await sql`alter table subscribers add column twitter text not null default ''`.execute(store.db);
-      await sql`update subscribers set twitter = ${'@ada_dh'}`.execute(store.db);
-      const fields = [...givenFields, xHandle];
+      await sql`alter table subscribers add column added_in_test text not null default ''`.execute(store.db);
+      await sql`update subscribers set added_in_test = ${'@ada_dh'}`.execute(store.db);
+      const fields = [...givenFields, added];
 
       const record = await subscriberDetail(store.db, id, now, fields);
-      expect(record).toMatchObject({ twitter: '@ada_dh', name: given('name') });
+      expect(record).toMatchObject({ added_in_test: '@ada_dh', name: given('name') });
       const schema = dataExportSchemaOf(fields.map((f) => f.name));
       const exported = schema.parse(await subscriberDataExport(store.db, id, now, fields));
-      expect(exported.person).toMatchObject({ twitter: '@ada_dh', email: given('email') });
+      expect(exported.person).toMatchObject({ added_in_test: '@ada_dh', email: given('email') });
 
       // The CSV: today's columns where a spreadsheet reads them, the new one last.
       const today = csvColumns().map(([header]) => header);
       const columns = csvColumns(fields);
-      expect(columns.map(([header]) => header)).toEqual([...today, 'X handle']);
-      const row = { ...Object.fromEntries(givenFields.map((f) => [f.name, given(f.name)])), twitter: '@ada_dh' };
+      expect(columns.map(([header]) => header)).toEqual([...today, 'Added in a test']);
+      const row = { ...Object.fromEntries(givenFields.map((f) => [f.name, given(f.name)])), added_in_test: '@ada_dh' };
       const [, cell] = columns.at(-1) ?? [];
       // Defused as every cell a spreadsheet would run (it starts with @).
       expect(cell?.(row as unknown as ListRow, 0)).toBe("'@ada_dh");
