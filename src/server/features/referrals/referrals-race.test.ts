@@ -1,40 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpRequest, type RawResponse } from '../../../../bench/lib/http.ts';
+import type { RawResponse } from '../../../../bench/lib/http.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { apiPaths, pagePaths } from '../../../shared/paths.ts';
-import { xsrf } from '../../../shared/xsrf.ts';
-import type { Dialect } from '../../store/database.ts';
 import type { ReferralStatus } from '../../store/schema.ts';
-import { CHROME_UA } from '../../test/admin-kit.ts';
 import { type ServerHandle, startBuiltServer } from '../../test/processes.ts';
+import { raceTargets } from '../../test/race-kit.ts';
 import { inviteCodeIn } from '../../test/referral-kit.ts';
-import { openTestStore, serverDatabaseUrl, testPostgresUrl, type TestStore } from '../../test/test-store.ts';
+import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../../test/test-redis.ts';
+import { openTestStore, serverDatabaseUrl, type TestStore } from '../../test/test-store.ts';
+import { WireBrowser } from '../../test/wire-browser.ts';
 import { hashToken } from '../signups/index.ts';
 
 // Invite limits raced (issue 38, docs/decisions/0063): invitees sign up through the production
 // build over real HTTP (their networks from X-Forwarded-For), then their confirmations are fired
 // at once, each on a socket of its own, and exactly what each limit promises counts. On SQLite one
-// instance; on PostgreSQL two instances on one schema, the burst dealt between them in turn.
+// instance; on PostgreSQL two instances on one schema and one Redis, the burst dealt between them
+// in turn (test/race-kit.ts).
 
 const CAPS = { referrer: 7, network: 5, domain: 5 };
-
-const targets: { label: string; dialect: Dialect; instances: number; skip: string | null }[] = [
-  { label: 'one instance on SQLite', dialect: 'sqlite', instances: 1, skip: null },
-  {
-    label: 'two instances on one PostgreSQL',
-    dialect: 'postgres',
-    instances: 2,
-    skip: testPostgresUrl ? null : 'skipped: set TEST_POSTGRES_URL to run',
-  },
-];
 
 /** `act` on every item, `width` at a time (the sign-ups: a setup, not the race). */
 async function inBatches<T>(items: readonly T[], width: number, act: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(act));
 }
 
-for (const target of targets) {
+for (const target of raceTargets) {
   describe.skipIf(target.skip !== null)(
     `invite limits under confirmations sent at once: ${target.label}${target.skip ? ` (${target.skip})` : ''}`,
     { timeout: 180_000 },
@@ -42,6 +33,7 @@ for (const target of targets) {
       let store: TestStore;
       let servers: ServerHandle[] = [];
       const run = randomBytes(3).toString('hex');
+      const redisPrefix = testRedisPrefix();
       let turn = 0;
       const nextServer = (): ServerHandle => {
         const server = servers[turn++ % servers.length];
@@ -59,42 +51,30 @@ for (const target of targets) {
           REFERRALS_PER_REFERRER_DAILY: String(CAPS.referrer),
           REFERRALS_PER_NETWORK_DAILY: String(CAPS.network),
           REFERRALS_PER_PRIVATE_DOMAIN: String(CAPS.domain),
+          ...(target.instances > 1 && testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: redisPrefix } : {}),
         };
         servers = await Promise.all(Array.from({ length: target.instances }, () => startBuiltServer(env)));
       }, 120_000);
       afterAll(async () => {
         await Promise.all(servers.map((s) => s.stop()));
+        if (target.instances > 1 && testRedisUrl) await deleteRedisKeys(redisPrefix);
         await store?.destroy();
       });
 
-      /** The form's sign-up from `ip`, as a browser sends it: CSRF cookies first, then JSON. */
+      /**
+       * The form's sign-up from `ip` (X-Forwarded-For: the app trusts it here), as a browser sends
+       * it: CSRF cookies first, then JSON.
+       */
       async function signUp(p: { email: string; ip: string; invite?: string }): Promise<void> {
-        const server = nextServer();
-        const base = { 'user-agent': CHROME_UA, 'x-forwarded-for': p.ip };
-        const csrf = await httpRequest(`${server.origin}${apiPaths.csrf}`, { headers: base });
-        const jar = (csrf.headers['set-cookie'] ?? []).map((c) => c.split(';')[0] ?? '');
-        const token = jar.find((c) => c.startsWith(`${xsrf.cookie}=`))?.slice(xsrf.cookie.length + 1) ?? '';
-        const post = () =>
-          httpRequest(`${server.origin}${pagePaths.signup}`, {
-            method: 'POST',
-            headers: {
-              ...base,
-              origin: server.origin,
-              referer: `${server.origin}/`,
-              'sec-fetch-site': 'same-origin',
-              accept: 'application/json',
-              'content-type': 'application/json',
-              cookie: jar.join('; '),
-              [xsrf.header]: token,
-            },
-            body: JSON.stringify({ name: 'Friend', email: p.email, ...(p.invite ? { invite: p.invite } : {}) }),
-            timeoutMs: 20_000,
-          });
-        let res = await post();
+        const browser = new WireBrowser(nextServer().origin);
+        const from = { 'x-forwarded-for': p.ip };
+        await browser.send('GET', apiPaths.csrf, undefined, from);
+        const json = { name: 'Friend', email: p.email, ...(p.invite ? { invite: p.invite } : {}) };
+        let res = await browser.send('POST', pagePaths.signup, { json }, from);
         // A setup, not the race: a store busy for a moment on a loaded machine is asked again.
         for (let i = 0; i < 10 && res.status === 503; i++) {
           await new Promise((r) => setTimeout(r, 200));
-          res = await post();
+          res = await browser.send('POST', pagePaths.signup, { json }, from);
         }
         if (res.status !== 200) throw new Error(`sign-up answered ${res.status}: ${res.body.toString()}`);
       }
@@ -125,20 +105,14 @@ for (const target of targets) {
         }
       }
 
-      const confirm = (token: string, ip: string): Promise<RawResponse> => {
-        const server = nextServer();
-        return httpRequest(`${server.origin}${localePath('en', pagePaths.confirm)}`, {
-          method: 'POST',
-          headers: {
-            'user-agent': CHROME_UA,
-            accept: 'text/html',
-            'content-type': 'application/x-www-form-urlencoded',
-            'x-forwarded-for': ip,
-          },
-          body: new URLSearchParams({ token }).toString(),
-          timeoutMs: 30_000,
-        });
-      };
+      /** The press on the confirmation page, from `ip`. */
+      const confirm = (token: string, ip: string): Promise<RawResponse> =>
+        new WireBrowser(nextServer().origin).send(
+          'POST',
+          localePath('en', pagePaths.confirm),
+          { form: { token } },
+          { 'x-forwarded-for': ip },
+        );
 
       /** A confirmed referrer of their own (a network no invitee uses): their invite code. */
       async function referrer(name: string): Promise<string> {
