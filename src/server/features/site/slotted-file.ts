@@ -31,10 +31,19 @@ import { pickEncoding } from './memory-file.ts';
 
 /** A compressed form of a slotted page: its stretches around the slots. */
 interface Spliced {
-  /** The compressed stream up to the first slot (brotli's stream header or gzip's included). */
+  /** The compressed stream up to the first slot (brotli's stream header). */
   head: Buffer;
   /** Per slot: the page's bytes stored with the value (after it), and the compressed stretch to the next slot. */
   after: { tail: Buffer; rest: Buffer }[];
+}
+
+/**
+ * One form of the page, whole, with a stand-in value in each slot and where each slot starts: a
+ * request copies it and writes its value in (one copy of a few KB, no other work).
+ */
+interface Template {
+  bytes: Buffer;
+  at: readonly number[];
 }
 
 export interface SlottedFile {
@@ -43,8 +52,9 @@ export interface SlottedFile {
   parts: readonly Buffer[];
   /** How long a value is, in bytes: every value fills the slot exactly. */
   slotBytes: number;
-  br: Spliced | undefined;
-  gzip: Spliced | undefined;
+  raw: Template;
+  br: Template | undefined;
+  gzip: Template | undefined;
   /** Settles when both compressed forms are made (or found wanting). */
   ready: Promise<void>;
 }
@@ -57,30 +67,60 @@ export function slottedFile(body: string, marker: string, type: string): Slotted
   const pieces = body.split(marker);
   if (pieces.length < 2) throw new Error('A slotted page needs its marker at least once.');
   const parts = pieces.map((p) => Buffer.from(p, 'utf8'));
+  const slotBytes = Buffer.byteLength(marker);
   const file: SlottedFile = {
     type,
     parts,
-    slotBytes: Buffer.byteLength(marker),
+    slotBytes,
+    raw: template(
+      parts.flatMap((p, i) => (i === 0 ? [p] : [VALUE, p])),
+      slotBytes,
+    ),
     br: undefined,
     gzip: undefined,
     ready: Promise.resolve(),
   };
   file.ready = Promise.all([
-    spliceable(file, 'br').then((s) => {
-      file.br = s;
+    spliceable(file, 'br').then((form) => {
+      file.br = form;
     }),
-    spliceable(file, 'gzip').then((s) => {
-      file.gzip = s;
+    spliceable(file, 'gzip').then((form) => {
+      file.gzip = form;
     }),
   ]).then(() => undefined);
   return file;
 }
 
+const VALUE: unique symbol = Symbol('the value');
+type Piece = Buffer | typeof VALUE;
+
+/** A form of the page from its pieces, the value's places left as stand-ins. */
+function template(pieces: readonly Piece[], slotBytes: number): Template {
+  const at: number[] = [];
+  let length = 0;
+  const buffers = pieces.map((p) => {
+    if (p !== VALUE) {
+      length += p.length;
+      return p;
+    }
+    at.push(length);
+    length += slotBytes;
+    return Buffer.alloc(slotBytes, 0x20);
+  });
+  return { bytes: Buffer.concat(buffers, length), at };
+}
+
+/** `form` with `value` in each slot (a fresh buffer: the template is shared by every request). */
+function withValue(file: SlottedFile, form: Template, value: string): Buffer {
+  if (Buffer.byteLength(value) !== file.slotBytes) throw new Error('A value must fill its slot exactly.');
+  const out = Buffer.allocUnsafe(form.bytes.length);
+  form.bytes.copy(out);
+  for (const at of form.at) out.write(value, at, 'utf8');
+  return out;
+}
+
 /** The page with `value` in each slot, uncompressed. */
-export const filled = (file: SlottedFile, value: string): Buffer => {
-  const v = Buffer.from(value, 'utf8');
-  return Buffer.concat(file.parts.flatMap((p, i) => (i === 0 ? [p] : [v, p])));
-};
+export const filled = (file: SlottedFile, value: string): Buffer => withValue(file, file.raw, value);
 
 // Stand-ins are control characters the page does not carry (an HTML page of ours carries none but
 // tab, line feed and carriage return), so no part of the page can match them. Each slot gets its
@@ -99,13 +139,13 @@ type Coding = 'br' | 'gzip';
 // literal context; more are tried only if the compressor happened to copy those two from earlier.
 const TAILS = [2, 3, 4, 6, 8, 12];
 
-async function spliceable(file: SlottedFile, coding: Coding): Promise<Spliced | undefined> {
+async function spliceable(file: SlottedFile, coding: Coding): Promise<Template | undefined> {
   const probe = 'x'.repeat(file.slotBytes);
   try {
     for (const tail of TAILS) {
       if (file.parts.slice(1).some((p) => p.length < tail)) return undefined;
-      const spliced = await compressAround(file, coding, tail);
-      if (comesBack(file, spliced, coding, probe)) return spliced;
+      const form = compressedTemplate(file, await compressAround(file, coding, tail), coding);
+      if (comesBack(file, form, coding, probe)) return form;
     }
   } catch {
     // No stand-ins left, or the compressor failed: this form is not offered.
@@ -114,9 +154,9 @@ async function spliceable(file: SlottedFile, coding: Coding): Promise<Spliced | 
 }
 
 /** Whether the spliced form decompresses to the page with `value` in it, byte for byte. */
-function comesBack(file: SlottedFile, spliced: Spliced, coding: Coding, value: string): boolean {
+function comesBack(file: SlottedFile, form: Template, coding: Coding, value: string): boolean {
   try {
-    const sent = splice(file, spliced, coding, value);
+    const sent = splice(file, form, coding, value);
     return (coding === 'br' ? brotliDecompressSync(sent) : gunzipSync(sent)).equals(filled(file, value));
   } catch {
     return false; // not a stream a browser could read: this form is not offered
@@ -189,15 +229,23 @@ function deflateStoredHeader(length: number): Buffer {
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
-/** The compressed page with `value` in each slot. */
-function splice(file: SlottedFile, spliced: Spliced, coding: Coding, value: string): Buffer {
-  const v = Buffer.from(value, 'utf8');
-  if (v.length !== file.slotBytes) throw new Error('A value must fill its slot exactly.');
+/** The compressed page, each slot's stretch stored as is (its checksum and size after, for gzip). */
+function compressedTemplate(file: SlottedFile, spliced: Spliced, coding: Coding): Template {
+  const n = file.slotBytes;
   const stored = (tail: Buffer) =>
-    coding === 'br' ? brotliStoredHeader(v.length + tail.length) : deflateStoredHeader(v.length + tail.length);
-  const body = spliced.after.flatMap(({ tail, rest }) => [stored(tail), v, tail, rest]);
-  if (coding === 'br') return Buffer.concat([spliced.head, ...body]);
-  return Buffer.concat([GZIP_HEADER, spliced.head, ...body, gzipTrailer(file, v)]);
+    coding === 'br' ? brotliStoredHeader(n + tail.length) : deflateStoredHeader(n + tail.length);
+  const body = spliced.after.flatMap(({ tail, rest }): Piece[] => [stored(tail), VALUE, tail, rest]);
+  if (coding === 'br') return template([spliced.head, ...body], n);
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(file.parts.reduce((sum, p) => sum + p.length, n * spliced.after.length) % 2 ** 32);
+  return template([GZIP_HEADER, spliced.head, ...body, Buffer.alloc(4), size], n);
+}
+
+/** The compressed page with `value` in each slot. */
+function splice(file: SlottedFile, form: Template, coding: Coding, value: string): Buffer {
+  const out = withValue(file, form, value);
+  if (coding === 'gzip') out.writeUInt32LE(gzipChecksum(file, value), out.length - 8);
+  return out;
 }
 
 // CRC-32 of the whole page from its parts': crc(A‖B) = crc(A)·x^(8·|B|) ⊕ crc(B) over GF(2), as
@@ -228,7 +276,8 @@ function shiftFor(bytes: number): number {
 }
 
 const checksums = new WeakMap<SlottedFile, { first: number; later: { crc: number; shift: number }[] }>();
-function gzipTrailer(file: SlottedFile, value: Buffer): Buffer {
+/** The CRC-32 of the page with `value` in each slot, from the parts' (worked out once). */
+function gzipChecksum(file: SlottedFile, value: string): number {
   let sums = checksums.get(file);
   if (!sums) {
     const [first = Buffer.alloc(0), ...later] = file.parts;
@@ -237,11 +286,7 @@ function gzipTrailer(file: SlottedFile, value: Buffer): Buffer {
   }
   let crc = sums.first;
   for (const part of sums.later) crc = (multModP(part.shift, crc32(value, crc)) ^ part.crc) >>> 0;
-  const size = file.parts.reduce((n, p) => n + p.length, 0) + value.length * sums.later.length;
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc, 0);
-  trailer.writeUInt32LE(size % 2 ** 32, 4);
-  return trailer;
+  return crc;
 }
 
 /**
@@ -257,8 +302,7 @@ export function sendSlottedFile(
 ): FastifyReply {
   reply.header('content-type', file.type).header('cache-control', cacheControl).header('vary', 'Accept-Encoding');
   const encoding = pickEncoding(request.headers['accept-encoding']);
-  const spliced = encoding === null ? undefined : file[encoding];
-  if (encoding && spliced)
-    return reply.header('content-encoding', encoding).send(splice(file, spliced, encoding, value));
+  const form = encoding === null ? undefined : file[encoding];
+  if (encoding && form) return reply.header('content-encoding', encoding).send(splice(file, form, encoding, value));
   return reply.send(filled(file, value));
 }
