@@ -127,8 +127,9 @@ export const filled = (file: SlottedFile, value: string): Buffer => withValue(fi
 // own run, and no pair of bytes comes twice in all the runs (s0 s1 s0 s2 … s0 sN s1 s2 s1 s3 …), so
 // the compressor cannot match a slot against another or against itself either.
 function standIns(parts: readonly Buffer[], count: number, length: number): Buffer[] {
-  const inPage = new Set(parts.flatMap((p) => [...p]));
-  const symbols = [...Array(32).keys()].filter((b) => b > 0 && b !== 9 && b !== 10 && b !== 13 && !inPage.has(b));
+  const inPage = new Uint8Array(32);
+  for (const part of parts) for (const byte of part) if (byte < 32) inPage[byte] = 1;
+  const symbols = [...Array(32).keys()].filter((b) => b > 0 && b !== 9 && b !== 10 && b !== 13 && !inPage[b]);
   const bytes = symbols.flatMap((a, i) => symbols.slice(i + 1).flatMap((b) => [a, b]));
   if (bytes.length < count * length) throw new Error('The page leaves too few stand-in bytes for its slots.');
   return Array.from({ length: count }, (_, i) => Buffer.from(bytes.slice(i * length, (i + 1) * length)));
