@@ -4,8 +4,9 @@ import { isJsonReply, type ContractOutput, type RouteContract } from '../../shar
 
 // The server's half of a route contract (src/shared/route-contract.ts): the route is registered
 // from the contract's method, path and schemas, so what the client sends is what is validated.
-// Guards stay where they were: `opts.onRequest` (e.g. requireRole) comes first, and the console's
-// onRoute check (admin/guards.ts checkAdminRoute) sees it as before.
+// A console route's guard is not written here: its contract names the role (and fresh proof), and
+// the console plugin puts the guard on the route (features/console/route-guards.ts). So a console
+// contract's route takes no onRequest, which the compiler holds it to, and the start checks again.
 
 type Get<C, K extends string> = C extends { [P in K]: infer S } ? ContractOutput<S> : unknown;
 
@@ -41,12 +42,30 @@ export const contractSchema = (contract: RouteContract) => ({
   },
 });
 
+/** What a route may set beside its contract: no guard on a console route (one with a role). */
+export type ContractRouteOptions<C extends RouteContract> = C extends { role: unknown }
+  ? Omit<RouteShorthandOptions, 'schema' | 'onRequest'>
+  : Omit<RouteShorthandOptions, 'schema'>;
+
 export function registerContract<C extends RouteContract>(
   app: FastifyInstance,
   contract: C,
-  opts: Omit<RouteShorthandOptions, 'schema'>,
   handler: ContractHandler<C>,
+): void;
+export function registerContract<C extends RouteContract>(
+  app: FastifyInstance,
+  contract: C,
+  opts: ContractRouteOptions<C>,
+  handler: ContractHandler<C>,
+): void;
+export function registerContract<C extends RouteContract>(
+  app: FastifyInstance,
+  contract: C,
+  optsOrHandler: ContractRouteOptions<C> | ContractHandler<C>,
+  last?: ContractHandler<C>,
 ): void {
+  const [opts, handler] = typeof optsOrHandler === 'function' ? [{}, optsOrHandler] : [optsOrHandler, last];
+  if (!handler) throw new Error(`${contract.method} ${contract.path}: registerContract needs a handler`);
   app.route({
     ...opts,
     method: contract.method,

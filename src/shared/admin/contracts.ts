@@ -65,21 +65,26 @@ import { suppressionIdParamsSchema, suppressionListQuerySchema, suppressionListS
 // server registers them (src/server/features/*/…-routes.ts), the console calls them (callContract for
 // JSON, postForFile in client/admin/console/download.ts for the CSV downloads, whose 2xx is a file).
 //
-// Each names the least role that may call it (decision 0028): the console's server guards a route
-// that declares no guard of its own with it (src/server/features/console/console-plugin.ts), and
-// the role sweep (console/role-sweep.test.ts) holds every /api/admin route to it, so a new
-// endpoint's role is decided here, once. A route needing fresh proof too declares
-// requireRole(role, { freshProof: true }) itself.
+// Each names the least role that may call it (decision 0028), and `freshProof: true` where the
+// operator must also have entered a code or used a passkey in the last five minutes (sending,
+// approving, exporting, erasing). This is the one place a route's guard is written: the console's
+// server guards every route from its contract (src/server/features/console/console-plugin.ts) and
+// refuses to start when a route sets a guard of its own, and the role sweep
+// (console/role-sweep.test.ts) holds every /api/admin route's answers to it.
 
-/** 'public': answers without a session (the sign-in steps, which also say config.adminPublic). */
+/** 'public': answers without a session (the sign-in steps). */
 export type LeastRole = OperatorRole | 'public';
 
-/** A console endpoint's contract: a route contract with its least role. */
-export type ConsoleContract = RouteContract & { role: LeastRole };
+/** A console endpoint's contract: a route contract with its guard. */
+export type ConsoleContract = RouteContract & {
+  role: LeastRole;
+  /** The operator must have proved themselves again in the last five minutes (403 `fresh_proof_required`). */
+  freshProof?: true;
+};
 
 const consoleContract = <const C extends ConsoleContract>(contract: C): C => defineContract(contract);
 
-// What a route behind requireRole may answer besides its own codes; writes add `csrf`.
+// What a signed-in route may answer besides its own codes; writes add `csrf`, fresh proof `fresh_proof_required`.
 const read = ['bad_request', 'unauthorized', 'forbidden'] as const satisfies readonly ApiErrorCode[];
 const write = [...read, 'csrf', 'invalid_fields'] as const satisfies readonly ApiErrorCode[];
 const proven = [...write, 'fresh_proof_required'] as const satisfies readonly ApiErrorCode[];
@@ -153,6 +158,7 @@ export const passkeyRegistrationOptionsContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.passkeyRegistrationOptions,
   role: 'viewer',
+  freshProof: true,
   body: emptyBodySchema,
   reply: registrationOptionsSchema,
   errors: proven,
@@ -161,6 +167,7 @@ export const addPasskeyContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.passkeys,
   role: 'viewer',
+  freshProof: true,
   body: addPasskeySchema,
   reply: passkeyReplySchema,
   errors: proven,
@@ -178,6 +185,7 @@ export const removePasskeyContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.passkeyRemove,
   role: 'viewer',
+  freshProof: true,
   params: passkeyIdParams,
   body: emptyBodySchema,
   reply: messageReplySchema,
@@ -219,6 +227,7 @@ export const endAllSessionsContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.endAllSessions,
   role: 'viewer',
+  freshProof: true,
   body: emptyBodySchema,
   reply: endedReplySchema,
   errors: proven,
@@ -286,6 +295,7 @@ export const approveBroadcastContract = consoleContract({
   path: adminApiPaths.broadcastApprove,
   // A second pair of eyes (decision 0028): approving needs fresh proof too; revoking only stops.
   role: 'sender',
+  freshProof: true,
   params: broadcastIdParamsSchema,
   body: broadcastApprovalSchema,
   reply: broadcastSchema,
@@ -322,6 +332,7 @@ export const sendBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastSend,
   role: 'sender',
+  freshProof: true,
   params: broadcastIdParamsSchema,
   body: emptyBodySchema,
   reply: broadcastSchema,
@@ -340,7 +351,9 @@ export const pauseBroadcastContract = consoleContract({
 export const resumeBroadcastContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.broadcastResume,
+  // Sending again is sending: a stolen session alone must not undo someone's emergency stop.
   role: 'sender',
+  freshProof: true,
   params: broadcastIdParamsSchema,
   body: emptyBodySchema,
   reply: broadcastSchema,
@@ -369,6 +382,7 @@ export const subscribersCsvContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscribersCsv,
   role: 'sender',
+  freshProof: true,
   body: subscribersCsvRequestSchema,
   reply: { file: 'text/csv' },
   errors: [...proven, 'invalid_fields'],
@@ -393,6 +407,7 @@ export const subscriberExportContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscriberExport,
   role: 'sender',
+  freshProof: true,
   params: subscriberIdParamsSchema,
   reply: subscriberDataExportSchema,
   errors: [...proven, 'not_found'],
@@ -412,6 +427,7 @@ export const suppressionsCsvContract = consoleContract({
   path: adminApiPaths.suppressionsCsv,
   // Its CSV (no address in it): a sender's, with fresh proof, audited.
   role: 'sender',
+  freshProof: true,
   reply: { file: 'text/csv' },
   errors: proven,
 });
@@ -419,6 +435,7 @@ export const liftSuppressionContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.suppressionLift,
   role: 'owner',
+  freshProof: true,
   params: suppressionIdParamsSchema,
   body: emptyBodySchema,
   reply: messageReplySchema,
@@ -428,6 +445,7 @@ export const subscriberEraseContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.subscriberErase,
   role: 'sender',
+  freshProof: true,
   params: subscriberIdParamsSchema,
   body: eraseSubscriberSchema,
   reply: subscriberActionReplySchema,
@@ -463,6 +481,7 @@ export const allowlistFreezeContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistFreeze,
   role: 'sender',
+  freshProof: true,
   body: freezeBodySchema,
   reply: freezeReplySchema,
   errors: [...proven, 'conflict'],
@@ -471,6 +490,7 @@ export const allowlistFreezeApproveContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistFreezeApprove,
   role: 'sender',
+  freshProof: true,
   body: emptyBodySchema,
   reply: freezeReplySchema,
   errors: [...proven, 'conflict'],
@@ -479,6 +499,7 @@ export const allowlistCsvContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistCsv,
   role: 'sender',
+  freshProof: true,
   reply: { file: 'text/csv' },
   errors: proven,
 });
@@ -486,6 +507,7 @@ export const allowlistReopenContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.allowlistReopen,
   role: 'sender',
+  freshProof: true,
   body: emptyBodySchema,
   reply: messageReplySchema,
   errors: [...proven],
@@ -514,6 +536,7 @@ export const referrersCsvContract = consoleContract({
   method: 'POST',
   path: adminApiPaths.referrersCsv,
   role: 'sender',
+  freshProof: true,
   body: referrersCsvRequestSchema,
   reply: { file: 'text/csv' },
   errors: proven,

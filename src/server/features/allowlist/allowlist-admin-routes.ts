@@ -20,7 +20,7 @@ import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import type { AllowlistSnapshotsTable, Database } from '../../store/schema.ts';
 import { audit, recordAudit } from '../audit/index.ts';
-import { operatorOf, requireRole } from '../operators/index.ts';
+import { operatorOf } from '../operators/index.ts';
 
 const PAGE = 50;
 const FREEZE_REQUEST_KEY = 'allowlist.freeze-request';
@@ -68,7 +68,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     return row ? (JSON.parse(row.value) as FreezeRequest) : null;
   };
 
-  registerContract(api, allowlistContract, { onRequest: requireRole('sender') }, async (request) => {
+  registerContract(api, allowlistContract, async (request) => {
     const { search, cursor } = request.query;
     const rows = await listEntries(db(), {
       search: search?.replace(/^0x/i, ''),
@@ -91,7 +91,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     };
   });
 
-  registerContract(api, allowlistRemoveContract, { onRequest: requireRole('sender') }, async (request, reply) => {
+  registerContract(api, allowlistRemoveContract, async (request, reply) => {
     const address = Address.checksum(request.body.address as Address.Address);
     const removed = await db()
       .transaction()
@@ -160,55 +160,35 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     }
   }
 
-  registerContract(
-    api,
-    allowlistFreezeContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    (request, reply) => freeze(request, reply, false),
-  );
-  registerContract(
-    api,
-    allowlistFreezeApproveContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    (request, reply) => freeze(request, reply, true),
-  );
+  registerContract(api, allowlistFreezeContract, (request, reply) => freeze(request, reply, false));
+  registerContract(api, allowlistFreezeApproveContract, (request, reply) => freeze(request, reply, true));
 
-  registerContract(
-    api,
-    allowlistReopenContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    async (request) => {
-      await setRegistration(db(), true);
-      await audit(request, { action: 'allowlist.reopened' });
-      return { message: 'Registration is open again: visitors can join for the next round.' };
-    },
-  );
+  registerContract(api, allowlistReopenContract, async (request) => {
+    await setRegistration(db(), true);
+    await audit(request, { action: 'allowlist.reopened' });
+    return { message: 'Registration is open again: visitors can join for the next round.' };
+  });
 
   // The whole list as CSV (address, joined, country, whether an email is linked: yes only for a link
   // its email's owner confirmed, no for none or a pending one; never the address), oldest address order, streamed. A POST, because the export is audited
   // (decision 0016).
-  registerContract(
-    api,
-    allowlistCsvContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    async (request, reply) => {
-      const now = api.clock();
-      const { total } = await entryCounts(db());
-      await audit(request, { action: 'allowlist.exported', detail: `CSV; ${total} rows` });
-      const csv = csvStream(
-        ['Address', 'Joined (UTC)', 'Country', 'Email linked'],
-        (async function* () {
-          for await (const r of allEntries(db(), now))
-            yield [r.address, r.joined_at, r.country ?? '', r.email === 'linked' ? 'yes' : 'no'].map(neutraliseFormula);
-        })(),
-      );
-      csv.once('error', (error) =>
-        request.log.error({ err: errorText(error) }, 'allowlist CSV export failed mid-stream'),
-      );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="allowlist-${fileStamp(now)}.csv"`)
-        .send(csv);
-    },
-  );
+  registerContract(api, allowlistCsvContract, async (request, reply) => {
+    const now = api.clock();
+    const { total } = await entryCounts(db());
+    await audit(request, { action: 'allowlist.exported', detail: `CSV; ${total} rows` });
+    const csv = csvStream(
+      ['Address', 'Joined (UTC)', 'Country', 'Email linked'],
+      (async function* () {
+        for await (const r of allEntries(db(), now))
+          yield [r.address, r.joined_at, r.country ?? '', r.email === 'linked' ? 'yes' : 'no'].map(neutraliseFormula);
+      })(),
+    );
+    csv.once('error', (error) =>
+      request.log.error({ err: errorText(error) }, 'allowlist CSV export failed mid-stream'),
+    );
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="allowlist-${fileStamp(now)}.csv"`)
+      .send(csv);
+  });
 }

@@ -14,7 +14,7 @@ import { cancel, pause, resume, startSend } from './broadcast-sending.ts';
 import { BROADCAST_KIND, createDraft, draftOf, findBroadcast, listBroadcasts, saveDraft } from './broadcast-store.ts';
 import { textNote } from './broadcast-text.ts';
 import { progressOf, toBroadcast } from './broadcast-view.ts';
-import { operatorOf, requireRole } from '../operators/index.ts';
+import { operatorOf } from '../operators/index.ts';
 import {
   approveBroadcastContract,
   broadcastContract,
@@ -29,7 +29,7 @@ import {
   sendBroadcastContract,
   testBroadcastContract,
 } from '../../../shared/admin/contracts.ts';
-import { registerContract } from '../../lib/register-contract.ts';
+import { registerContract, type ContractRequest } from '../../lib/register-contract.ts';
 
 const notFound = 'There is no such broadcast.';
 const noVersion = (locale: keyof typeof localeEnglishNames) =>
@@ -47,31 +47,69 @@ export interface BroadcastRouteOptions {
 
 /**
  * Compose, preview, test, approve (a second operator, fresh proof), send (fresh proof), follow,
- * pause, resume, cancel a launch broadcast. Decisions 0015 and 0028.
+ * pause, resume, cancel a launch broadcast. Decisions 0015 and 0028. Each route's role and need for
+ * fresh proof are its contract's (src/shared/admin/contracts.ts).
  */
 export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRouteOptions): void {
-  const db = () => api.store.db;
+  const kit = broadcastKit(api, opts);
+  registerReadRoutes(kit);
+  registerDraftRoutes(kit);
+  registerApprovalRoutes(kit);
+  registerSendRoutes(kit);
+  registerTransitionRoutes(kit);
+}
 
+/** What every broadcast route shares: the store, the guard on a text, and the answers it gives. */
+interface BroadcastKit {
+  api: FastifyInstance;
+  opts: BroadcastRouteOptions;
+  db: () => FastifyInstance['store']['db'];
+  /** The guard's refusal of a draft, or null. */
+  refusalOf: (d: BroadcastDraft) => string | null;
+  /** A stored broadcast as the console reads it. */
+  reply: (b: BroadcastsTable) => ReturnType<typeof toBroadcast> | Promise<ReturnType<typeof toBroadcast>>;
+  actorOf: (request: FastifyRequest) => { email: string; via: 'console' };
+  /** 404: there is no such broadcast. */
+  missing: (res: FastifyReply) => FastifyReply;
+  /** The broadcast as it now stands, or 404. */
+  current: (res: FastifyReply, id: string) => Promise<ReturnType<typeof toBroadcast> | FastifyReply>;
+  /** 422 with the guard's refusal. */
+  refuse: (res: FastifyReply, refusal: string) => FastifyReply;
+  conflict: (res: FastifyReply, message: string) => FastifyReply;
+}
+
+function broadcastKit(api: FastifyInstance, opts: BroadcastRouteOptions): BroadcastKit {
+  const db = () => api.store.db;
   // The one guard (broadcast-guard.ts, decision 0027): addresses however disguised, invisible
   // characters, links and images off the allow-list, in every version; and a version for every
   // locale unless English falls back (broadcast-versions.ts, decision 0048).
   const refusalOf = (d: BroadcastDraft): string | null => versionsRefusal(d, opts.policy);
-
   const reply = async (b: BroadcastsTable) => {
     const { state, progress } = await progressOf(db(), b, opts.ratePerSec);
     return toBroadcast(b, state, progress, state === 'draft' ? refusalOf(draftOf(b)) : null, opts.approvals);
   };
-  const actorOf = (request: FastifyRequest) => ({ email: operatorOf(request).email, via: 'console' as const });
   const missing = (res: FastifyReply) => res.code(404).send(apiError('not_found', notFound));
-  const current = async (res: FastifyReply, id: string) => {
-    const b = await findBroadcast(db(), id);
-    return b ? reply(b) : missing(res);
+  return {
+    api,
+    opts,
+    db,
+    refusalOf,
+    reply,
+    actorOf: (request) => ({ email: operatorOf(request).email, via: 'console' as const }),
+    missing,
+    current: async (res, id) => {
+      const b = await findBroadcast(db(), id);
+      return b ? reply(b) : missing(res);
+    },
+    refuse: (res, refusal) => res.code(422).send(apiError('invalid_fields', refusal, { body: refusal })),
+    conflict: (res, message) => res.code(409).send(apiError('conflict', message)),
   };
-  const refuse = (res: FastifyReply, refusal: string) =>
-    res.code(422).send(apiError('invalid_fields', refusal, { body: refusal }));
-  const conflict = (res: FastifyReply, message: string) => res.code(409).send(apiError('conflict', message));
+}
 
-  registerContract(api, broadcastsContract, { onRequest: requireRole('viewer') }, async () => {
+/** The list, one broadcast, and its preview in a locale. */
+function registerReadRoutes(kit: BroadcastKit): void {
+  const { api, db, opts } = kit;
+  registerContract(api, broadcastsContract, async () => {
     const rows = await listBroadcasts(db());
     const broadcasts = await Promise.all(
       rows.map(async (b) => {
@@ -82,95 +120,14 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     return { broadcasts };
   });
 
-  registerContract(api, createBroadcastContract, { onRequest: requireRole('sender') }, async (request) => {
-    const operator = operatorOf(request);
-    const id = await createDraft(db(), request.body, operator.email, api.clock());
-    // The text's fingerprint and its locales, not the text (as for every edit).
-    await audit(request, {
-      action: 'broadcast.created',
-      subject: id,
-      detail: textNote(request.body),
-    });
-    const b = await findBroadcast(db(), id);
-    if (!b) throw new Error('a broadcast just created is missing');
-    return reply(b);
-  });
-
-  registerContract(api, broadcastContract, { onRequest: requireRole('viewer') }, async (request, res) => {
+  registerContract(api, broadcastContract, async (request, res) => {
     const b = await findBroadcast(db(), request.params.id);
-    if (!b) return res.code(404).send(apiError('not_found', notFound));
-    return reply(b);
+    return b ? kit.reply(b) : kit.missing(res);
   });
 
-  registerContract(
-    api,
-    saveBroadcastContract,
-    {
-      onRequest: requireRole('sender'),
-    },
-    async (request, res) => {
-      // Anyone who may write may edit another's draft; the row and the audit log say who did.
-      const saved = await saveDraft(db(), request.params.id, request.body, actorOf(request), api.clock());
-      if (saved.outcome === 'missing') return missing(res);
-      if (saved.outcome === 'not-draft')
-        return conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.');
-      return current(res, request.params.id);
-    },
-  );
-
-  registerContract(
-    api,
-    approveBroadcastContract,
-    {
-      // An approval lets the list be written to: the approver proves it is them, as a sender does.
-      onRequest: requireRole('sender', { freshProof: true }),
-    },
-    async (request, res) => {
-      const operator = operatorOf(request);
-      const id = request.params.id;
-      const approved = await approve(
-        db(),
-        id,
-        { ...actorOf(request), role: operator.role },
-        request.body.textHash,
-        api.clock(),
-      );
-      switch (approved.outcome) {
-        case 'missing':
-          return missing(res);
-        case 'not-draft':
-          return conflict(res, 'Only a draft can be approved; this broadcast has been sent or cancelled.');
-        case 'refused':
-          return res.code(403).send(apiError('forbidden', approved.refusal));
-        case 'already':
-          return conflict(res, `It is approved already (by ${approved.approvedBy}).`);
-        case 'changed':
-          return conflict(
-            res,
-            'The text changed since you opened it, so it was not approved: read it again, then approve it.',
-          );
-        case 'approved':
-          return current(res, id);
-      }
-    },
-  );
-
-  registerContract(api, revokeBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
-    const id = request.params.id;
-    const revoked = await revokeApproval(db(), id, actorOf(request), api.clock());
-    if (revoked.outcome === 'missing') return missing(res);
-    if (revoked.outcome === 'not-draft')
-      return conflict(
-        res,
-        'This broadcast has been sent or cancelled; its approval can no longer be revoked (pause or cancel it instead).',
-      );
-    if (revoked.outcome === 'none') return conflict(res, 'This broadcast has no approval to revoke.');
-    return current(res, id);
-  });
-
-  registerContract(api, broadcastPreviewContract, { onRequest: requireRole('viewer') }, async (request, res) => {
+  registerContract(api, broadcastPreviewContract, async (request, res) => {
     const b = await findBroadcast(db(), request.params.id);
-    if (!b) return res.code(404).send(apiError('not_found', notFound));
+    if (!b) return kit.missing(res);
     const draft = draftOf(b);
     const locale = request.query.locale ?? 'en';
     const chosen = versionFor(draft, locale);
@@ -190,107 +147,169 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
       subject: email.subject,
       html: email.html,
       text: email.text,
-      refusal: refusalOf(draft),
+      refusal: kit.refusalOf(draft),
     };
   });
+}
 
-  registerContract(api, testBroadcastContract, { onRequest: requireRole('sender') }, async (request, res) => {
-    const operator = operatorOf(request);
-    const b = await findBroadcast(db(), request.params.id);
-    if (!b) return res.code(404).send(apiError('not_found', notFound));
-    const locale = request.body.locale ?? 'en';
-    const chosen = versionFor(draftOf(b), locale);
-    if (!chosen) return refuse(res, noVersion(locale));
-    // The version the operator asked to see: the guard on it, as on any version sent.
-    const refusal = broadcastRefusal(chosen.version, opts.policy);
-    if (refusal) return refuse(res, refusal);
-    // Straight to the mail server, not through the outbox: the operator is waiting for it, and
-    // a failure is theirs to see now. Its unsubscribe link is a real-looking one that matches
-    // no subscriber. The envelope and headers are the real send's (VERP, Feedback-ID, List-Id:
-    // Outbox.sendNow), its kind of its own so a provider's feedback loop counts tests apart.
-    try {
-      await api.outbox.sendNow(
-        broadcastEmail({
-          siteName: opts.siteName,
-          subject: chosen.version.subject,
-          body: renderBody(chosen.version.body),
-          locale: chosen.locale,
-          to: operator.email,
-          unsubscribeUrl: unsubscribeUrl(opts.publicUrl, api.keys, 'test-send'),
-          test: true,
-        }),
-        { kind: `${BROADCAST_KIND}-test`, broadcastId: b.id },
-      );
-    } catch (error) {
-      request.log.warn(
-        { err: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
-        'broadcast test not sent',
-      );
-      return res
-        .code(503)
-        .send(apiError('unavailable', 'The mail server did not take the test email; try again in a minute.'));
-    }
-    await audit(request, {
-      action: 'broadcast.test-sent',
-      subject: b.id,
-      detail: chosen.locale === locale ? `the ${locale} version` : `for ${locale}: the ${chosen.locale} version`,
-    });
-    return { sentTo: operator.email, locale, versionLocale: chosen.locale };
+/** Writing a draft: create, save, and a test email of one version to the operator. */
+function registerDraftRoutes(kit: BroadcastKit): void {
+  const { api, db } = kit;
+  registerContract(api, createBroadcastContract, async (request) => {
+    const id = await createDraft(db(), request.body, operatorOf(request).email, api.clock());
+    // The text's fingerprint and its locales, not the text (as for every edit).
+    await audit(request, { action: 'broadcast.created', subject: id, detail: textNote(request.body) });
+    const b = await findBroadcast(db(), id);
+    if (!b) throw new Error('a broadcast just created is missing');
+    return kit.reply(b);
   });
 
-  registerContract(
-    api,
-    sendBroadcastContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    async (request, res) => {
-      const id = request.params.id;
-      // The guard and the approval are checked on the stored text inside the transaction that
-      // starts the send (broadcast-sending.ts), never on a copy read before it.
-      const started = await startSend(db(), id, actorOf(request), api.clock(), {
-        approvals: opts.approvals,
-        refusalOf,
-        suppressions: api.suppressions,
-      });
-      switch (started.outcome) {
-        case 'missing':
-          return missing(res);
-        case 'not-draft':
-          return conflict(res, 'This broadcast has already been sent (or cancelled); it was not sent again.');
-        case 'refused':
-          return refuse(res, started.refusal);
-        case 'unapproved':
-          return conflict(
-            res,
-            `This broadcast was not sent: ${started.reason}. A second operator (a sender or an owner who neither wrote nor edited it) must approve this text first.`,
-          );
-        case 'started':
-          api.outbox.nudge('broadcast');
-          return current(res, id);
-      }
-    },
-  );
+  registerContract(api, saveBroadcastContract, async (request, res) => {
+    // Anyone who may write may edit another's draft; the row and the audit log say who did.
+    const saved = await saveDraft(db(), request.params.id, request.body, kit.actorOf(request), api.clock());
+    if (saved.outcome === 'missing') return kit.missing(res);
+    if (saved.outcome === 'not-draft')
+      return kit.conflict(res, 'This broadcast has been sent or cancelled; it can no longer be changed.');
+    return kit.current(res, request.params.id);
+  });
 
+  registerContract(api, testBroadcastContract, (request, res) => sendTest(kit, request, res));
+}
+
+/** A test email of the version for the asked locale, to the operator who asked, now. */
+async function sendTest(kit: BroadcastKit, request: ContractRequest<typeof testBroadcastContract>, res: FastifyReply) {
+  const { api, opts } = kit;
+  const operator = operatorOf(request);
+  const b = await findBroadcast(kit.db(), request.params.id);
+  if (!b) return kit.missing(res);
+  const locale = request.body.locale ?? 'en';
+  const chosen = versionFor(draftOf(b), locale);
+  if (!chosen) return kit.refuse(res, noVersion(locale));
+  // The version the operator asked to see: the guard on it, as on any version sent.
+  const refusal = broadcastRefusal(chosen.version, opts.policy);
+  if (refusal) return kit.refuse(res, refusal);
+  // Straight to the mail server, not through the outbox: the operator is waiting for it, and
+  // a failure is theirs to see now. Its unsubscribe link is a real-looking one that matches
+  // no subscriber. The envelope and headers are the real send's (VERP, Feedback-ID, List-Id:
+  // Outbox.sendNow), its kind of its own so a provider's feedback loop counts tests apart.
+  try {
+    await api.outbox.sendNow(
+      broadcastEmail({
+        siteName: opts.siteName,
+        subject: chosen.version.subject,
+        body: renderBody(chosen.version.body),
+        locale: chosen.locale,
+        to: operator.email,
+        unsubscribeUrl: unsubscribeUrl(opts.publicUrl, api.keys, 'test-send'),
+        test: true,
+      }),
+      { kind: `${BROADCAST_KIND}-test`, broadcastId: b.id },
+    );
+  } catch (error) {
+    request.log.warn(
+      { err: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
+      'broadcast test not sent',
+    );
+    return res
+      .code(503)
+      .send(apiError('unavailable', 'The mail server did not take the test email; try again in a minute.'));
+  }
+  await audit(request, {
+    action: 'broadcast.test-sent',
+    subject: b.id,
+    detail: chosen.locale === locale ? `the ${locale} version` : `for ${locale}: the ${chosen.locale} version`,
+  });
+  return { sentTo: operator.email, locale, versionLocale: chosen.locale };
+}
+
+/** A second operator's approval of the exact text (decision 0028), and taking it back. */
+function registerApprovalRoutes(kit: BroadcastKit): void {
+  const { api, db } = kit;
+  registerContract(api, approveBroadcastContract, async (request, res) => {
+    const id = request.params.id;
+    const by = { ...kit.actorOf(request), role: operatorOf(request).role };
+    const approved = await approve(db(), id, by, request.body.textHash, api.clock());
+    switch (approved.outcome) {
+      case 'missing':
+        return kit.missing(res);
+      case 'not-draft':
+        return kit.conflict(res, 'Only a draft can be approved; this broadcast has been sent or cancelled.');
+      case 'refused':
+        return res.code(403).send(apiError('forbidden', approved.refusal));
+      case 'already':
+        return kit.conflict(res, `It is approved already (by ${approved.approvedBy}).`);
+      case 'changed':
+        return kit.conflict(
+          res,
+          'The text changed since you opened it, so it was not approved: read it again, then approve it.',
+        );
+      case 'approved':
+        return kit.current(res, id);
+    }
+  });
+
+  registerContract(api, revokeBroadcastContract, async (request, res) => {
+    const id = request.params.id;
+    const revoked = await revokeApproval(db(), id, kit.actorOf(request), api.clock());
+    if (revoked.outcome === 'missing') return kit.missing(res);
+    if (revoked.outcome === 'not-draft')
+      return kit.conflict(
+        res,
+        'This broadcast has been sent or cancelled; its approval can no longer be revoked (pause or cancel it instead).',
+      );
+    if (revoked.outcome === 'none') return kit.conflict(res, 'This broadcast has no approval to revoke.');
+    return kit.current(res, id);
+  });
+}
+
+/** Sending: the text is written to the outbox for every confirmed subscriber of its locales. */
+function registerSendRoutes(kit: BroadcastKit): void {
+  const { api, db, opts } = kit;
+  registerContract(api, sendBroadcastContract, async (request, res) => {
+    const id = request.params.id;
+    // The guard and the approval are checked on the stored text inside the transaction that
+    // starts the send (broadcast-sending.ts), never on a copy read before it.
+    const started = await startSend(db(), id, kit.actorOf(request), api.clock(), {
+      approvals: opts.approvals,
+      refusalOf: kit.refusalOf,
+      suppressions: api.suppressions,
+    });
+    switch (started.outcome) {
+      case 'missing':
+        return kit.missing(res);
+      case 'not-draft':
+        return kit.conflict(res, 'This broadcast has already been sent (or cancelled); it was not sent again.');
+      case 'refused':
+        return kit.refuse(res, started.refusal);
+      case 'unapproved':
+        return kit.conflict(
+          res,
+          `This broadcast was not sent: ${started.reason}. A second operator (a sender or an owner who neither wrote nor edited it) must approve this text first.`,
+        );
+      case 'started':
+        api.outbox.nudge('broadcast');
+        return kit.current(res, id);
+    }
+  });
+}
+
+/** Pause, resume and cancel: one shape each, a state change audited, the broadcast back. */
+function registerTransitionRoutes(kit: BroadcastKit): void {
+  const { api, db } = kit;
   const transition = (
     contract: typeof pauseBroadcastContract | typeof resumeBroadcastContract | typeof cancelBroadcastContract,
     /** False when the broadcast is not in a state this applies to; else the audit row's detail. */
     change: (id: string, by: string) => Promise<false | { detail: string | null }>,
     action: 'broadcast.paused' | 'broadcast.resumed' | 'broadcast.cancelled',
     refused: string,
-    guard: ReturnType<typeof requireRole>,
   ) =>
-    registerContract(api, contract, { onRequest: guard }, async (request, res) => {
+    registerContract(api, contract, async (request, res) => {
       const id = request.params.id;
       const changed = await change(id, operatorOf(request).email);
-      if (!changed) {
-        return (await findBroadcast(db(), id))
-          ? conflict(res, refused)
-          : res.code(404).send(apiError('not_found', notFound));
-      }
+      if (!changed) return (await findBroadcast(db(), id)) ? kit.conflict(res, refused) : kit.missing(res);
       await audit(request, { action, subject: id, detail: changed.detail });
       if (action === 'broadcast.resumed') api.outbox.nudge('broadcast');
-      const b = await findBroadcast(db(), id);
-      if (!b) return res.code(404).send(apiError('not_found', notFound));
-      return reply(b);
+      return kit.current(res, id);
     });
   const done = (ok: boolean) => (ok ? { detail: null } : false);
   transition(
@@ -298,8 +317,6 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     async (id, by) => done(await pause(db(), id, by, api.clock())),
     'broadcast.paused',
     'Only a broadcast that is sending can be paused.',
-    // The emergency stop: one press for anyone signed in, whatever their role.
-    requireRole('viewer'),
   );
   transition(
     resumeBroadcastContract,
@@ -311,14 +328,11 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
     },
     'broadcast.resumed',
     'Only a paused broadcast can be resumed.',
-    // Sending again is sending: a stolen session alone must not undo someone's emergency stop.
-    requireRole('sender', { freshProof: true }),
   );
   transition(
     cancelBroadcastContract,
     async (id) => done(await cancel(db(), id, api.clock())),
     'broadcast.cancelled',
     'This broadcast has finished or was cancelled already.',
-    requireRole('sender'),
   );
 }

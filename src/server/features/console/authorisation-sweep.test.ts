@@ -91,14 +91,14 @@ describe('the authorisation sweep over every /api/admin route', () => {
     }
   });
 
-  it('stops the server from starting when a console route declares no role', () => {
+  it('stops the server from starting when a console route has no role guard', () => {
     const route = (extra: Partial<RouteOptions>) =>
       ({ method: 'GET', url: `${apiPaths.admin}/new`, handler: () => undefined, ...extra }) as RouteOptions;
     const viewer = requireRole('viewer');
-    expect(() => checkAdminRoute(route({}))).toThrow(/declares no role/);
-    expect(() => checkAdminRoute(route({ onRequest: [async () => undefined, viewer] }))).toThrow(/declares no role/);
+    expect(() => checkAdminRoute(route({}))).toThrow(/has no role guard/);
+    expect(() => checkAdminRoute(route({ onRequest: [async () => undefined, viewer] }))).toThrow(/has no role guard/);
     // A hook that looks like a guard but was not made by requireRole does not count.
-    expect(() => checkAdminRoute(route({ onRequest: async () => undefined }))).toThrow(/declares no role/);
+    expect(() => checkAdminRoute(route({ onRequest: async () => undefined }))).toThrow(/has no role guard/);
     expect(() => checkAdminRoute(route({ onRequest: viewer }))).not.toThrow();
     expect(() => checkAdminRoute(route({ onRequest: requireRole('owner', { freshProof: true }) }))).not.toThrow();
     expect(() => checkAdminRoute(route({ config: { adminPublic: true } }))).not.toThrow();

@@ -1,30 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { BroadcastApprovals } from '../../../shared/admin/broadcast-schema.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { intervalJob } from '../../plugins/jobs.ts';
-import type { BroadcastApprovals } from '../../../shared/admin/broadcast-schema.ts';
 import { registerAllowlistAdminRoutes } from '../allowlist/index.ts';
 import { registerAudienceRoutes } from '../analytics/index.ts';
-import { registerSuppressionRoutes } from '../mail/index.ts';
-import { registerAuditRoutes } from './audit-log-routes.ts';
-import { broadcastComposer } from '../broadcast/index.ts';
-import type { BroadcastPolicy } from '../broadcast/index.ts';
-import { registerBroadcastRoutes } from '../broadcast/index.ts';
-import { BROADCAST_KIND } from '../broadcast/index.ts';
-import { registerConsolePages } from './console-page.ts';
-import { protectConsoleApi, requireRole } from '../operators/index.ts';
-import { leastRoles } from './least-roles.ts';
-import { registerPasskeyRoutes } from '../operators/index.ts';
-import { purgeExpiredPasskeyChallenges, relyingPartyFor } from '../operators/index.ts';
-import { registerSessionRoutes } from '../operators/index.ts';
-import { registerSignInRoutes } from '../operators/index.ts';
-import { registerSubscriberRoutes } from '../subscribers/index.ts';
-import { registerReferralConsoleRoutes } from '../referrals/index.ts';
-import { signInCounters } from '../operators/index.ts';
 import { purgeOldReads } from '../audit/index.ts';
-import { purgeExpired } from '../operators/index.ts';
-import { brakeBroadcasts } from '../broadcast/index.ts';
-import { SampleWatch } from '../broadcast/index.ts';
+import {
+  BROADCAST_KIND,
+  brakeBroadcasts,
+  broadcastComposer,
+  registerBroadcastRoutes,
+  SampleWatch,
+  type BroadcastPolicy,
+} from '../broadcast/index.ts';
+import { registerSuppressionRoutes } from '../mail/index.ts';
+import {
+  protectConsoleApi,
+  purgeExpired,
+  purgeExpiredPasskeyChallenges,
+  registerPasskeyRoutes,
+  registerSessionRoutes,
+  registerSignInRoutes,
+  relyingPartyFor,
+  signInCounters,
+} from '../operators/index.ts';
+import { registerReferralConsoleRoutes } from '../referrals/index.ts';
+import { registerSubscriberRoutes } from '../subscribers/index.ts';
+import { registerAuditRoutes } from './audit-log-routes.ts';
+import { registerConsolePages } from './console-page.ts';
+import { guardFromContract } from './route-guards.ts';
 
 export interface AdminOptions {
   /** Where `npm run build` put the console (dist/admin). */
@@ -45,8 +50,8 @@ export interface AdminOptions {
 
 /**
  * The operators' console: its pages, and its API under /api/admin. Every API route is same-origin
- * only, XSRF-checked on writes, and guarded by its contract's least role (or a guard it declares,
- * guards.ts); the console's views plug into src/client/admin/console/console-views.tsx.
+ * only, XSRF-checked on writes, and guarded as its contract says (route-guards.ts); the console's
+ * views plug into src/client/admin/console/console-views.tsx.
  */
 export const adminFeature = fp(
   async (app: FastifyInstance, opts: AdminOptions) => {
@@ -63,15 +68,10 @@ export const adminFeature = fp(
     // Passkeys are bound to PUBLIC_URL's host and origin (decision 0030).
     const relyingParty = relyingPartyFor(opts.publicUrl, opts.siteName);
     await app.register(async function consoleApi(api) {
-      // Before protectConsoleApi's check that every route declares its guard: a route that
-      // declares none is given its contract's (src/shared/admin/contracts.ts), so a new
-      // endpoint's role is written once. A HEAD route is its GET's.
-      api.addHook('onRoute', (route) => {
-        if (route.onRequest !== undefined) return;
-        const method = route.method === 'HEAD' ? 'GET' : String(route.method);
-        const least = leastRoles.get(`${method} ${route.url}`);
-        if (least !== undefined && least !== 'public') route.onRequest = requireRole(least);
-      });
+      // Every route is guarded from its contract (src/shared/admin/contracts.ts: its role, and
+      // fresh proof where it needs it), before protectConsoleApi checks that each has a guard; a
+      // route that sets one of its own stops the start, so a route's guard is written once.
+      api.addHook('onRoute', guardFromContract);
       protectConsoleApi(api);
       api.addHook('onSend', async (_request, reply) => {
         // Console answers are for this operator only, now.

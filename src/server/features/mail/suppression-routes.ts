@@ -12,7 +12,6 @@ import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import type { Database, SuppressionsTable } from '../../store/schema.ts';
 import { audit } from '../audit/index.ts';
-import { requireRole } from '../operators/index.ts';
 
 const PAGE = 50;
 const CSV_BATCH = 250;
@@ -93,62 +92,50 @@ const csvCells = (r: SuppressionsTable): string[] =>
 export function registerSuppressionRoutes(api: FastifyInstance): void {
   const db = () => api.store.db;
 
-  registerContract(api, suppressionsContract, { onRequest: requireRole('sender') }, async (request) =>
-    readSuppressions(db(), request.query),
-  );
+  registerContract(api, suppressionsContract, async (request) => readSuppressions(db(), request.query));
 
-  registerContract(
-    api,
-    liftSuppressionContract,
-    { onRequest: requireRole('owner', { freshProof: true }) },
-    async (request, reply) => {
-      const now = api.clock().toISOString();
-      const operator = request.operator?.email ?? null;
-      const lifted = await db()
-        .updateTable('suppressions')
-        .set({ lifted_at: now, lifted_by: operator })
-        .where('id', '=', request.params.id)
-        .where('lifted_at', 'is', null)
-        .returning('reason')
-        .executeTakeFirst();
-      if (!lifted)
-        return reply
-          .code(404)
-          .send(
-            apiError('not_found', 'There is no standing suppression with this id (it may have been lifted already).'),
-          );
-      await audit(request, { action: 'suppression.lifted', subject: request.params.id, detail: lifted.reason });
-      return { message: 'Lifted: this address may be mailed again.' };
-    },
-  );
+  registerContract(api, liftSuppressionContract, async (request, reply) => {
+    const now = api.clock().toISOString();
+    const operator = request.operator?.email ?? null;
+    const lifted = await db()
+      .updateTable('suppressions')
+      .set({ lifted_at: now, lifted_by: operator })
+      .where('id', '=', request.params.id)
+      .where('lifted_at', 'is', null)
+      .returning('reason')
+      .executeTakeFirst();
+    if (!lifted)
+      return reply
+        .code(404)
+        .send(
+          apiError('not_found', 'There is no standing suppression with this id (it may have been lifted already).'),
+        );
+    await audit(request, { action: 'suppression.lifted', subject: request.params.id, detail: lifted.reason });
+    return { message: 'Lifted: this address may be mailed again.' };
+  });
 
   // The whole list as CSV, streamed in keyset batches. A POST, because the export is audited; the
   // console fetches it and saves the file (decision 0016), as it does the subscribers' CSV.
-  registerContract(
-    api,
-    suppressionsCsvContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    async (request, reply) => {
-      const now = api.clock();
-      // The count at the instant the export starts: the list only grows by a few rows a minute.
-      const total = await db()
-        .selectFrom('suppressions')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .executeTakeFirstOrThrow();
-      await audit(request, { action: 'suppressions.exported', detail: `CSV; ${Number(total.n)} rows` });
-      const csv = csvStream(
-        CSV_HEADERS,
-        (async function* () {
-          for await (const row of allEntries(db())) yield csvCells(row);
-        })(),
-      );
-      csv.once('error', (error) =>
-        request.log.error({ err: errorText(error) }, 'suppression CSV export failed mid-stream'),
-      );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="suppressions-${fileStamp(now)}.csv"`)
-        .send(csv);
-    },
-  );
+  registerContract(api, suppressionsCsvContract, async (request, reply) => {
+    const now = api.clock();
+    // The count at the instant the export starts: the list only grows by a few rows a minute.
+    const total = await db()
+      .selectFrom('suppressions')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    await audit(request, { action: 'suppressions.exported', detail: `CSV; ${Number(total.n)} rows` });
+    const csv = csvStream(
+      CSV_HEADERS,
+      (async function* () {
+        for await (const row of allEntries(db())) yield csvCells(row);
+      })(),
+    );
+    csv.once('error', (error) =>
+      request.log.error({ err: errorText(error) }, 'suppression CSV export failed mid-stream'),
+    );
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="suppressions-${fileStamp(now)}.csv"`)
+      .send(csv);
+  });
 }

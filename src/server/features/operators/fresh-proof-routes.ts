@@ -4,7 +4,7 @@ import { codeFailedMessage, sessionTimes } from '../../../shared/admin/sign-in-s
 import { freshProofContract, freshProofPasskeyContract } from '../../../shared/admin/contracts.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import { audit } from '../audit/index.ts';
-import { operatorOf, requireRole } from './guards.ts';
+import { operatorOf } from './guards.ts';
 import { claimTotpStep, findOperator } from './operators.ts';
 import { verifyPasskeyUse, type RelyingParty } from './passkeys.ts';
 import { setFreshProof } from './sessions.ts';
@@ -13,7 +13,7 @@ import { totpStep } from './totp.ts';
 
 /**
  * Fresh proof in a signed-in session (an authenticator code, or a passkey), for the routes that
- * ask for it (requireRole's `freshProof`, guards.ts). The same back-off as sign-in stands in front
+ * ask for it (their contract's `freshProof`, guards.ts). The same back-off as sign-in stands in front
  * of it (`gate`, sign-in-gate.ts), so a stolen session cannot guess codes here that sign-in would
  * stop.
  */
@@ -24,7 +24,7 @@ export function registerFreshProofRoutes(
   const { gate } = opts;
   const db = () => api.store.db;
 
-  registerContract(api, freshProofContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+  registerContract(api, freshProofContract, async (request, reply) => {
     const operator = operatorOf(request);
     const found = await findOperator(db(), operator.email);
     const secret = found ? gate.openSecret(request, found.id, found.sealedTotpSecret) : undefined;
@@ -55,7 +55,7 @@ export function registerFreshProofRoutes(
     return { freshProofUntil: new Date(now.getTime() + sessionTimes.freshProofMs).toISOString() };
   });
 
-  registerContract(api, freshProofPasskeyContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+  registerContract(api, freshProofPasskeyContract, async (request, reply) => {
     const operator = operatorOf(request);
     const taken = await gate.takeTry(request, reply, operator.email);
     if (!taken) return reply;

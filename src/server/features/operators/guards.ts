@@ -9,14 +9,15 @@ import { cookieOptions, findChallenge, loadSession, PENDING_COOKIE, SESSION_COOK
 // Who may call an admin endpoint is decided here, on the server, for every request:
 // - every /api/admin route refuses a cross-site request (403: Sec-Fetch-Site, else Origin) and a
 //   write without the XSRF double-submit token (403) — the console context's own hooks;
-// - each route declares the least role that may call it, as its first onRequest hook:
-//   `requireRole('viewer')` (a live session of any operator), `requireRole('sender')`, or
-//   `requireRole('owner')`; with `{ freshProof: true }` the operator must also have entered a code
-//   in the last five minutes. A route open to everyone (only the sign-in steps) says so with
-//   `config: { adminPublic: true }`. A route that declares neither stops the server from starting
-//   (`checkAdminRoute`). Roles: src/shared/admin/roles.ts, decision 0028.
-//
-//   app.post(adminApiPaths.export, { onRequest: requireRole('sender', { freshProof: true }), schema: {…} }, handler)
+// - each route's first onRequest hook is its guard, `requireRole(least, { freshProof })`: a live
+//   session (401 otherwise) of an operator whose role is at least `least` (403 `forbidden`), and
+//   with freshProof a code or passkey in the last five minutes too (403 `fresh_proof_required`).
+//   No route file writes it: the console plugin makes it from the route's contract, which names the
+//   role and whether fresh proof is needed (src/shared/admin/contracts.ts,
+//   src/server/features/console/route-guards.ts). A route open to everyone (only the sign-in
+//   steps) has `config.adminPublic`, which the plugin sets from a contract whose role is 'public'.
+//   A console route with neither stops the server from starting (`checkAdminRoute`). Roles:
+//   src/shared/admin/roles.ts, decision 0028.
 
 export interface SignedInOperator {
   id: string;
@@ -92,10 +93,10 @@ export async function pendingSignIn(
   return null;
 }
 
-/** The signed-in operator of a route behind requireRole. */
+/** The signed-in operator of a console route (every one but the sign-in steps has a guard). */
 export function operatorOf(request: FastifyRequest): SignedInOperator {
   if (!request.operator)
-    throw new Error(`${request.method} ${request.url}: no operator (does the route declare requireRole?)`);
+    throw new Error(`${request.method} ${request.url}: no operator (is its contract's role 'public'?)`);
   return request.operator;
 }
 
@@ -115,8 +116,12 @@ export const askForFreshProof = (reply: FastifyReply) =>
 
 const roleNames: Record<OperatorRole, string> = { viewer: 'a viewer', sender: 'a sender', owner: 'an owner' };
 
-// Every hook requireRole made, so checkAdminRoute can tell a declared guard from any other hook.
+// Every hook requireRole made, so a guard can be told from any other hook.
 const guards = new WeakSet<onRequestHookHandler>();
+
+/** Whether a hook is a role guard (made by requireRole). */
+export const isRoleGuard = (hook: unknown): boolean =>
+  typeof hook === 'function' && guards.has(hook as onRequestHookHandler);
 
 /**
  * onRequest: a live session (401 otherwise) of an operator whose role is at least `least` (403
@@ -145,7 +150,7 @@ export function requireRole(least: OperatorRole, opts: { freshProof?: boolean } 
   return guard;
 }
 
-/** onRoute: every console route lives under /api/admin and declares a guard, or the start fails. */
+/** onRoute: every console route lives under /api/admin and has a guard first, or the start fails. */
 export function checkAdminRoute(route: RouteOptions): void {
   const where = `${String(route.method)} ${route.url}`;
   if (!route.url.startsWith(apiPaths.admin)) {
@@ -153,11 +158,10 @@ export function checkAdminRoute(route: RouteOptions): void {
   }
   if (route.config?.adminPublic) return;
   const hooks = route.onRequest === undefined ? [] : [route.onRequest].flat();
-  const first = hooks[0];
-  if (typeof first !== 'function' || !guards.has(first as onRequestHookHandler)) {
+  if (!isRoleGuard(hooks[0])) {
     throw new Error(
-      `Console route ${where} declares no role: give it \`onRequest: requireRole('viewer' | 'sender' | 'owner')\` first, ` +
-        'or config.adminPublic if it must answer without a session.',
+      `Console route ${where} has no role guard: give it a contract in src/shared/admin/contracts.ts ` +
+        "with its least role ('viewer' | 'sender' | 'owner', or 'public' to answer without a session).",
     );
   }
 }

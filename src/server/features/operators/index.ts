@@ -1,4 +1,4 @@
-export { askForFreshProof, hasFreshProof, operatorOf, protectConsoleApi, requireRole } from './guards.ts';
+export { askForFreshProof, hasFreshProof, isRoleGuard, operatorOf, protectConsoleApi, requireRole } from './guards.ts';
 export {
   OperatorError,
   addOperator,

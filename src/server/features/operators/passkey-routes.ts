@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../../../shared/api-error.ts';
 import { audit } from '../audit/index.ts';
-import { operatorOf, pendingSignIn, requireRole } from './guards.ts';
+import { operatorOf, pendingSignIn } from './guards.ts';
 import { noPasskeysHereMessage } from './passkey-refusals.ts';
 import { addPasskey, registrationOptions } from './passkey-registration.ts';
 import { listPasskeys, removePasskey, renamePasskey } from './passkey-store.ts';
@@ -30,47 +30,37 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
   const db = () => api.store.db;
   const { relyingParty: rp } = opts;
 
-  registerContract(api, passkeysContract, { onRequest: requireRole('viewer') }, async (request) => ({
+  registerContract(api, passkeysContract, async (request) => ({
     passkeys: await listPasskeys(db(), operatorOf(request).id),
   }));
 
-  registerContract(
-    api,
-    passkeyRegistrationOptionsContract,
-    { onRequest: requireRole('viewer', { freshProof: true }) },
-    async (request, reply) => {
-      if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
-      const operator = operatorOf(request);
-      return registrationOptions(
-        db(),
-        rp,
-        { id: operator.id, email: operator.email, sessionId: operator.sessionId },
-        api.clock(),
-      );
-    },
-  );
+  registerContract(api, passkeyRegistrationOptionsContract, async (request, reply) => {
+    if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+    const operator = operatorOf(request);
+    return registrationOptions(
+      db(),
+      rp,
+      { id: operator.id, email: operator.email, sessionId: operator.sessionId },
+      api.clock(),
+    );
+  });
 
-  registerContract(
-    api,
-    addPasskeyContract,
-    { onRequest: requireRole('viewer', { freshProof: true }) },
-    async (request, reply) => {
-      if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
-      const operator = operatorOf(request);
-      const added = await addPasskey(
-        db(),
-        rp,
-        { id: operator.id, sessionId: operator.sessionId },
-        request.body,
-        api.clock(),
-      );
-      if (!added.ok) return reply.code(400).send(apiError('bad_request', added.refusal.message));
-      await audit(request, { action: 'passkey.added', subject: operator.email, detail: `“${added.passkey.name}”` });
-      return { passkey: added.passkey };
-    },
-  );
+  registerContract(api, addPasskeyContract, async (request, reply) => {
+    if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+    const operator = operatorOf(request);
+    const added = await addPasskey(
+      db(),
+      rp,
+      { id: operator.id, sessionId: operator.sessionId },
+      request.body,
+      api.clock(),
+    );
+    if (!added.ok) return reply.code(400).send(apiError('bad_request', added.refusal.message));
+    await audit(request, { action: 'passkey.added', subject: operator.email, detail: `“${added.passkey.name}”` });
+    return { passkey: added.passkey };
+  });
 
-  registerContract(api, renamePasskeyContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+  registerContract(api, renamePasskeyContract, async (request, reply) => {
     const operator = operatorOf(request);
     const renamed = await renamePasskey(db(), operator.id, request.params.id, request.body.name);
     if (!renamed) return reply.code(404).send(apiError('not_found', notYours));
@@ -82,22 +72,17 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
     return { passkey: renamed.entry };
   });
 
-  registerContract(
-    api,
-    removePasskeyContract,
-    { onRequest: requireRole('viewer', { freshProof: true }) },
-    async (request, reply) => {
-      const operator = operatorOf(request);
-      const name = await removePasskey(db(), operator.id, request.params.id);
-      if (name === null) return reply.code(404).send(apiError('not_found', notYours));
-      await audit(request, { action: 'passkey.removed', subject: operator.email, detail: `“${name}”` });
-      return { message: `Removed the passkey “${name}”. It no longer signs you in.` };
-    },
-  );
+  registerContract(api, removePasskeyContract, async (request, reply) => {
+    const operator = operatorOf(request);
+    const name = await removePasskey(db(), operator.id, request.params.id);
+    if (name === null) return reply.code(404).send(apiError('not_found', notYours));
+    await audit(request, { action: 'passkey.removed', subject: operator.email, detail: `“${name}”` });
+    return { message: `Removed the passkey “${name}”. It no longer signs you in.` };
+  });
 
   // After the password step: a challenge for the pending sign-in, limited to its operator's
   // passkeys. Answered at adminApiPaths.secondFactor with { method: 'passkey', response }.
-  registerContract(api, signInPasskeyOptionsContract, { config: { adminPublic: true } }, async (request, reply) => {
+  registerContract(api, signInPasskeyOptionsContract, async (request, reply) => {
     const signingIn = await pendingSignIn(request, reply);
     if (!signingIn) return reply;
     const { token: pending, challenge } = signingIn;
@@ -113,21 +98,16 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
   });
 
   // Fresh proof with a passkey: answered at adminApiPaths.freshProofPasskey.
-  registerContract(
-    api,
-    freshProofPasskeyOptionsContract,
-    { onRequest: requireRole('viewer') },
-    async (request, reply) => {
-      if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
-      const operator = operatorOf(request);
-      const binding = { sessionId: operator.sessionId };
-      const options = await authenticationOptions(
-        db(),
-        rp,
-        { operatorId: operator.id, purpose: 'fresh-proof', binding },
-        api.clock(),
-      );
-      return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
-    },
-  );
+  registerContract(api, freshProofPasskeyOptionsContract, async (request, reply) => {
+    if (!rp) return reply.code(400).send(apiError('bad_request', noPasskeysHereMessage));
+    const operator = operatorOf(request);
+    const binding = { sessionId: operator.sessionId };
+    const options = await authenticationOptions(
+      db(),
+      rp,
+      { operatorId: operator.id, purpose: 'fresh-proof', binding },
+      api.clock(),
+    );
+    return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
+  });
 }

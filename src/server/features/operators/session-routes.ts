@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import { audit } from '../audit/index.ts';
-import { operatorOf, requireRole } from './guards.ts';
+import { operatorOf } from './guards.ts';
 import { cookieOptions, endAllSessions, endSession, listSessions, SESSION_COOKIE } from './sessions.ts';
 import { endAllSessionsContract, endSessionContract, sessionsContract } from '../../../shared/admin/contracts.ts';
 import { registerContract } from '../../lib/register-contract.ts';
@@ -10,7 +10,7 @@ import { registerContract } from '../../lib/register-contract.ts';
 export function registerSessionRoutes(api: FastifyInstance): void {
   const db = () => api.store.db;
 
-  registerContract(api, sessionsContract, { onRequest: requireRole('viewer') }, async (request) => {
+  registerContract(api, sessionsContract, async (request) => {
     const operator = operatorOf(request);
     const rows = await listSessions(db(), operator.id, api.clock());
     return {
@@ -24,7 +24,7 @@ export function registerSessionRoutes(api: FastifyInstance): void {
     };
   });
 
-  registerContract(api, endSessionContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+  registerContract(api, endSessionContract, async (request, reply) => {
     const operator = operatorOf(request);
     const ended = await endSession(db(), operator.id, request.body.id);
     const signedOut = ended > 0 && request.body.id === operator.sessionId;
@@ -40,20 +40,15 @@ export function registerSessionRoutes(api: FastifyInstance): void {
 
   // Ending every session, this one included, asks for fresh proof: a stolen session cookie alone
   // must not be able to lock the real operator out.
-  registerContract(
-    api,
-    endAllSessionsContract,
-    { onRequest: requireRole('viewer', { freshProof: true }) },
-    async (request, reply) => {
-      const operator = operatorOf(request);
-      const ended = await endAllSessions(db(), operator.id);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(0));
-      await audit(request, {
-        action: 'sessions.ended-all',
-        subject: operator.email,
-        detail: `${ended} session${ended === 1 ? '' : 's'}`,
-      });
-      return { ended, signedOut: true };
-    },
-  );
+  registerContract(api, endAllSessionsContract, async (request, reply) => {
+    const operator = operatorOf(request);
+    const ended = await endAllSessions(db(), operator.id);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(0));
+    await audit(request, {
+      action: 'sessions.ended-all',
+      subject: operator.email,
+      detail: `${ended} session${ended === 1 ? '' : 's'}`,
+    });
+    return { ended, signedOut: true };
+  });
 }

@@ -3,7 +3,7 @@ import { apiError } from '../../../shared/api-error.ts';
 import { sessionTimes, signInFailedMessage, type OperatorSession } from '../../../shared/admin/sign-in-schema.ts';
 import { audit } from '../audit/index.ts';
 import { registerFreshProofRoutes } from './fresh-proof-routes.ts';
-import { freshProofUntil, operatorOf, requireRole } from './guards.ts';
+import { freshProofUntil, operatorOf } from './guards.ts';
 import { findOperator, recoveryCodesLeft, replacePasswordHash } from './operators.ts';
 import type { RelyingParty } from './passkeys.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
@@ -47,7 +47,7 @@ export function registerSignInRoutes(
   const db = () => api.store.db;
   const gate = signInGate(api, counters, opts.publicUrl);
 
-  registerContract(api, signInContract, { config: { adminPublic: true } }, async (request, reply) => {
+  registerContract(api, signInContract, async (request, reply) => {
     if (!secureEnough(request, opts.publicUrl)) return reply.code(400).send(apiError('bad_request', httpsMessage));
     const { email, password } = request.body;
     // A try taken from the back-off before the hash is checked (given back if the password is right).
@@ -77,11 +77,9 @@ export function registerSignInRoutes(
   });
 
   const secondFactor = { api, gate, relyingParty: opts.relyingParty };
-  registerContract(api, secondFactorContract, { config: { adminPublic: true } }, (request, reply) =>
-    answerSecondFactor(secondFactor, request, reply),
-  );
+  registerContract(api, secondFactorContract, (request, reply) => answerSecondFactor(secondFactor, request, reply));
 
-  registerContract(api, sessionContract, { onRequest: requireRole('viewer') }, async (request) => {
+  registerContract(api, sessionContract, async (request) => {
     const operator = operatorOf(request);
     const until = freshProofUntil(operator.freshProofAt);
     return {
@@ -91,7 +89,7 @@ export function registerSignInRoutes(
     } satisfies OperatorSession;
   });
 
-  registerContract(api, signOutContract, { onRequest: requireRole('viewer') }, async (request, reply) => {
+  registerContract(api, signOutContract, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) await endSessionByToken(db(), token);
     reply.clearCookie(SESSION_COOKIE, cookieOptions(0));

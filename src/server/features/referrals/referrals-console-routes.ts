@@ -7,7 +7,7 @@ import { INVITE_IPV6_PREFIX } from '../../lib/client-network.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 import { audit } from '../audit/index.ts';
-import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from '../operators/index.ts';
+import { askForFreshProof, hasFreshProof, operatorOf } from '../operators/index.ts';
 import { countPersonalReads, readsNote } from '../audit/index.ts';
 import { referralsReport, referrerDetail, referrersToReward } from './referrals-report.ts';
 
@@ -30,7 +30,7 @@ export function registerReferralConsoleRoutes(api: FastifyInstance, opts: { dail
   // The report states the limits in force beside what they refused (docs/decisions/0063); read
   // at the request, from the referrals feature the app registers before the console.
   const limits = (): ReferralLimits => ({ ...api.referrals.caps, ipv6Prefix: INVITE_IPV6_PREFIX });
-  registerContract(api, referralsContract, { onRequest: requireRole('viewer') }, async (request) =>
+  registerContract(api, referralsContract, async (request) =>
     referralsReport(db(), {
       top: request.query.top,
       full: roleAllows(operatorOf(request).role, 'sender'),
@@ -39,49 +39,39 @@ export function registerReferralConsoleRoutes(api: FastifyInstance, opts: { dail
   );
 
   // A POST, not a GET: reading one person's address is an audited act.
-  registerContract(
-    api,
-    referrerDetailsContract,
-    { onRequest: requireRole('sender') },
-    async (request, reply: FastifyReply) => {
-      const { id } = request.params;
-      const referrer = await referrerDetail(db(), id);
-      if (!referrer) {
-        return reply.code(404).send(apiError('not_found', 'There is no such referrer (they may have been erased).'));
-      }
-      const counted = await reads(request, 1, hasFreshProof(request));
-      if (!counted) return askForFreshProof(reply);
-      await audit(request, { action: 'referrer.viewed', subject: id, detail: readsNote(counted, allowance) });
-      return { ...referrer, reads: { today: counted.records, allowance } };
-    },
-  );
+  registerContract(api, referrerDetailsContract, async (request, reply: FastifyReply) => {
+    const { id } = request.params;
+    const referrer = await referrerDetail(db(), id);
+    if (!referrer) {
+      return reply.code(404).send(apiError('not_found', 'There is no such referrer (they may have been erased).'));
+    }
+    const counted = await reads(request, 1, hasFreshProof(request));
+    if (!counted) return askForFreshProof(reply);
+    await audit(request, { action: 'referrer.viewed', subject: id, detail: readsNote(counted, allowance) });
+    return { ...referrer, reads: { today: counted.records, allowance } };
+  });
 
   // Bounded (at most the schema's top), so read whole, counted and audited before a byte is sent.
-  registerContract(
-    api,
-    referrersCsvContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    async (request, reply) => {
-      const { top } = request.body;
-      const now = api.clock();
-      const rows = await referrersToReward(db(), top);
-      const counted = await reads(request, rows.length, true);
-      await audit(request, {
-        action: 'referrers.exported',
-        detail: `CSV; top ${top} asked, ${rows.length} rows${counted ? `; ${readsNote(counted, allowance)}` : ''}`,
-      });
-      const cells = rows.map((r, i) => [
-        String(i + 1),
-        neutraliseFormula(r.email),
-        String(r.counted),
-        String(r.pending),
-        String(r.refused),
-        r.status,
-      ]);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="referrers-${fileStamp(now)}.csv"`)
-        .send(csvStream(CSV_HEADERS, cells));
-    },
-  );
+  registerContract(api, referrersCsvContract, async (request, reply) => {
+    const { top } = request.body;
+    const now = api.clock();
+    const rows = await referrersToReward(db(), top);
+    const counted = await reads(request, rows.length, true);
+    await audit(request, {
+      action: 'referrers.exported',
+      detail: `CSV; top ${top} asked, ${rows.length} rows${counted ? `; ${readsNote(counted, allowance)}` : ''}`,
+    });
+    const cells = rows.map((r, i) => [
+      String(i + 1),
+      neutraliseFormula(r.email),
+      String(r.counted),
+      String(r.pending),
+      String(r.refused),
+      r.status,
+    ]);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="referrers-${fileStamp(now)}.csv"`)
+      .send(csvStream(CSV_HEADERS, cells));
+  });
 }

@@ -10,7 +10,7 @@ import { eraseSubscriber, resendConfirmation, resendMessage } from './subscriber
 import { subscribersCsv } from './subscriber-csv.ts';
 import { finished } from 'node:stream';
 import { audit } from '../audit/index.ts';
-import { askForFreshProof, hasFreshProof, operatorOf, requireRole } from '../operators/index.ts';
+import { askForFreshProof, hasFreshProof, operatorOf } from '../operators/index.ts';
 import { countPersonalReads, readsNote, type PersonalReads } from '../audit/index.ts';
 import { mailStatusOf, standingSuppression } from './mail-status.ts';
 import {
@@ -69,7 +69,7 @@ export function registerSubscriberRoutes(
     return reads;
   }
 
-  registerContract(api, subscribersContract, { onRequest: requireRole('sender') }, async (request, reply) => {
+  registerContract(api, subscribersContract, async (request, reply) => {
     // A search is a question about people (is this address on the list? whose address starts
     // with "ab"?), answered however the rows are masked: it counts as one record read. Paging the
     // masked list without a search reads no one's personal data and costs nothing.
@@ -84,7 +84,7 @@ export function registerSubscriberRoutes(
   });
 
   // A POST, not a GET: reading one person's details is an audited act (decision 0029).
-  registerContract(api, subscriberDetailsContract, { onRequest: requireRole('sender') }, async (request, reply) => {
+  registerContract(api, subscriberDetailsContract, async (request, reply) => {
     const { id } = request.params;
     const person = await subscriberDetail(db(), id, api.clock());
     if (!person) return notFound(reply);
@@ -97,7 +97,7 @@ export function registerSubscriberRoutes(
     return { ...person, resend, reads: { today: reads.records, allowance }, mail };
   });
 
-  registerContract(api, subscriberResendContract, { onRequest: requireRole('sender') }, async (request, reply) => {
+  registerContract(api, subscriberResendContract, async (request, reply) => {
     const { id } = request.params;
     const result = await resendConfirmation(db(), id, api.clock(), {
       suppressionOf: (trx, address) => standingSuppression(trx, api.suppressions, address),
@@ -114,105 +114,88 @@ export function registerSubscriberRoutes(
   });
 
   // A POST, not a GET: handing out a person's data is an audited act.
-  registerContract(
-    api,
-    subscriberExportContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    async (request, reply) => {
-      const { id } = request.params;
-      const now = api.clock();
-      const data = await subscriberDataExport(db(), id, now);
-      if (!data) return notFound(reply);
-      const reads = await meter(request, reply, 1);
-      if (!reads) return reply;
-      await audit(request, {
-        action: 'subscriber.exported',
-        subject: id,
-        detail: `JSON; ${readsNote(reads, allowance)}`,
-      });
-      reply.header('content-disposition', `attachment; filename="subscriber-${fileStamp(now)}.json"`);
-      return data;
-    },
-  );
+  registerContract(api, subscriberExportContract, async (request, reply) => {
+    const { id } = request.params;
+    const now = api.clock();
+    const data = await subscriberDataExport(db(), id, now);
+    if (!data) return notFound(reply);
+    const reads = await meter(request, reply, 1);
+    if (!reads) return reply;
+    await audit(request, {
+      action: 'subscriber.exported',
+      subject: id,
+      detail: `JSON; ${readsNote(reads, allowance)}`,
+    });
+    reply.header('content-disposition', `attachment; filename="subscriber-${fileStamp(now)}.json"`);
+    return data;
+  });
 
-  registerContract(
-    api,
-    subscriberEraseContract,
-    {
-      onRequest: requireRole('sender', { freshProof: true }),
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const person = await subscriberDetail(db(), id, api.clock());
-      if (!person) return notFound(reply);
-      if (request.body.confirmEmail.toLowerCase() !== person.email.trim().toLowerCase()) {
-        return reply.code(400).send(
-          apiError('invalid_fields', 'Nothing was erased.', {
-            confirmEmail: 'That is not this person’s email address; type it exactly as shown.',
-          }),
-        );
-      }
-      const now = api.clock();
-      const erased = await eraseSubscriber(db(), id, (emailKey) => ledgerEntryFor(api.keys.secrets, emailKey, now));
-      if (erased.outcome === 'unknown') return notFound(reply);
-      // Outside the database too, before saying it is done: a restore of an older backup re-applies it.
-      appendToLedgerFile(opts.erasureLedger, [erased.entry]);
-      const files = (await api.mailer.forget?.(person.email)) ?? 0;
-      if (!(await checkpointAfterErasure(api.store))) {
-        request.log.warn(
-          'after an erasure the SQLite WAL could not be emptied (another process kept reading); it will be at the next checkpoint',
-        );
-      }
-      await audit(request, { action: 'subscriber.erased', subject: id, detail: `was ${person.status}` });
-      return { message: erasedMessage(files), done: true };
-    },
-  );
+  registerContract(api, subscriberEraseContract, {}, async (request, reply) => {
+    const { id } = request.params;
+    const person = await subscriberDetail(db(), id, api.clock());
+    if (!person) return notFound(reply);
+    if (request.body.confirmEmail.toLowerCase() !== person.email.trim().toLowerCase()) {
+      return reply.code(400).send(
+        apiError('invalid_fields', 'Nothing was erased.', {
+          confirmEmail: 'That is not this person’s email address; type it exactly as shown.',
+        }),
+      );
+    }
+    const now = api.clock();
+    const erased = await eraseSubscriber(db(), id, (emailKey) => ledgerEntryFor(api.keys.secrets, emailKey, now));
+    if (erased.outcome === 'unknown') return notFound(reply);
+    // Outside the database too, before saying it is done: a restore of an older backup re-applies it.
+    appendToLedgerFile(opts.erasureLedger, [erased.entry]);
+    const files = (await api.mailer.forget?.(person.email)) ?? 0;
+    if (!(await checkpointAfterErasure(api.store))) {
+      request.log.warn(
+        'after an erasure the SQLite WAL could not be emptied (another process kept reading); it will be at the next checkpoint',
+      );
+    }
+    await audit(request, { action: 'subscriber.erased', subject: id, detail: `was ${person.status}` });
+    return { message: erasedMessage(files), done: true };
+  });
 
   // The whole (filtered) list as CSV, streamed: csv-stringify over keyset batches with
   // back-pressure, so memory stays flat whatever the list's size (decision 0014). A POST, because
   // the export is audited; the console fetches it and saves the file (decision 0016).
-  registerContract(
-    app,
-    subscribersCsvContract,
-    { onRequest: requireRole('sender', { freshProof: true }) },
-    async (request, reply) => {
-      const { q, status, locale } = request.body;
-      const now = api.clock();
-      // The search term is not written down: it may be someone's address.
-      await audit(request, {
-        action: 'subscribers.exported',
-        detail: `CSV; ${status ? `status ${status}` : 'every status'}${locale ? `; locale ${locale}` : ''}${q ? '; filtered by a search' : ''}`,
-      });
-      let rows = 0;
-      const csv = subscribersCsv(api.store, { q, status, locale }, undefined, () => rows++);
-      csv.once('error', (error) => {
-        // The reply is already streaming: Fastify destroys the connection, so the browser sees a
-        // failed download rather than a short file that looks complete.
-        request.log.error({ err: errorText(error) }, 'subscriber CSV export failed mid-stream');
-      });
-      // The rows handed out are known only at the end: counted then (this route had fresh proof,
-      // so the count always goes up) and audited with the day's total, cut short or not.
-      finished(csv, (error) => {
-        void (async () => {
-          const reads = await countPersonalReads(db(), {
-            operatorId: operatorOf(request).id,
-            now: api.clock(),
-            n: rows,
-            allowance,
-            freshProof: true,
-          });
-          await audit(request, {
-            action: 'subscribers.export-counted',
-            detail: `${rows} rows${error ? ' (cut short)' : ''}; ${reads ? readsNote(reads, allowance) : ''}`,
-          });
-        })().catch((failure: unknown) =>
-          request.log.error({ err: errorText(failure) }, 'subscriber CSV export not counted'),
-        );
-      });
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="subscribers-${fileStamp(now)}.csv"`)
-        .send(csv);
-    },
-  );
+  registerContract(app, subscribersCsvContract, async (request, reply) => {
+    const { q, status, locale } = request.body;
+    const now = api.clock();
+    // The search term is not written down: it may be someone's address.
+    await audit(request, {
+      action: 'subscribers.exported',
+      detail: `CSV; ${status ? `status ${status}` : 'every status'}${locale ? `; locale ${locale}` : ''}${q ? '; filtered by a search' : ''}`,
+    });
+    let rows = 0;
+    const csv = subscribersCsv(api.store, { q, status, locale }, undefined, () => rows++);
+    csv.once('error', (error) => {
+      // The reply is already streaming: Fastify destroys the connection, so the browser sees a
+      // failed download rather than a short file that looks complete.
+      request.log.error({ err: errorText(error) }, 'subscriber CSV export failed mid-stream');
+    });
+    // The rows handed out are known only at the end: counted then (this route had fresh proof,
+    // so the count always goes up) and audited with the day's total, cut short or not.
+    finished(csv, (error) => {
+      void (async () => {
+        const reads = await countPersonalReads(db(), {
+          operatorId: operatorOf(request).id,
+          now: api.clock(),
+          n: rows,
+          allowance,
+          freshProof: true,
+        });
+        await audit(request, {
+          action: 'subscribers.export-counted',
+          detail: `${rows} rows${error ? ' (cut short)' : ''}; ${reads ? readsNote(reads, allowance) : ''}`,
+        });
+      })().catch((failure: unknown) =>
+        request.log.error({ err: errorText(failure) }, 'subscriber CSV export not counted'),
+      );
+    });
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="subscribers-${fileStamp(now)}.csv"`)
+      .send(csv);
+  });
 }
