@@ -250,8 +250,9 @@ describe.each(others)('the %s translation', (locale) => {
   });
 
   it('has no English phrase left inside a sentence', () => {
+    // A borrowed field word is English on purpose, and listed above.
     const left = words
-      .filter((l) => !l.code && !(l.path in keptAsEnglish))
+      .filter((l) => !l.code && !(l.path in keptAsEnglish) && !borrowed.has(l.path))
       .flatMap((l) => englishRuns(l.text).map((run) => `${l.path}: ${run}`));
     expect(left).toEqual([]);
   });

@@ -4,10 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialectCases, openTestStore, type TestStore } from '../../test/test-store.ts';
 import { neutraliseFormula } from '../../lib/csv.ts';
 import { subscribersCsv } from './subscriber-csv.ts';
+import { givenFields } from './given-fields.ts';
 import { recordConsentWording } from '../signups/signup-store.ts';
 
+// Today's columns, each where a spreadsheet reads it; a field the sign-up form gains comes after
+// them all, headed by its English label, so adding one moves none of these.
+const later = givenFields.filter((f) => !['email', 'name', 'comment'].includes(f.name));
+const LATER_CELLS = later.map(() => ',""').join('');
 const HEADER =
-  '"Email","Name","Status","Signed up (UTC)","Confirmed (UTC)","Unsubscribed (UTC)","Consent version","Consent given (UTC)","Consent page","Country","Region","City","Comment","Language","Confirmed invites"';
+  '"Email","Name","Status","Signed up (UTC)","Confirmed (UTC)","Unsubscribed (UTC)","Consent version","Consent given (UTC)","Consent page","Country","Region","City","Comment","Language","Confirmed invites"' +
+  later.map((f) => `,"${f.label}"`).join('');
+/** Where the invites are: after the language, fifteenth. */
+const INVITES = 14;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -118,12 +126,13 @@ for (const { dialect, skip, label } of dialectCases) {
       const lines = csv.split('\r\n');
       expect(lines[0]).toBe(HEADER);
       expect(lines[1]).toBe(
-        '"p1@example.com","Zoë, ""the"" Ünïcødé 🚀","pending","2026-11-01T00:01:00.000Z","","","2026-11-21","2026-11-01T00:01:00.000Z","/","FR","Île-de-France","Paris","line one\nline two","en","0"',
+        '"p1@example.com","Zoë, ""the"" Ünïcødé 🚀","pending","2026-11-01T00:01:00.000Z","","","2026-11-21","2026-11-01T00:01:00.000Z","/","FR","Île-de-France","Paris","line one\nline two","en","0"' +
+          LATER_CELLS,
       );
       expect(lines[2]).toBe(
-        `"p2@example.com","'=cmd|"" /C calc""!A0","pending","2026-11-01T00:02:00.000Z","","","2026-11-21","2026-11-01T00:02:00.000Z","/","","","","'+SUM(1)","en","0"`,
+        `"p2@example.com","'=cmd|"" /C calc""!A0","pending","2026-11-01T00:02:00.000Z","","","2026-11-21","2026-11-01T00:02:00.000Z","/","","","","'+SUM(1)","en","0"${LATER_CELLS}`,
       );
-      expect(lines[3]).toMatch(/^"'-dash@example\.com","'@me","pending",.*,"'-1","en","0"$/);
+      expect(lines[3]).toMatch(new RegExp(`^"'-dash@example\\.com","'@me","pending",.*,"'-1","en","0"${LATER_CELLS}$`));
       expect(lines[4]).toBe('');
       expect(lines).toHaveLength(5);
     });
@@ -133,10 +142,10 @@ for (const { dialect, skip, label } of dialectCases) {
       await add(2, 'x|@SUM(A1)', 'tab\t-2;+3', 'semi@example.com');
       await add(3, 'Plain; name, here', '');
       const csv = (await text(subscribersCsv(store, {}))).replace(/^\uFEFF/, '');
-      // A `,` reader: 15 cells a row, the cells as typed but for the apostrophes.
+      // A `,` reader: a cell a column, the cells as typed but for the apostrophes.
       const rows = parseCsv(csv, ',');
       expect(rows).toHaveLength(4);
-      for (const row of rows) expect(row).toHaveLength(15);
+      for (const row of rows) expect(row).toHaveLength(15 + later.length);
       expect(rows.map((r) => r[1])).toEqual(['Name', "hi;'=2+3", "x|'@SUM(A1)", 'Plain; name, here']);
       // A `;` reader (a spreadsheet in a locale whose list separator is `;`): no `;` typed into a
       // cell cuts it, since every cell is quoted; each line stays whole (what such a spreadsheet
@@ -154,7 +163,7 @@ for (const { dialect, skip, label } of dialectCases) {
       }
     });
 
-    it("ends each row with the person's confirmed invites, counted, never pending or refused ones", async () => {
+    it("gives each row the person's confirmed invites after the language, counted, never pending or refused ones", async () => {
       for (let i = 1; i <= 4; i++) await add(i, `Person ${i}`);
       const at = '2026-11-02T00:00:00.000Z';
       const ids = new Map(
@@ -176,7 +185,7 @@ for (const { dialect, skip, label } of dialectCases) {
         .execute();
       // Batches of 2: the counts are read per batch, and still land on their own rows.
       const rows = parseCsv((await text(subscribersCsv(store, {}, 2))).replace(/^\uFEFF/, ''), ',');
-      expect(rows.map((r) => [r[0], r.at(-1)])).toEqual([
+      expect(rows.map((r) => [r[0], r[INVITES]])).toEqual([
         ['Email', 'Confirmed invites'],
         ['p1@example.com', '1'],
         ['p2@example.com', '0'],
