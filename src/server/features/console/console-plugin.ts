@@ -14,7 +14,7 @@ import {
   SampleWatch,
   type BroadcastPolicy,
 } from '../broadcast/index.ts';
-import { registerSuppressionRoutes } from '../mail/index.ts';
+import { registerMailConsoleRoutes } from '../mail/index.ts';
 import {
   protectConsoleApi,
   purgeExpired,
@@ -93,7 +93,7 @@ export const adminFeature = fp(
         erasureLedger: opts.erasureLedger,
       });
       registerAudienceRoutes(api);
-      registerSuppressionRoutes(api);
+      registerMailConsoleRoutes(api);
       registerAllowlistAdminRoutes(api, { approvals: opts.broadcastApprovals });
       registerReferralConsoleRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance });
     });

@@ -8,5 +8,5 @@ export { listUnsubscribeHeaders, newOutboxRow } from './outbox.ts';
 export type { Composer, MailMessage } from './outbox.ts';
 export { Suppressions } from './suppression.ts';
 export type { SnsOptions } from './sns.ts';
-export { registerSuppressionRoutes } from './suppression-routes.ts';
+export { registerMailConsoleRoutes } from './mail-console-routes.ts';
 export { domainOf } from './verp.ts';

@@ -117,20 +117,9 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
   });
 
   it.skipIf(skip)('shows a viewer nothing that carries a subscriber’s address, name or comment', async () => {
-    const reachable = [
-      p.session,
-      p.sessions,
-      p.audience,
-      `${p.audience}?preset=7d`,
-      p.audienceLive,
-      p.broadcasts,
-      withId(p.broadcast, broadcastId),
-      withId(p.broadcastPreview, broadcastId),
-      p.passkeys,
-      p.referrals,
-    ];
-    // Every GET a viewer may call is above: asked of the server itself, so a route added later
-    // that a viewer can read fails here until its replies are searched too.
+    // Every GET a viewer may call, asked of the server itself: a route added later that a viewer
+    // can read has its replies searched here too, with no list to edit. (A new `:id` in a path
+    // needs its fixture above: its 404 fails the 200 below.)
     const viewerGets: string[] = [];
     for (const route of routes.filter((r) => r.startsWith('GET '))) {
       const res = await viewer.get(route.slice(4).replace(':id', broadcastId));
@@ -138,19 +127,10 @@ describe.each(dialectCases)('a viewer and personal data ($label)', ({ dialect, s
         res.statusCode === 403 && (res.json() as { error: { code: string } }).error.code === 'forbidden';
       if (!forbidden) viewerGets.push(route.slice(4));
     }
-    expect(new Set(viewerGets)).toEqual(
-      new Set([
-        p.session,
-        p.sessions,
-        p.audience,
-        p.audienceLive,
-        p.broadcasts,
-        p.broadcast,
-        p.broadcastPreview,
-        p.passkeys,
-        p.referrals,
-      ]),
-    );
+    // Today's, at least: the sweep above finds them, not a list that could lag the routes.
+    for (const known of [p.session, p.audience, p.audienceLive, p.broadcasts, p.broadcast, p.referrals])
+      expect(viewerGets).toContain(known);
+    const reachable = [...viewerGets.map((url) => url.replace(':id', broadcastId)), `${p.audience}?preset=7d`];
     const bodies: string[] = [];
     for (const url of reachable) {
       const res = await viewer.get(url);

@@ -85,11 +85,11 @@ const csvCells = (r: SuppressionsTable): string[] =>
   [r.id, r.reason, r.source, r.detail ?? '', r.created_at, r.lifted_at ?? ''].map(neutraliseFormula);
 
 /**
- * The suppression list (docs/decisions/0035): senders read it and export it (fresh proof,
- * audited); an owner lifts an entry, with fresh proof, audited — the address may then be mailed
- * again (a new sign-up, a resend).
+ * The mail feature's console routes. The suppression list (docs/decisions/0035): senders read it
+ * and export it (fresh proof, audited); an owner lifts an entry, with fresh proof, audited — the
+ * address may then be mailed again (a new sign-up, a resend).
  */
-export function registerSuppressionRoutes(api: FastifyInstance): void {
+export function registerMailConsoleRoutes(api: FastifyInstance): void {
   const db = () => api.store.db;
 
   registerContract(api, suppressionsContract, async (request) => readSuppressions(db(), request.query));
