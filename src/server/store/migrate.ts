@@ -24,9 +24,9 @@ import { broadcastLocalesMigration } from './migrations/0021-broadcast-locales.t
 import { outboxBroadcastClaimIndexMigration } from './migrations/0022-outbox-broadcast-claim-index.ts';
 import { outboxBroadcastStatusPartialMigration } from './migrations/0023-outbox-broadcast-status-partial.ts';
 import { walletLinkConfirmationMigration } from './migrations/0024-wallet-link-confirmation.ts';
-import { policyRefusalsMigration } from './migrations/0027-policy-refusals.ts';
 import { signInTriesMigration } from './migrations/0025-sign-in-tries.ts';
 import { broadcastEditorsMigration } from './migrations/0026-broadcast-editors.ts';
+import { policyRefusalsMigration } from './migrations/0027-policy-refusals.ts';
 import { referralsMigration } from './migrations/0028-referrals.ts';
 import { operatorCodeTriesMigration } from './migrations/0029-operator-code-tries.ts';
 import { referralLimitsMigration } from './migrations/0030-referral-limits.ts';
