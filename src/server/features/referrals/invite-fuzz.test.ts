@@ -145,6 +145,8 @@ describe('the home page through an invite link under fuzzing', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();
+    // Made at an invite page's first visit otherwise (served as is meanwhile).
+    await t.app.pages.compressInvitePages();
   });
   afterAll(() => t.close());
 

@@ -53,8 +53,6 @@ export function sendUnreadableAddressPage(
 export const pagesPlugin = fp(
   async (app: FastifyInstance, opts: { build: SiteBuild; content: SiteContent; publicUrl: string }) => {
     const files = buildSiteFiles({ ...opts, clock: app.clock });
-    // The invite pages' compressed forms are made off the main thread; the first visit finds them.
-    await files.ready();
     app.decorate('pages', files);
     app.setNotFoundHandler((request, reply) => sendNotFound(request, reply, files));
   },

@@ -6,7 +6,7 @@ import { testSiteBuild } from '../../test/built-app.ts';
 import { testClock } from '../../test/test-store.ts';
 import type { SiteBuild } from './site-build.ts';
 import { buildSiteFiles } from './site-files.ts';
-import { filled } from './slotted-file.ts';
+import { compressed, filled } from './slotted-file.ts';
 import { withoutInvite } from '../../test/invite-slot.ts';
 import { clockPlugin } from '../../plugins/core.ts';
 import { pagesPlugin } from './pages-plugin.ts';
@@ -94,7 +94,7 @@ describe('home page counting down to the presale', () => {
     const { clock, files: f } = files('2026-12-01T17:50:00.000Z');
     const code = 'Ab3_-Zz9Ab3_-Zz9Ab3_-Z';
     const first = f.in('en').homeWithInvite;
-    await first.ready;
+    await compressed(first);
     expect(withoutInvite(filled(first, code).toString(), code)).toBe(f.pages.home.raw.toString());
     clock.advance(30_000);
     expect(f.in('en').homeWithInvite).toBe(first);
@@ -103,7 +103,7 @@ describe('home page counting down to the presale', () => {
     expect(second).not.toBe(first);
     expect(withoutInvite(filled(second, code).toString(), code)).toBe(f.pages.home.raw.toString());
     expect(statusOf(filled(second, code).toString())).toBe('Presale opens in 9 minutes');
-    await second.ready;
+    await compressed(second);
     expect(second.br).toBeDefined();
     expect(second.gzip).toBeDefined();
   });

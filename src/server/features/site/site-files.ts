@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { renderDocument } from './document.ts';
 import { memoryFile, type MemoryFile } from './memory-file.ts';
 import type { SiteBuild } from './site-build.ts';
-import { slottedFile, type SlottedFile } from './slotted-file.ts';
+import { compressed, slottedFile, type SlottedFile } from './slotted-file.ts';
 
 type StaticPage = Exclude<SitePageName, 'notice'>;
 
@@ -43,8 +43,11 @@ interface LocaleFiles {
 /** Every locale's documents (the default locale's also at the top), and the site-wide files. */
 export interface SiteFiles extends Omit<LocaleFiles, 'homeWithInvite'> {
   in(locale: Locale): LocaleFiles;
-  /** Settles when every locale's invite page is compressed (made at start, before the first visit). */
-  ready(): Promise<void>;
+  /**
+   * Makes every locale's invite page's compressed forms now, rather than at each one's first visit
+   * (which starts them otherwise); settles when they are made. For tests and benches that need them.
+   */
+  compressInvitePages(): Promise<void>;
   robots: MemoryFile;
   sitemap: MemoryFile;
   manifest: MemoryFile;
@@ -102,8 +105,8 @@ export function buildSiteFiles(opts: {
     renderHomeWithSignup: home.renderHomeWithSignup,
     renderNotice: home.renderNotice,
     in: (locale) => byLocale[locale],
-    ready: async () => {
-      await Promise.all(locales.map((l) => byLocale[l].homeWithInvite.ready));
+    compressInvitePages: async () => {
+      await Promise.all(locales.map((l) => compressed(byLocale[l].homeWithInvite)));
     },
     robots: memoryFile(
       `User-agent: *\nAllow: /\nDisallow: ${pagePaths.admin}\n\nSitemap: ${publicUrl}${filePaths.sitemap}\n`,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { memoryFile } from './memory-file.ts';
-import { filled, sendSlottedFile, slottedFile, type SlottedFile } from './slotted-file.ts';
+import { compressed, filled, sendSlottedFile, slottedFile, type SlottedFile } from './slotted-file.ts';
 
 // The spliced forms of a slotted page must decompress to the page with the value in it, byte for
 // byte, whatever the page and the value; and cost about what the page compressed whole costs.
@@ -34,7 +34,7 @@ describe('a page with a slot, compressed once and spliced per value', () => {
       fc.asyncProperty(fc.array(text, { minLength: 2, maxLength: 4 }), code, async (pieces, value) => {
         const page = pieces.map((p) => `${p}<p>${p}</p>`).join(`<input value="${MARK}">`);
         const file = slottedFile(page, MARK, 'text/html; charset=utf-8');
-        await file.ready;
+        await compressed(file);
         const want = page.split(MARK).join(value);
         expect(filled(file, value).toString()).toBe(want);
         for (const accept of ['br', 'gzip', 'identity']) {
@@ -52,7 +52,7 @@ describe('a page with a slot, compressed once and spliced per value', () => {
   it("joins gzip's checksum from the parts' (no checksum over the page per request)", async () => {
     const page = `${'<p>Diamond Hand</p>'.repeat(400)}${MARK}${'<i>x</i>'.repeat(300)}${MARK}tail`;
     const file = slottedFile(page, MARK, 'text/html');
-    await file.ready;
+    await compressed(file);
     const res = await served(file, 'A'.repeat(22), 'gzip');
     const trailer = res.rawPayload.subarray(-8);
     const want = Buffer.from(page.split(MARK).join('A'.repeat(22)));
@@ -67,7 +67,7 @@ describe('a page with a slot, compressed once and spliced per value', () => {
       MARK,
       'text/html',
     );
-    await file.ready;
+    await compressed(file);
     const value = 'Zz0_Zz0_Zz0_Zz0_Zz0_-9';
     const whole = memoryFile(filled(file, value).toString(), 'text/html');
     const br = await served(file, value, 'br');

@@ -55,13 +55,14 @@ export interface SlottedFile {
   raw: Template;
   br: Template | undefined;
   gzip: Template | undefined;
-  /** Settles when both compressed forms are made (or found wanting). */
-  ready: Promise<void>;
+  /** Set once the compressed forms are asked for (`compressed`): settles when both are made or found wanting. */
+  compressing: Promise<void> | undefined;
 }
 
 /**
  * A page whose `marker` (a value of the slot's length, found nowhere else in it) marks each place
- * a value goes. The uncompressed form is usable at once; the compressed forms follow (`ready`).
+ * a value goes. The uncompressed form is usable at once; the compressed forms are made off the
+ * main thread when first asked for (`compressed`), so a page no one visits costs no compression.
  */
 export function slottedFile(body: string, marker: string, type: string): SlottedFile {
   const pieces = body.split(marker);
@@ -78,9 +79,14 @@ export function slottedFile(body: string, marker: string, type: string): Slotted
     ),
     br: undefined,
     gzip: undefined,
-    ready: Promise.resolve(),
+    compressing: undefined,
   };
-  file.ready = Promise.all([
+  return file;
+}
+
+/** Makes `file`'s compressed forms, once; settles when both are made (or found wanting). */
+export function compressed(file: SlottedFile): Promise<void> {
+  file.compressing ??= Promise.all([
     spliceable(file, 'br').then((form) => {
       file.br = form;
     }),
@@ -88,7 +94,7 @@ export function slottedFile(body: string, marker: string, type: string): Slotted
       file.gzip = form;
     }),
   ]).then(() => undefined);
-  return file;
+  return file.compressing;
 }
 
 const VALUE: unique symbol = Symbol('the value');
@@ -305,5 +311,8 @@ export function sendSlottedFile(
   const encoding = pickEncoding(request.headers['accept-encoding']);
   const form = encoding === null ? undefined : file[encoding];
   if (encoding && form) return reply.header('content-encoding', encoding).send(splice(file, form, encoding, value));
+  // The first visit starts the compression (a few hundred ms on the thread pool); until it is
+  // done, the page goes out as it is.
+  void compressed(file);
   return reply.send(filled(file, value));
 }
