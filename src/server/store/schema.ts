@@ -34,7 +34,7 @@ export interface SubscribersTable extends TypedColumns {
   country: string | null;
   region: string | null;
   city: string | null;
-  /** The locale of the page they signed up on (src/shared/locales.ts); 'en' before 0018. */
+  /** The locale of the page they signed up on (src/shared/locales.ts); 'en' for rows older than migration 0018. */
   locale: Generated<string>;
 }
 
@@ -181,7 +181,7 @@ export interface OperatorsTable {
   totp_last_step: number | string | null;
   created_at: IsoTime;
   updated_at: IsoTime;
-  /** Migration 0008: 'viewer' | 'sender' | 'owner' (src/shared/admin/roles.ts). */
+  /** What the operator may do: 'viewer' | 'sender' | 'owner' (src/shared/admin/roles.ts; migration 0008). */
   // As migration 0008's CHECK spells it; src/shared/admin/roles.ts is the list the app uses (the
   // store imports no feature: the lint's boundary), and the two must agree.
   role: Generated<'viewer' | 'sender' | 'owner'>;
@@ -202,7 +202,7 @@ export interface OperatorChallengesTable {
   tries: Generated<number>;
 }
 
-/** Migration 0029: wrong authenticator codes per operator (features/operators/code-tries.ts). */
+/** Wrong authenticator codes per operator, from any network (features/operators/code-tries.ts; migration 0029). */
 export interface OperatorCodeTriesTable {
   operator_id: string;
   /** Tries taken and not given back: wrong codes, and codes being checked at this moment. */
@@ -222,7 +222,7 @@ export interface OperatorSessionsTable {
   fresh_proof_at: IsoTime | null;
 }
 
-/** Migration 0014-passkeys: an operator's WebAuthn credentials. */
+/** An operator's passkeys: their WebAuthn credentials (migration 0014). */
 export interface OperatorPasskeysTable {
   id: string;
   operator_id: string;
@@ -240,7 +240,7 @@ export interface OperatorPasskeysTable {
   last_used_at: IsoTime | null;
 }
 
-/** Migration 0014-passkeys: a WebAuthn ceremony begun, used once, five minutes at most. */
+/** A passkey ceremony begun: its challenge, used once, live five minutes at most (migration 0014). */
 export interface OperatorPasskeyChallengesTable {
   challenge: string;
   purpose: 'register' | 'sign-in' | 'fresh-proof';
@@ -285,7 +285,10 @@ export interface DailySignupsTable {
   signups: number;
 }
 
-/** Migration 0013: personal records an operator read on a UTC day (decision 0029). */
+/**
+ * How many personal records an operator read on a UTC day: past the daily allowance, reading more
+ * asks for fresh proof (features/audit/personal-data-allowance.ts; decision 0029, migration 0013).
+ */
 export interface PersonalDataReadsTable {
   operator_id: string;
   day: string;
@@ -338,7 +341,7 @@ export interface WebhookNoncesTable {
   received_at: IsoTime;
 }
 
-/** The presale allowlist: one row per address that proved it by signing (migration 0018). */
+/** The presale allowlist: one row per address that proved it by signing (migration 0019). */
 export interface AllowlistEntriesTable {
   /** EIP-55. */
   address: string;
@@ -375,7 +378,7 @@ export interface AllowlistLinkMailTable {
   mailed_at: IsoTime;
 }
 
-/** Single-use values of the Sign-In with Ethereum messages the server wrote (migration 0018). */
+/** Single-use values of the Sign-In with Ethereum messages the server wrote (migration 0019). */
 export interface AllowlistNoncesTable {
   nonce: string;
   address: string;
@@ -385,7 +388,7 @@ export interface AllowlistNoncesTable {
   used_at: IsoTime | null;
 }
 
-/** A frozen allowlist snapshot: written once, never updated (migration 0018). */
+/** A frozen allowlist snapshot: written once, never updated (migration 0019). */
 export interface AllowlistSnapshotsTable {
   id: string;
   /** 0x… Merkle root for the sale contract. */
@@ -409,7 +412,10 @@ export interface ReferralCodesTable {
   created_at: IsoTime;
 }
 
-/** Why an invite counted or did not (docs/decisions/0060-referral-invites.md; 'one_domain': 0063). */
+/**
+ * Why an invite counted or did not (docs/decisions/0060-referral-invites.md). 'one_domain': the
+ * referrer already has as many counted invites at one private mail domain as may count there.
+ */
 export type ReferralStatus =
   'pending' | 'counted' | 'same_network' | 'same_mailbox' | 'disposable' | 'capped' | 'one_domain';
 
