@@ -30,8 +30,8 @@ const socialLinkSchema = z.object({
   url: httpsUrl,
 });
 
-// What invites earn, in the team's words, shown on each person's invite page (issue 33,
-// docs/decisions/0060-referral-invites.md). Optional: unset, the page says nothing about it. Say
+// What invites earn, in the team's words, shown on each person's invite page
+// (docs/decisions/0060-referral-invites.md). Optional: unset, the page says nothing about it. Say
 // what a person checks and grants, never an allocation the product makes on chain.
 const referralsWordsSchema = z.object({ reward: text(300) }).strict();
 

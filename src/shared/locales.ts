@@ -1,9 +1,9 @@
-// The languages the site speaks (issue 19): the one registry. A locale is one line here and one
+// The languages the site speaks: the one registry. A locale is one line here and one
 // folder, content/messages/<locale>/, holding everything about it (its words, its meta.ts: script
 // direction, name in itself, consent version, share-image font, whether a native speaker has
-// reviewed it). The line carries the name the console (English, issue 19) calls it by, because the
+// reviewed it). The line carries the name the console (which is in English) calls it by, because the
 // console's shared schemas word their refusals with it and src/shared reads nothing from content/.
-// docs/decisions/0043-messages-as-codes.md, docs/decisions/0044-locales-and-draft-translations.md
+// See docs/decisions/0043-messages-as-codes.md and docs/decisions/0044-locales-and-draft-translations.md.
 
 const registry = {
   en: 'English',

@@ -180,7 +180,7 @@ export const adminApiPaths = {
   allowlistFreeze: '/api/admin/allowlist/freeze',
   allowlistFreezeApprove: '/api/admin/allowlist/freeze/approve',
   allowlistReopen: '/api/admin/allowlist/reopen',
-  // Invite links (issue 33): the report (GET; a viewer gets counts only); one referrer (POST,
+  // Invite links: the report (GET; a viewer gets counts only); one referrer (POST,
   // audited); the top referrers with their addresses (POST, fresh proof, audited) as CSV.
   referrals: '/api/admin/referrals',
   referrerDetails: '/api/admin/referrals/:id/details',

@@ -63,7 +63,7 @@ export const auditActions = {
   'allowlist.frozen': 'Allowlist snapshot frozen',
   'allowlist.frozen-unapproved': 'Allowlist snapshot frozen without a second operator',
   'allowlist.reopened': 'Allowlist registration reopened',
-  // Invite links (issue 33): the subject is the referrer's id; the export's detail says how many
+  // Invite links: the subject is the referrer's id; the export's detail says how many
   // were asked for and how many rows the file held.
   'referrer.viewed': 'Referrer’s details viewed',
   'referrers.exported': 'Top referrers exported (CSV)',

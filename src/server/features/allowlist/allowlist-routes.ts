@@ -210,7 +210,7 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
     }),
   );
 
-  // Linking an email to the wallet that just joined (issue 20). The wallet's proof is the join's
+  // Linking an email to the wallet that just joined. The wallet's proof is the join's
   // single-use token (decision 0045, Consequences). It is a sign-up too (same checks, same batch,
   // same cool-down, suppression respected), but the link counts only once the email's owner
   // presses the button of an email sent for it, naming the wallet (migration 0024): neither the

@@ -13,8 +13,8 @@ import type { VisitorFirstPace } from './visitor-first-pace.ts';
 // worker's pieces (leases, marks, delivery) can read them without importing the worker.
 
 /**
- * Broadcast rows kept leased ahead of the slots, claimed together once no more than a round of
- * sends is left in hand: one claim per this many emails rather than one per email
+ * Broadcast rows kept leased ahead of the slots, claimed together once no more of them wait on
+ * this instance than it may send at once: one claim per this many emails rather than one per email
  * (docs/decisions/0046-broadcast-throughput.md). A pause still stops them: each is composed, and
  * its broadcast read, just before its own send.
  */
@@ -85,7 +85,10 @@ export interface OutboxWorkerOptions {
   visitorPace?: VisitorFirstPace;
 }
 
-/** Transactions a worker has asked for (claims, marks, failures and releases): what 0046 counts. */
+/**
+ * Transactions a worker has asked for (claims, marks, failures and releases): the tests and the
+ * bench divide them by the emails sent, the database's cost per email (decision 0046).
+ */
 export interface OutboxWrites {
   claims: number;
   marks: number;

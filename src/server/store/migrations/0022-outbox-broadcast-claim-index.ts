@@ -5,8 +5,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 // past every pending confirmation first: measured at 3.2 ms per claim behind 30,000 queued
 // confirmations on SQLite, in the event loop, and 15–17 % of the server's busy main thread under
 // the sign-up bench, whose burst queues confirmations faster than the worker sends them
-// (docs/decisions/0047-signup-cost-round-trips.md, second session). This is 0007's index for the
-// other half: only the broadcast rows, so the broadcast claim costs the same however many
+// (docs/decisions/0047-signup-cost-round-trips.md, second session). Migration 0007's index serves the
+// claim of the other kinds; this one is the broadcast claim's: only the broadcast rows, so the broadcast claim costs the same however many
 // confirmations wait, and nothing when no broadcast is being sent.
 //
 // Numbered 0022, not 0021: a branch in flight (console-locale) adds 0021, and Kysely refuses
