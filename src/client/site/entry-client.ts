@@ -46,7 +46,7 @@ function wake<N extends IslandName>(container: HTMLElement, name: N): void {
   // Clicks that land before the island's code has arrived: replayed once it has hydrated, so a
   // quick tap on a slow phone still flips the wallet button. (A click after hydrateRoot is
   // React's own to replay; see hydrate.tsx.) Each control is replayed once, however often it was
-  // tapped: a person who taps again because nothing happened meant it once (0055).
+  // tapped: a person who taps again because nothing happened meant it once (decision 0055).
   const early = beforeLoader.filter((button) => container.contains(button));
   const remember = (event: Event) => {
     if (!(event.target instanceof HTMLElement)) return;

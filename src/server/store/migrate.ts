@@ -72,7 +72,7 @@ export const migrationsWith = (secrets: SecretBox | undefined): Record<string, M
 /**
  * Applies every pending migration; throws with the failing migration's name. `secrets` is the data
  * key ring (data-keys.ts): required, since a migration that stores a secret seals it, and one
- * that finds a secret in the clear (0009) cannot run without it.
+ * that finds a secret in the clear (migration 0009) cannot run without it.
  */
 export async function migrateToLatest(
   db: Kysely<Database>,

@@ -38,9 +38,10 @@ export interface BackoffPolicy {
 const pairPolicy: BackoffPolicy = { blockAfter, forgetAfterMs: FORGET_AFTER_MS };
 
 /**
- * A client network, whatever addresses it tries: 20 free failures. More than the pair's 5: several
- * operators may share an office's address, and one person's typos should not stop the others,
- * while a network spraying many addresses still slows to one try per 16 minutes soon after.
+ * A client network, whatever addresses it tries: 20 free failures. More than the 5 of one address
+ * from one network: several operators may share an office's address, and one person's typos
+ * should not stop the others, while a network spraying many addresses still slows to one try per
+ * 16 minutes soon after.
  */
 const NETWORK_FREE_FAILURES = 20;
 export const networkPolicy: BackoffPolicy = {

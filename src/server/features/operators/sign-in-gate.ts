@@ -38,7 +38,10 @@ export const unreadableSecretMessage =
 type Check = [FailureCounters, string];
 /** The back-off tries one answer took (takeTry), to keep if it was wrong or give back. */
 export type TakenTries = { email: string; tries: [FailureCounters, string, TakenTry][] };
-/** Which back-off keys an answer is checked against: a recovery code skips the pair's (sign-in-routes.ts). */
+/**
+ * Which back-off counts an answer is checked against: a recovery code skips the one for its address
+ * from its network, and meets only the network's (second-factor.ts).
+ */
 type Which = 'pair and network' | 'network only';
 export type Who = { id: string; email: string };
 export type SignInGate = ReturnType<typeof signInGate>;
@@ -142,10 +145,10 @@ export function signInGate(api: FastifyInstance, counters: SignInCounters, publi
   }
 
   /**
-   * A full sign-in (or fresh proof) clears the pair's count and gives the network its try back:
-   * it proves the operator, not the network, so the network's earlier failures stay until they
-   * are forgotten (a day), and the address's alert count stays (an attack does not stop because
-   * the operator got in).
+   * A full sign-in (or fresh proof) clears the count for its address from its network (the pair's)
+   * and gives the network its try back: it proves the operator, not the network, so the network's
+   * earlier failures stay until they are forgotten (a day), and the address's alert count stays
+   * (an attack does not stop because the operator got in).
    */
   async function right(request: FastifyRequest, taken: TakenTries): Promise<void> {
     await giveBack({ ...taken, tries: taken.tries.filter(([c]) => c !== counters.pair) });
