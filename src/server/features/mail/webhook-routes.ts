@@ -6,6 +6,7 @@ import { webhookReplySchema } from '../../../shared/mail-webhooks.ts';
 import { apiPaths } from '../../../shared/paths.ts';
 import type { Suppressions } from './suppression.ts';
 import { sesEvents, type SnsVerifier } from './sns.ts';
+import { notFound } from '../../lib/not-found.ts';
 import { statusOf } from '../../plugins/http-contract.ts';
 import { parseWebhookJson, tooLargeWords, webhookLimits } from './webhook-json.ts';
 import {
@@ -137,11 +138,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookOptions):
         // drains the unread body without keeping it, and closing under a proxy still sending it
         // would turn the refusal into a reset.)
         onRequest: async (request, reply) => {
-          if (!route.configured) {
-            return reply
-              .code(404)
-              .send(apiError('not_found', `The ${provider} webhook is not configured on this site.`));
-          }
+          if (!route.configured) return notFound(reply, `The ${provider} webhook is not configured on this site.`);
           try {
             preChecked.set(request, route.beforeBody(request));
           } catch (error) {

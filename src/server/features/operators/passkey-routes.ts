@@ -16,6 +16,7 @@ import {
   renamePasskeyContract,
   signInPasskeyOptionsContract,
 } from '../../../shared/admin/contracts.ts';
+import { notFound } from '../../lib/not-found.ts';
 import { registerContract } from '../../lib/register-contract.ts';
 
 // The console's passkey endpoints (decision 0030): list, add (fresh proof: a stolen session must
@@ -63,7 +64,7 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
   registerContract(api, renamePasskeyContract, async (request, reply) => {
     const operator = operatorOf(request);
     const renamed = await renamePasskey(db(), operator.id, request.params.id, request.body.name);
-    if (!renamed) return reply.code(404).send(apiError('not_found', notYours));
+    if (!renamed) return notFound(reply, notYours);
     await audit(request, {
       action: 'passkey.renamed',
       subject: operator.email,
@@ -75,7 +76,7 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
   registerContract(api, removePasskeyContract, async (request, reply) => {
     const operator = operatorOf(request);
     const name = await removePasskey(db(), operator.id, request.params.id);
-    if (name === null) return reply.code(404).send(apiError('not_found', notYours));
+    if (name === null) return notFound(reply, notYours);
     await audit(request, { action: 'passkey.removed', subject: operator.email, detail: `“${name}”` });
     return { message: `Removed the passkey “${name}”. It no longer signs you in.` };
   });
@@ -94,7 +95,7 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
       { operatorId: challenge.operatorId, purpose: 'sign-in', binding },
       api.clock(),
     );
-    return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
+    return options ?? notFound(reply, noPasskeyYet);
   });
 
   // Fresh proof with a passkey: answered at adminApiPaths.freshProofPasskey.
@@ -108,6 +109,6 @@ export function registerPasskeyRoutes(api: FastifyInstance, opts: { relyingParty
       { operatorId: operator.id, purpose: 'fresh-proof', binding },
       api.clock(),
     );
-    return options ?? reply.code(404).send(apiError('not_found', noPasskeyYet));
+    return options ?? notFound(reply, noPasskeyYet);
   });
 }
