@@ -196,7 +196,7 @@ async function openSession(
   // An authenticator code or a passkey is fresh proof; a recovery code is not (it proves less: a
   // paper copy), except while the operator's codes are held: then an operator without a passkey
   // would have no way to confirm an export or a send, and someone guessing with the stolen
-  // password could keep it so (issue 38). The guesser has no recovery code (50 random bits).
+  // password could keep it so. The guesser has no recovery code (50 random bits).
   const heldUntil = method === 'recovery' ? await codesHeldUntil(db, challenge.operatorId, now) : null;
   const fresh = method !== 'recovery' || heldUntil !== null;
   const session = await createSession(db, { operatorId: challenge.operatorId, browser, now, freshProof: fresh });
