@@ -13,6 +13,9 @@ import {
 } from './outbox-worker-options.ts';
 import type { OutboxRow } from './outbox.ts';
 
+/** How many rows of other kinds, and of broadcasts, the next claim asks for. */
+type Wants = { others: number; broadcast: number };
+
 // The worker's pieces live beside it: its leases on rows (outbox-leases.ts), the batched marks
 // (outbox-marks.ts), one row's compose-send-mark (outbox-delivery.ts), the retry policy
 // (outbox-retry.ts). This file is the slots: what a free slot is claimed for, and when.
@@ -66,7 +69,10 @@ export class OutboxWorker {
   private paceTimer: NodeJS.Timeout | undefined;
   /** runOnce passes under way: their marks are written at once. */
   private passes = 0;
-  /** Transactions this worker has asked for (claims, marks, failures and releases): what 0046 counts. */
+  /**
+   * Transactions this worker has asked for (claims, marks, failures and releases): the tests and the
+   * bench divide them by the emails sent, the database's cost per email (decision 0046).
+   */
   readonly writes: OutboxWrites = { claims: 0, marks: 0, others: 0, rowsMarked: 0 };
 
   constructor(private readonly opts: OutboxWorkerOptions) {
@@ -130,8 +136,8 @@ export class OutboxWorker {
   /**
    * Something was queued: look now rather than at the next poll. A visitor's email (the default)
    * looks for other kinds only: looking for broadcast rows at every sign-up was an empty claim in
-   * nearly every group commit of a burst (decision 0051); broadcast rows are looked for when a
-   * broadcast nudges, at every poll, and with claims that find them.
+   * nearly every group commit of a burst of sign-ups; broadcast rows are looked for when a
+   * broadcast nudges, at every poll, and with claims that find them (decision 0051).
    */
   nudge(what: 'email' | 'broadcast' = 'email'): void {
     this.nudges++;
@@ -160,61 +166,32 @@ export class OutboxWorker {
       });
   }
 
+  /**
+   * Claims rows for the free slots and starts them, until enough are leased here or a claim comes
+   * back short. A nudge during a claim (`again`) goes round once more, since the row it was about
+   * may have been queued after the claim looked.
+   */
   private async fillSlots(): Promise<void> {
     for (;;) {
       this.again = false;
       this.startReady();
       if (this.stopped) return;
-      const broadcastReady = this.ready.filter((r) => r.broadcast_id !== null).length;
-      // Broadcast rows: claimed in batches, once no more than a round of sends is left in hand.
-      // Not looked for again once a claim found none (the queue's end) until a nudge or a poll:
-      // at a broadcast's end that would be an empty claim per email.
-      const broadcastWant =
-        !this.broadcastDue || broadcastReady > this.broadcastSlots
-          ? 0
-          : Math.max(0, this.broadcastSlots + this.broadcastLookahead - this.broadcastInFlight - broadcastReady);
-      // Other kinds: a slot's worth in hand beyond the slots (more under a backlog). Looked for
-      // while they keep coming, after a nudge or a poll, and with every claim of broadcast rows;
-      // not at each broadcast email's end (an empty claim per email is what the batches save), and
-      // not while more than a round of them is in hand: those go first anyway (queue order), and
-      // under a backlog the next claim then takes a batch rather than one row per email.
-      const othersReady = this.ready.length - broadcastReady;
-      const otherRoom =
-        othersReady > this.concurrency
-          ? 0
-          : Math.max(0, this.concurrency - this.sending + this.otherLookahead - othersReady);
-      const otherWant = this.othersDue || broadcastWant > 0 ? otherRoom : 0;
-      if (otherWant === 0 && broadcastWant === 0) {
-        // Enough in hand: the next send to end starts one of them and fills again. Rows nobody
+      const want = this.wants();
+      if (want.others === 0 && want.broadcast === 0) {
+        // Enough leased here: the next send to end starts one of them and fills again. Rows nobody
         // nudged about (a retry come due, another instance's) are found by the poll.
         if (!this.othersDue || !this.broadcastDue) this.wakeIn(this.opts.pollMs ?? 1000);
         return;
       }
-      const want = otherWant + broadcastWant;
       const nudges = this.nudges;
       // The marks waiting go in the same commit as the claim (the committer joins them).
       this.marks.flush();
-      const { rows, pacedOut } = await this.leases.claim(otherWant, broadcastWant);
-      const othersClaimed = rows.filter((r) => r.broadcast_id === null).length;
-      // None waiting (all leased, here or by another instance): not looked for again until a
-      // nudge, a poll, or (other kinds) the next claim of broadcast rows.
-      if (otherWant > 0) {
-        this.othersDue = othersClaimed > 0 || this.nudges !== nudges;
-        // A full claim means more are waiting: take more per claim next time, up to the cap.
-        this.otherLookahead =
-          othersClaimed >= otherWant
-            ? Math.min(OTHER_LOOKAHEAD_MAX, Math.max(this.concurrency, this.otherLookahead * 2))
-            : this.concurrency;
-      }
-      if (broadcastWant > 0 && !pacedOut) this.broadcastDue = rows.length > othersClaimed || this.nudges !== nudges;
-      // Other kinds go ahead of every broadcast row already waiting here.
-      const firstBroadcast = this.ready.findIndex((r) => r.broadcast_id !== null);
-      const others = rows.filter((r) => r.broadcast_id === null);
-      this.ready.splice(firstBroadcast === -1 ? this.ready.length : firstBroadcast, 0, ...others);
-      this.ready.push(...rows.filter((r) => r.broadcast_id !== null));
+      const { rows, pacedOut } = await this.leases.claim(want.others, want.broadcast);
+      this.learnFromClaim(want, rows, pacedOut, nudges);
+      this.enqueue(rows);
       this.startReady();
       if (this.again) continue; // a nudge came during the claim: a confirmation may be waiting
-      if (rows.length < want) {
+      if (rows.length < want.others + want.broadcast) {
         // Nothing more is due now; broadcast rows held back by the pace are due at the next token.
         this.wakeIn(pacedOut ? this.msToNextToken() : (this.opts.pollMs ?? 1000));
         return;
@@ -222,14 +199,69 @@ export class OutboxWorker {
     }
   }
 
+  /**
+   * How many rows of each kind the next claim asks for. "Waiting here" below means leased by this
+   * worker and not yet started.
+   */
+  private wants(): Wants {
+    const broadcastWaiting = this.ready.filter((r) => r.broadcast_id !== null).length;
+    // Broadcast rows are claimed in batches, once no more of them wait here than the slots they
+    // may take. After a claim found none (the queue's end) they are not looked for again until a
+    // nudge or a poll: at a broadcast's end that would be an empty claim per email sent.
+    const broadcast =
+      !this.broadcastDue || broadcastWaiting > this.broadcastSlots
+        ? 0
+        : Math.max(0, this.broadcastSlots + this.broadcastLookahead - this.broadcastInFlight - broadcastWaiting);
+    // Other kinds: enough to fill the free slots, plus `otherLookahead` more. They are looked for
+    // while they keep coming, after a nudge or a poll, and with every claim of broadcast rows, but
+    // not at each broadcast email's end (an empty claim per email is what the batches save). Nor
+    // while more of them wait here than there are slots: they go first anyway (queue order), and
+    // under a backlog the next claim then takes a batch rather than one row per email sent.
+    const othersWaiting = this.ready.length - broadcastWaiting;
+    const room =
+      othersWaiting > this.concurrency
+        ? 0
+        : Math.max(0, this.concurrency - this.sending + this.otherLookahead - othersWaiting);
+    return { others: this.othersDue || broadcast > 0 ? room : 0, broadcast };
+  }
+
+  /**
+   * What a claim says about the queue. A kind that came back empty (all leased, here or by another
+   * instance) is not looked for again until a nudge, a poll, or (other kinds) the next claim of
+   * broadcast rows; one nudged about during the claim is. A claim of other kinds that came back
+   * full means a backlog: the next one leases further ahead, up to OTHER_LOOKAHEAD_MAX.
+   */
+  private learnFromClaim(want: Wants, rows: OutboxRow[], pacedOut: boolean, nudgesBefore: number): void {
+    const nudged = this.nudges !== nudgesBefore;
+    const othersClaimed = rows.filter((r) => r.broadcast_id === null).length;
+    if (want.others > 0) {
+      this.othersDue = othersClaimed > 0 || nudged;
+      this.otherLookahead =
+        othersClaimed >= want.others
+          ? Math.min(OTHER_LOOKAHEAD_MAX, Math.max(this.concurrency, this.otherLookahead * 2))
+          : this.concurrency;
+    }
+    // A claim the pace cut short says nothing about the queue's end.
+    if (want.broadcast > 0 && !pacedOut) this.broadcastDue = rows.length > othersClaimed || nudged;
+  }
+
+  /** Claimed rows wait for a slot: other kinds ahead of every broadcast row already waiting here. */
+  private enqueue(rows: OutboxRow[]): void {
+    const firstBroadcast = this.ready.findIndex((r) => r.broadcast_id !== null);
+    const others = rows.filter((r) => r.broadcast_id === null);
+    this.ready.splice(firstBroadcast === -1 ? this.ready.length : firstBroadcast, 0, ...others);
+    this.ready.push(...rows.filter((r) => r.broadcast_id !== null));
+  }
+
   /** Starts waiting rows in the free slots; a broadcast row only while the broadcast cap allows. */
   private startReady(): void {
     while (!this.stopped && this.sending < this.concurrency) {
       const i = this.ready.findIndex((r) => r.broadcast_id === null || this.broadcastInFlight < this.broadcastSlots);
       if (i === -1) return;
-      // Broadcast rows wait for the visitor pace; a confirmation only when confirmations are
-      // themselves the backlog (claims coming back full, as in a burst): a trickle of them still
-      // never waits behind a broadcast, whatever the broadcast does to the loop (0018, 0051).
+      // Broadcast rows wait for the visitor pace (which keeps room on the event loop for the
+      // visitors' requests); a confirmation waits too only when confirmations are themselves the
+      // backlog (claims coming back full, as in a burst of sign-ups): a trickle of them never waits
+      // behind a broadcast, whatever the broadcast does to the loop (decisions 0018 and 0051).
       const paced = this.ready[i]?.broadcast_id !== null || this.otherLookahead > this.concurrency;
       if (paced && this.opts.visitorPace) {
         if (this.paceTimer) return;
