@@ -14,11 +14,12 @@ import { ADDRESS_ALERT_FAILURES, type FailureCounters, type SignInCounters, type
 // the authenticator secret opened or refused in words. One place, so a guess is counted the same
 // wherever it is made.
 //
-// Every limit here is taken before the answer is checked, in one atomic step of its store (issue
-// 38: a check read before the awaits and a failure written after them let answers sent at once
-// all pass): `takeTry` reserves a try from the pair and the network, `takeCodeTry` one of the
-// operator's ten codes. A wrong answer keeps what it took; a right one gives it back (`right`,
-// `rightCode`), and so does an answer refused before it was checked (`giveBack`).
+// Every limit here is taken before the answer is checked, in one atomic step of its store: a
+// check read before the awaits and a failure written after them once let answers sent at once
+// all pass (decision 0063). `takeTry` reserves a try from the count for the address from this
+// network (the pair) and from the network's own, `takeCodeTry` one of the operator's ten codes.
+// A wrong answer keeps what it took; a right one gives it back (`right`, `giveCodeBack`), and so
+// does an answer refused before it was checked (`giveBack`).
 
 /** Minutes past 90 seconds, as a person says a wait. */
 const waitWords = (seconds: number): string =>
