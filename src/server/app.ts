@@ -117,7 +117,8 @@ export const timeouts = {
  *
  * Where new things go (docs/architecture.md, "Where a new thing goes", says it in full):
  * - a route: in its feature's plugin; an admin route is no new plugin but a `register…Routes(api)`
- *   call inside `consoleApi` in admin/admin-plugin.ts, under adminApiPaths, with `requireRole`;
+ *   call inside `consoleApi` in console/console-plugin.ts, under adminApiPaths, guarded by its
+ *   contract's role (src/shared/admin/contracts.ts);
  * - a kind of email: `app.outbox.registerKind(kind, composer)` in the feature that owns it, plus a
  *   migration if it needs columns;
  * - a background job: `app.jobs.add(...)` in the feature that owns it; started when the app is

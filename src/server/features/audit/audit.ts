@@ -44,7 +44,7 @@ export async function recordAudit(
 
 /**
  * Appends one entry for the request's signed-in operator (or "anonymous" before sign-in). For a
- * route behind requireRole: `await audit(request, { action: 'subscribers.exported', detail })`.
+ * signed-in console route: `await audit(request, { action: 'subscribers.exported', detail })`.
  */
 export function audit(request: FastifyRequest, record: AuditRecord): Promise<void> {
   const operator = request.operator;
