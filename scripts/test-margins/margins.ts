@@ -1,4 +1,4 @@
-// How close each test came to its own time limit, printed at the end of a run (issue 42). A test
+// How close each test came to its own time limit, printed at the end of a run. A test
 // that needs 60 % of its limit on a good day fails on a machine twice as slow, and then nothing
 // lands; this table shows the ten nearest their limits in every run, CI's included, so a margin
 // shrinking is seen before it fails. Both runners' reporters (vitest-reporter.ts,

@@ -1,6 +1,6 @@
 // What this locale is besides its words (src/shared/locales.ts's LocaleMeta).
 // The Brazilian Portuguese words are a draft written by the team, not yet read by a native
-// speaker. Set `reviewed: true` and name the reviewer once one has signed them off (issue 19).
+// speaker. Set `reviewed: true` and name the reviewer once one has signed them off.
 import type { LocaleMeta } from '../../../src/shared/locales.ts';
 
 export const meta: LocaleMeta = {

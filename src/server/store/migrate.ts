@@ -121,9 +121,9 @@ export async function migrateToLatest(
 /**
  * Runs a PostgreSQL migration again when it failed only because the catalogue moved under it.
  * Kysely's migrator introspects the tables of every schema on the server and asks
- * pg_get_serial_sequence of each column, so another schema, table or column dropped (our migration
- * 0024 drops a column and tables) between that read and the call fails the run with a message about someone
- * else's table, which for a column names no schema at all. A server then failed to start beside
+ * pg_get_serial_sequence of each column, so another schema, table or column dropped (our
+ * migration 0024 drops a column and tables) between that read and the call fails the run with a
+ * message about someone else's table, which for a column names no schema at all. A server then failed to start beside
  * another deployment's (or test run's) migration on the same server. Such a run changed nothing
  * (it is one transaction), so it is tried again, a little apart (random, so that two waiting
  * migrators drift apart). Never when our own schema is the one missing: that is a real failure,

@@ -9,7 +9,7 @@ const allowlistEntrySchema = z.object({
   /** From the server's own lookup at joining; never an IP address. */
   country: z.nullable(z.string()),
   /**
-   * Whether its holder linked an email (issue 20): 'linked' only once the email's owner pressed the
+   * Whether its holder linked an email: 'linked' only once the email's owner pressed the
    * button of the email sent for this wallet's link (migration 0024), 'pending' while such a link is
    * asked for and unexpired, 'none' otherwise. Never the address: opening the person is the
    * Subscribers view's job.

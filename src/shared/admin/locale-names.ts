@@ -1,6 +1,6 @@
 import { isLocale, localeEnglishNames, type Locale } from '../locales.ts';
 
-// Each locale's name in English, for the console (which stays English, issue 19): a language
+// Each locale's name in English, for the console (which stays in English): a language
 // select, a broadcast's versions, the Audience report. The names are the registry's
 // (src/shared/locales.ts), one line per locale; a locale's name in itself, for visitors, is in its
 // folder's meta.ts.

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-// The operators' console, Referrals screen (issue 33): who brings friends, which invites did not
+// The operators' console, Referrals screen: who brings friends, which invites did not
 // count and why, and the clusters a farm leaves. Shared by the console and the server's routes.
 // What an operator reads depends on their role, and the server decides it: a viewer gets counts
 // only (no address, masked or not, and no per-referrer row); a sender or owner gets the list.

@@ -11,7 +11,7 @@ import { ReferrerPanel } from './referrer-panel.tsx';
 const TOP_SHOWN = 20;
 
 /**
- * Invite links (issue 33): how many friends people bring, which invites did not count and why,
+ * Invite links: how many friends people bring, which invites did not count and why,
  * and the clusters a farm leaves. The server decides what this operator reads: a viewer's report
  * holds counts only; a sender's or owner's also the top referrers (masked) and the clusters, and
  * they may open one referrer (audited) or download the top N with addresses (fresh proof).

@@ -2,7 +2,7 @@ import { defaultLocale, locales, type Locale } from '../../../shared/locales.ts'
 import { localeInfo } from '../../../../content/messages/locale-info.ts';
 import { countedPagePaths } from '../../../shared/paths.ts';
 
-// Pages per locale in the visitor counts (issue 19; decision 0048). A locale's pages live below
+// Pages per locale in the visitor counts (decision 0048). A locale's pages live below
 // its URL segment (`/es/`, `/es/privacy`); English keeps the root. The beacon sends the path as
 // the browser shows it and stays as it is: the locale is read from the path here, at ingest for
 // the page counted and at report time for the visits per locale, so the daily roll-ups keep one

@@ -225,7 +225,7 @@ function footerLinks(
  * placeholder where the footer's links go (the unsubscribe link and the reader's invite page), and its MIME body is built once, at the first
  * recipient (mime-template.ts); each recipient's copy then differs only in its To, its link (in
  * both parts and in List-Unsubscribe) and the headers the outbox adds. The same email, for each,
- * as broadcastEmail writes it with their link (issue 32).
+ * as broadcastEmail writes it with their link.
  */
 export function broadcastEmails(
   opts: Omit<Parameters<typeof broadcastEmail>[0], 'to' | 'unsubscribeUrl' | 'invitePageUrl'>,

@@ -3,7 +3,7 @@ import * as base64 from 'nodemailer/lib/base64';
 import MimeNode from 'nodemailer/lib/mime-node';
 import * as qp from 'nodemailer/lib/qp';
 
-// A broadcast's MIME body, built once per version (issue 32): composing each email with
+// A broadcast's MIME body, built once per version: composing each email with
 // nodemailer's MailComposer was two thirds of the worker's busy time, and every recipient's copy
 // differs from the others' only in its headers and its unsubscribe link. The parts are nodemailer's
 // own (its MimeNode headers, its quoted-printable and base64 encoders, the same choice of encoding

@@ -25,7 +25,7 @@ export async function referrerOfCode(db: Kysely<Database>, code: unknown): Promi
 /**
  * Notes that `invitedId` signed up through `code`: once per person, and only by the sign-up that
  * created their row (`created`). A second submission of a pending address cannot attach a code to
- * someone else's sign-up and have their confirmation count for it (issue 38). A malformed or
+ * someone else's sign-up and have their confirmation count for it. A malformed or
  * unknown code, or one's own, is ignored: the sign-up is the same either way.
  */
 export async function attributeSignup(

@@ -20,8 +20,9 @@ export const referralsEnv = z.object({
   REFERRALS_PER_NETWORK_DAILY: perDay(3),
   // Confirmed invites that count for one referrer, ever, at one domain that is not a large public
   // mail provider (a company's, a school's, or a farm's catch-all); the rest are 'one_domain'.
-  // 5 is where the console has flagged a domain cluster since issue 33: a referrer with more
-  // friends than that at one private domain is rarer than a farm with a domain of its own.
+  // 5 is where the console has flagged a domain cluster from its first Referrals screen: a
+  // referrer with more friends than that at one private domain is rarer than a farm with a domain
+  // of its own.
   REFERRALS_PER_PRIVATE_DOMAIN: z.coerce
     .number({ error: 'must be a whole number of invites' })
     .int('must be a whole number of invites')

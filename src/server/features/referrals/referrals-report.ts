@@ -13,7 +13,7 @@ import { addDays } from '../../lib/days.ts';
 import type { Database, ReferralStatus } from '../../store/schema.ts';
 import { referralClusters } from './referral-clusters.ts';
 
-// The console's reading of invites (issue 33): counts by status, the top referrers, one referrer's
+// The console's reading of invites: counts by status, the top referrers, one referrer's
 // invites by day, the top N for a reward's CSV, and the Audience's sign-ups by invite. Every count
 // is computed from the attributions, so an erasure (which removes them) makes it fall.
 

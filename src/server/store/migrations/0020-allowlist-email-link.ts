@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 
-// An allowlist entry linked to a subscriber (issue 20; docs/decisions/0045-wallet-allowlist.md,
+// An allowlist entry linked to a subscriber (docs/decisions/0045-wallet-allowlist.md,
 // Consequences 2026-11-26). The allowlist side holds the subscriber's id, never an email address;
 // erasing the subscriber drops the link (ON DELETE SET NULL), removing the entry drops it with the
 // row. The link token is the join's proof carried forward: a keyed digest of a short-lived value

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 
-// A broadcast per locale (issue 19; docs/decisions/0048-broadcast-and-console-per-locale.md).
+// A broadcast per locale (docs/decisions/0048-broadcast-and-console-per-locale.md).
 // `subject` and `body` stay the English version, so every broadcast written before this is an
 // English one as it was; `translations` holds the other locales' versions as JSON
 // (`{"es":{"subject":…,"body":…}}`, read back through broadcast-schema.ts's schema), and

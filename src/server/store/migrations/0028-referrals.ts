@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
-// Invite links (issue 33, docs/decisions/0060-referral-invites.md). A confirmed person's code, and
+// Invite links (docs/decisions/0060-referral-invites.md). A confirmed person's code, and
 // who came through whose code with what became of it. No count is stored: counts are computed
 // from the attributions, so erasing a person (the cascades) makes them fall. Network keys are
 // keyed hashes of a client network (lib/client-network.ts), never an address.

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, SqliteAdapter, sql } from 'kysely';
 
-// Invites a farm cannot fake (issue 38, docs/decisions/0063):
+// Invites a farm cannot fake (docs/decisions/0063):
 // - each attribution gains `mailbox_key`, a keyed hash of the mailbox the invited address reaches
 //   (+tags, case and Gmail's dots taken off), so one mailbox counts once among all of a
 //   referrer's invitees without storing a second spelling of anyone's address;
