@@ -10,7 +10,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { walletMessages, walletPageWords, walletRefusals } from '../content/messages/en/allowlist.ts';
 import { walletLinkMessages } from '../content/messages/en/wallet-link.ts';
-import { shortAddress } from '../src/server/features/allowlist/short-address.ts';
+import { groupedAddress, shortAddress } from '../src/server/features/allowlist/short-address.ts';
 import { startAllowlistServer, type AllowlistServer } from './allowlist-server.ts';
 import { injectWallets } from './injected-wallet.ts';
 import { openBeforeLoader, waitForHydration, waitForIsland, watchConsole } from './support.ts';
@@ -134,7 +134,8 @@ test('after joining, the visitor may ask to be told by email; the link counts on
   // Asked, not linked: the email's owner has not pressed anything yet.
   expect((await entry())?.subscriber_id).toBeNull();
 
-  // The email for this link names the wallet; its page and button work without JavaScript.
+  // The email for this link names the wallet; its page and button work without JavaScript. Where
+  // the person decides, the page shows the whole address, not the short form a look-alike matches.
   await server.sendMail();
   const walletLink = await walletLinkIn(server.outboxDir, 'ada@example.com');
   expect(walletLink.subject).toContain(shortAddress(address));
@@ -142,14 +143,14 @@ test('after joining, the visitor may ask to be told by email; the link counts on
   try {
     const mailPage = await noScript.newPage();
     await mailPage.goto(walletLink.url);
-    const words = walletLinkMessages.page.pending({ wallet: shortAddress(address) });
+    const words = walletLinkMessages.page.pending;
     await expect(mailPage.getByRole('heading', { level: 1 })).toHaveText(words.title);
     await expect(mailPage.getByText(words.message)).toBeVisible();
+    await expect(mailPage.locator('.wallet-address')).toHaveText(groupedAddress(address));
     expect((await entry())?.subscriber_id).toBeNull();
     await mailPage.getByRole('button', { name: words.button }).click();
-    await expect(mailPage.getByRole('heading', { level: 1 })).toHaveText(
-      walletLinkMessages.page.linked({ wallet: shortAddress(address) }).title,
-    );
+    await expect(mailPage.getByRole('heading', { level: 1 })).toHaveText(walletLinkMessages.page.linked.title);
+    await expect(mailPage.locator('.wallet-address')).toHaveText(groupedAddress(address));
   } finally {
     await noScript.close();
   }
