@@ -3,9 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
 import { locales, type Locale } from '../../../shared/locales.ts';
-import { apiError, apiErrorSchema, messageReplySchema } from '../../../shared/api-error.ts';
+import { apiErrorSchema, messageReplySchema } from '../../../shared/api-error.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
+import { notFound } from '../../lib/not-found.ts';
 import { confirmFormSchema, confirmQuerySchema, unsubscribeQuerySchema } from '../../../shared/signup-schema.ts';
 import type { Notice } from '../../../shared/site-pages.ts';
 import {
@@ -154,7 +155,7 @@ async function registerIn(app: FastifyInstance, locale: Locale): Promise<void> {
         const id = signedId(request.query);
         if (!id) {
           if (wantsPage(request)) return notice(reply, 404, words.brokenLink);
-          return reply.code(404).send(apiError('not_found', words.oneClickInvalid));
+          return notFound(reply, words.oneClickInvalid);
         }
         await unsubscribeSubscriber(app.store.db, id, app.clock());
         if (wantsPage(request)) return notice(reply, 200, words.unsubscribed);
