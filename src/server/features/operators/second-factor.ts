@@ -31,8 +31,8 @@ import { browserSummary } from './user-agent.ts';
 // The second step of signing in: an authenticator code, a passkey or a recovery code, after the
 // right password. The order is what makes it safe against answers sent at once: every limit is
 // taken first, each in one atomic step of its store (takeEveryLimit), then the answer is checked
-// (checkAnswer), then a wrong answer keeps what it took (refuseWrong) and a right one gives it
-// back and opens the session (openSession). Checking the answer before taking a limit would let
+// (checkCode, checkPasskey), then a wrong answer keeps what it took (refuseWrong) and a right one
+// gives it back and opens the session (openSession). Checking the answer before taking a limit would let
 // a burst of guesses all be checked against the same count (decision 0063).
 
 export type SecondFactorDeps = { api: FastifyInstance; gate: SignInGate; relyingParty: RelyingParty | null };
