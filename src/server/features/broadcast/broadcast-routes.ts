@@ -1,10 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { apiError } from '../../../shared/api-error.ts';
-import { type BroadcastApprovals, type BroadcastDraft, versionFor } from '../../../shared/admin/broadcast-schema.ts';
+import {
+  type Broadcast,
+  type BroadcastApprovals,
+  type BroadcastDraft,
+  versionFor,
+} from '../../../shared/admin/broadcast-schema.ts';
 import { localeEnglishNames } from '../../../shared/admin/locale-names.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { unsubscribeUrl } from '../signups/index.ts';
-import type { BroadcastsTable } from '../../store/schema.ts';
+import type { BroadcastsTable, Database } from '../../store/schema.ts';
 import { audit } from '../audit/index.ts';
 import { broadcastRefusal, type BroadcastPolicy } from './broadcast-guard.ts';
 import { versionsRefusal } from './broadcast-versions.ts';
@@ -63,16 +69,16 @@ export function registerBroadcastRoutes(api: FastifyInstance, opts: BroadcastRou
 interface BroadcastKit {
   api: FastifyInstance;
   opts: BroadcastRouteOptions;
-  db: () => FastifyInstance['store']['db'];
+  db: () => Kysely<Database>;
   /** The guard's refusal of a draft, or null. */
   refusalOf: (d: BroadcastDraft) => string | null;
   /** A stored broadcast as the console reads it. */
-  reply: (b: BroadcastsTable) => ReturnType<typeof toBroadcast> | Promise<ReturnType<typeof toBroadcast>>;
+  reply: (b: BroadcastsTable) => Promise<Broadcast>;
   actorOf: (request: FastifyRequest) => { email: string; via: 'console' };
   /** 404: there is no such broadcast. */
   missing: (res: FastifyReply) => FastifyReply;
   /** The broadcast as it now stands, or 404. */
-  current: (res: FastifyReply, id: string) => Promise<ReturnType<typeof toBroadcast> | FastifyReply>;
+  current: (res: FastifyReply, id: string) => Promise<Broadcast | FastifyReply>;
   /** 422 with the guard's refusal. */
   refuse: (res: FastifyReply, refusal: string) => FastifyReply;
   conflict: (res: FastifyReply, message: string) => FastifyReply;
