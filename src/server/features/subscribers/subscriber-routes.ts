@@ -130,7 +130,7 @@ export function registerSubscriberRoutes(
     return data;
   });
 
-  registerContract(api, subscriberEraseContract, {}, async (request, reply) => {
+  registerContract(api, subscriberEraseContract, async (request, reply) => {
     const { id } = request.params;
     const person = await subscriberDetail(db(), id, api.clock());
     if (!person) return notFound(reply);
