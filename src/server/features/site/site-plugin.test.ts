@@ -5,6 +5,7 @@ import { defaultLocale, locales } from '../../../shared/locales.ts';
 import { localeInfo } from '../../../../content/messages/locale-info.ts';
 import { siteContent } from '../../../../content/site-content.ts';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
+import { contentIn } from '../../../shared/content-schema.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { buildTestApp, realSiteBuild, type TestApp } from '../../test/built-app.ts';
@@ -189,8 +190,12 @@ describe('assets and site files', () => {
       expect(res.rawPayload.readUInt32BE(20)).toBe(630);
       cards.push(res.rawPayload.toString('base64'));
     }
-    // Each its own picture (its language's words), not one copied.
-    expect(new Set(cards).size).toBe(1 + drawn.length);
+    // Each its own picture, drawn from its language's words: as many pictures as sets of words (a
+    // draft copied from another locale, still in its words, draws the same picture).
+    const wordsOn = (l: (typeof locales)[number]) =>
+      JSON.stringify([messagesFor(l).pageChrome.comingSoon, contentIn(siteContent, l).heroTagline]);
+    expect(new Set(cards).size).toBe(new Set([defaultLocale, ...drawn].map(wordsOn)).size);
+    expect(cards.length).toBe(1 + drawn.length);
   });
 
   it('serves robots.txt, sitemap.xml and the web manifest from PUBLIC_URL and the content', async () => {
