@@ -175,7 +175,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(clockPlugin, { clock: deps.clock ?? (() => new Date()) });
   await app.register(storePlugin, { store: deps.store });
   await app.register(keysPlugin, { appSecret: env.APP_SECRET, secrets: deps.secrets ?? secretBoxFromEnv(env) });
-  await app.register(redisPlugin, { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
+  await app.register(redisPlugin, {
+    url: env.REDIS_URL,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+  });
   await app.register(securityHeadersPlugin, { headersFor });
   await app.register(pagesPlugin, { build, content, publicUrl: env.PUBLIC_URL });
   await app.register(httpContractPlugin);

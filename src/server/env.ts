@@ -67,6 +67,15 @@ const coreEnv = z.object({
     .trim()
     .regex(/^rediss?:\/\/.+/, 'must be redis://[user:pass@]host:6379[/db] or rediss://… (TLS)')
     .optional(),
+  // How long a request waits for Redis before it counts on this instance alone. Short, so a slow
+  // Redis never stalls a visitor; a count whose answer comes later than this is kept in Redis
+  // but not seen by the request, which then errs on the strict side.
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(10, 'must be at least 10 ms')
+    .max(60_000, 'must be at most 60000 ms (a minute)')
+    .default(200),
   // Every key this app writes starts with it, so two deployments (or test runs) can share a server.
   REDIS_KEY_PREFIX: z
     .string()

@@ -10,7 +10,7 @@ import { insertConfirmedSubscribers, insertSubscriber } from '../test/fixtures.t
 import { type ServerHandle, startBuiltServer } from '../test/processes.ts';
 import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../test/test-redis.ts';
 import { openTestStore, serverDatabaseUrl, type TestStore } from '../test/test-store.ts';
-import { BURST, expectTally, raceName, raceTargets } from '../test/race-kit.ts';
+import { BURST, expectTally, raceName, raceServerEnv, raceTargets } from '../test/race-kit.ts';
 import { WireBrowser } from '../test/wire-browser.ts';
 
 // Every limit the product promises, raced (docs/decisions/0063): a burst of real HTTP requests,
@@ -64,10 +64,7 @@ for (const target of raceTargets) {
         VISIT_RATE_LIMIT: String(VISIT_LIMIT),
         PERSONAL_DATA_DAILY_ALLOWANCE: String(ALLOWANCE),
         BROADCAST_APPROVALS: '2',
-        // The overload guard off: on a busy two-core machine a fresh server's event loop lags past
-        // its threshold and a burst is shed with 503 "very busy", which is not the limit under test.
-        OVERLOAD_HEAP_MB: '0',
-        OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+        ...raceServerEnv,
         SENDGRID_WEBHOOK_PUBLIC_KEY: sendgrid.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
         ...(target.instances > 1 && testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: redisPrefix } : {}),
       };

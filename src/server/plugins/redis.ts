@@ -9,7 +9,7 @@ import { type RunOptions, SharedOrLocal, type SharedStore } from '../lib/shared-
  * budget) lives in Redis when REDIS_URL is set. Each feature keeps its in-memory implementation
  * and asks `orLocal` for the shared answer (a count kept in both places follows spendBoth and
  * writeBoth in lib/shared-or-local.ts): a Redis that is down or slow costs a request at most
- * COMMAND_TIMEOUT_MS once, then limits count per instance until Redis answers again
+ * REDIS_COMMAND_TIMEOUT_MS (200 ms) once, then limits count per instance until Redis answers again
  * (docs/decisions/0017-shared-limits-redis.md).
  */
 export interface SharedRedis extends SharedStore {
@@ -46,14 +46,14 @@ export function isUnreadableReply(error: unknown): boolean {
   );
 }
 
-/** A request waits at most this long for Redis before it is answered from this instance's counts. */
-export const COMMAND_TIMEOUT_MS = 200;
 /** At start, and for each reconnection attempt, how long to wait for Redis to accept the connection. */
 const CONNECT_TIMEOUT_MS = 1000;
 
 export interface RedisOptions {
   url: string | undefined;
   keyPrefix: string;
+  /** A request waits at most this long for Redis before it is answered from this instance's counts. */
+  commandTimeoutMs: number;
 }
 
 export const redisPlugin = fp(
@@ -65,7 +65,7 @@ export const redisPlugin = fp(
     const client = new Redis(opts.url, {
       keyPrefix: opts.keyPrefix,
       connectTimeout: CONNECT_TIMEOUT_MS,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: opts.commandTimeoutMs,
       // A command while disconnected fails at once (and the caller counts locally) instead of
       // waiting in a queue; one that went unanswered is not sent again after a reconnection,
       // where it would count a request twice.

@@ -43,9 +43,11 @@ export async function closedPort(): Promise<number> {
 export async function openSharedRedis(
   url: string,
   prefix: string,
+  /** The production default (REDIS_COMMAND_TIMEOUT_MS): the outage tests count on it. */
+  commandTimeoutMs = 200,
 ): Promise<{ redis: SharedRedis; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
-  await app.register(redisPlugin, { url, keyPrefix: prefix });
+  await app.register(redisPlugin, { url, keyPrefix: prefix, commandTimeoutMs });
   await app.ready();
   const redis = app.redis;
   if (!redis) throw new Error('The Redis plugin decorated nothing.');

@@ -8,7 +8,7 @@ import { insertSubscriber } from '../../test/fixtures.ts';
 import { testAccount, type TestAccount } from '../../test/test-account.ts';
 import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../../test/test-redis.ts';
 import { openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
-import { BURST, expectTally, raceName, raceTargets } from '../../test/race-kit.ts';
+import { BURST, expectTally, raceName, raceServerEnv, raceTargets } from '../../test/race-kit.ts';
 import { WireBrowser } from '../../test/wire-browser.ts';
 import { hashToken } from '../signups/index.ts';
 
@@ -37,6 +37,7 @@ for (const target of raceTargets) {
     beforeAll(async () => {
       store = await openTestStore(target.dialect);
       const env = {
+        ...raceServerEnv,
         ALLOWLIST_RATE_LIMIT: '1000',
         ...(target.instances > 1 && testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: redisPrefix } : {}),
       };

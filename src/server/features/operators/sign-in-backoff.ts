@@ -101,7 +101,12 @@ interface Entry {
 /** The one rule both stores apply to what they hold. */
 function untilFor(entry: Entry | undefined, now: number, policy: BackoffPolicy): number | null {
   if (!entry || now - entry.lastFailureAt > policy.forgetAfterMs) return null;
-  const until = entry.lastFailureAt + policy.blockAfter(entry.failures);
+  // A count with free tries left blocks nothing, whatever the clocks say: requests at once read
+  // "now" a moment apart, and one that read it before another's failure was recorded would
+  // otherwise see that failure in its future and be refused while tries are left.
+  const wait = policy.blockAfter(entry.failures);
+  if (wait === 0) return null;
+  const until = entry.lastFailureAt + wait;
   return until > now ? until : null;
 }
 
@@ -176,8 +181,9 @@ if h[1] or h[2] then
   if now - l > tonumber(ARGV[2]) then
     redis.call('DEL', KEYS[1])
   else
-    local until_ = l + tonumber(ARGV[3 + math.min(n, #ARGV - 3)])
-    if until_ > now then return {0, until_} end
+    local wait = tonumber(ARGV[3 + math.min(n, #ARGV - 3)])
+    -- Free tries left: never blocked, even when another instance's "now" ran ahead of ours.
+    if wait > 0 and l + wait > now then return {0, l + wait} end
     last = h[2]
   end
 end
@@ -273,6 +279,11 @@ export function sharedOrLocalFailureCounters(
       }),
     take: async (key, now) => {
       const mine = await local.take(key, now);
+      // Refused here, refused by every instance together too (the shared count holds this
+      // instance's and more), so the shared count is not asked. Asking it anyway would take a try
+      // there that is then given back after the fact: meanwhile it refuses others, and a burst
+      // across instances would let fewer through than the limit.
+      if (!('taken' in mine)) return mine;
       const theirs = await redis.orLocal<Take | 'out' | 'unreadable'>(
         () => shared.take(key, now),
         () => 'out',
@@ -281,8 +292,8 @@ export function sharedOrLocalFailureCounters(
       if (theirs === 'out') return mine;
       if ('taken' in mine && typeof theirs === 'object' && 'taken' in theirs)
         return { taken: { ...mine.taken, sharedFailures: theirs.taken.failures } };
-      // Refused by either (or a shared count it cannot read): the other's try is given back.
-      if ('taken' in mine) await local.giveBack(key, mine.taken);
+      // Refused by the shared count (or one it cannot read): this instance's try is given back.
+      await local.giveBack(key, mine.taken);
       if (typeof theirs === 'object' && 'taken' in theirs) await shared.giveBack(key, theirs.taken);
       const until = (t: Take | 'unreadable') =>
         t === 'unreadable' ? now + FIRST_BLOCK_MS : 'until' in t ? t.until : 0;

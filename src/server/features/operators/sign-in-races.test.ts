@@ -19,6 +19,7 @@ import {
 import type { Database } from '../../store/schema.ts';
 import { OPERATOR_WRONG_CODES } from './code-tries.ts';
 import { createChallenge, PENDING_COOKIE } from './sessions.ts';
+import { raceServerEnv } from '../../test/race-kit.ts';
 
 // Issue 38, as it was found: real concurrent HTTP against the production build (dist/), answers
 // sent at once over sockets of their own, each from its own loopback address (one client network
@@ -33,7 +34,6 @@ const BUILT_SERVER_MS = 120_000;
  * The overload guard off, as in the test apps (built-app.ts): hundreds of answers at once on a busy
  * machine lag the event loop past its limit, and its 503s would hide what the limits did.
  */
-const NO_OVERLOAD_GUARD = { OVERLOAD_HEAP_MB: '0', OVERLOAD_EVENT_LOOP_DELAY_MS: '0' };
 /** Hundreds of connections at once on a busy two-core machine. */
 const RACE_MS = 90_000;
 
@@ -198,7 +198,7 @@ describe.each(dialectCases)('sign-in limits under a burst, one built instance ($
     if (skip) return;
     store = await openTestStore(dialect);
     server = await startBuiltServer({
-      ...NO_OVERLOAD_GUARD,
+      ...raceServerEnv,
       DATABASE_URL: serverDatabaseUrl(store),
       OUTBOX_DIR: outbox,
     });
@@ -228,7 +228,7 @@ describe.skipIf(twoSkip)(
     beforeAll(async () => {
       store = await openTestStore('postgres');
       const env = {
-        ...NO_OVERLOAD_GUARD,
+        ...raceServerEnv,
         DATABASE_URL: serverDatabaseUrl(store),
         REDIS_URL: testRedisUrl ?? '',
         REDIS_KEY_PREFIX: prefix,

@@ -5,7 +5,7 @@ import { localePath } from '../../../shared/locale-paths.ts';
 import { apiPaths, pagePaths } from '../../../shared/paths.ts';
 import type { ReferralStatus } from '../../store/schema.ts';
 import { type ServerHandle, startBuiltServer } from '../../test/processes.ts';
-import { raceTargets } from '../../test/race-kit.ts';
+import { raceServerEnv, raceTargets } from '../../test/race-kit.ts';
 import { inviteCodeIn } from '../../test/referral-kit.ts';
 import { deleteRedisKeys, testRedisPrefix, testRedisUrl } from '../../test/test-redis.ts';
 import { openTestStore, serverDatabaseUrl, type TestStore } from '../../test/test-store.ts';
@@ -44,6 +44,7 @@ for (const target of raceTargets) {
       beforeAll(async () => {
         store = await openTestStore(target.dialect);
         const env = {
+          ...raceServerEnv,
           DATABASE_URL: serverDatabaseUrl(store),
           TRUST_PROXY: 'true',
           SIGNUP_MIN_FILL_SECONDS: '0',
