@@ -18,6 +18,7 @@ import { removeEntry } from './allowlist-store.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
+import { notFound } from '../../lib/not-found.ts';
 import type { AllowlistSnapshotsTable, Database } from '../../store/schema.ts';
 import { audit, recordAudit } from '../audit/index.ts';
 import { operatorOf } from '../operators/index.ts';
@@ -100,7 +101,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
         await recordAudit(trx, api.clock(), actor(request), { action: 'allowlist.entry-removed', subject: address });
         return true;
       });
-    if (!removed) return reply.code(404).send(apiError('not_found', `${address} is not on the allowlist.`));
+    if (!removed) return notFound(reply, `${address} is not on the allowlist.`);
     return { message: `Removed ${address} from the allowlist. A snapshot frozen before keeps it.` };
   });
 

@@ -36,8 +36,9 @@ import {
   testBroadcastContract,
 } from '../../../shared/admin/contracts.ts';
 import { registerContract, type ContractRequest } from '../../lib/register-contract.ts';
+import { notFound } from '../../lib/not-found.ts';
 
-const notFound = 'There is no such broadcast.';
+const noSuchBroadcast = 'There is no such broadcast.';
 const noVersion = (locale: keyof typeof localeEnglishNames) =>
   `This broadcast has no ${localeEnglishNames[locale]} version, and English is not set to go to the locales without one.`;
 
@@ -94,7 +95,7 @@ function broadcastKit(api: FastifyInstance, opts: BroadcastRouteOptions): Broadc
     const { state, progress } = await progressOf(db(), b, opts.ratePerSec);
     return toBroadcast(b, state, progress, state === 'draft' ? refusalOf(draftOf(b)) : null, opts.approvals);
   };
-  const missing = (res: FastifyReply) => res.code(404).send(apiError('not_found', notFound));
+  const missing = (res: FastifyReply) => notFound(res, noSuchBroadcast);
   return {
     api,
     opts,

@@ -6,10 +6,10 @@ import {
   suppressionsCsvContract,
 } from '../../../shared/admin/contracts.ts';
 import type { SuppressionEntry, SuppressionList, SuppressionListQuery } from '../../../shared/admin/suppressions.ts';
-import { apiError } from '../../../shared/api-error.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
+import { notFound } from '../../lib/not-found.ts';
 import type { Database, SuppressionsTable } from '../../store/schema.ts';
 import { audit } from '../audit/index.ts';
 
@@ -105,11 +105,7 @@ export function registerMailConsoleRoutes(api: FastifyInstance): void {
       .returning('reason')
       .executeTakeFirst();
     if (!lifted)
-      return reply
-        .code(404)
-        .send(
-          apiError('not_found', 'There is no standing suppression with this id (it may have been lifted already).'),
-        );
+      return notFound(reply, 'There is no standing suppression with this id (it may have been lifted already).');
     await audit(request, { action: 'suppression.lifted', subject: request.params.id, detail: lifted.reason });
     return { message: 'Lifted: this address may be mailed again.' };
   });

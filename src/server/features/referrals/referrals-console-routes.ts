@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError } from '../../../shared/api-error.ts';
 import { referralsContract, referrerDetailsContract, referrersCsvContract } from '../../../shared/admin/contracts.ts';
 import type { ReferralLimits } from '../../../shared/admin/referrals.ts';
 import { roleAllows } from '../../../shared/admin/roles.ts';
 import { INVITE_IPV6_PREFIX } from '../../lib/client-network.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { registerContract } from '../../lib/register-contract.ts';
+import { notFound } from '../../lib/not-found.ts';
 import { audit } from '../audit/index.ts';
 import { askForFreshProof, hasFreshProof, operatorOf } from '../operators/index.ts';
 import { countPersonalReads, readsNote } from '../audit/index.ts';
@@ -43,7 +43,7 @@ export function registerReferralConsoleRoutes(api: FastifyInstance, opts: { dail
     const { id } = request.params;
     const referrer = await referrerDetail(db(), id);
     if (!referrer) {
-      return reply.code(404).send(apiError('not_found', 'There is no such referrer (they may have been erased).'));
+      return notFound(reply, 'There is no such referrer (they may have been erased).');
     }
     const counted = await reads(request, 1, hasFreshProof(request));
     if (!counted) return askForFreshProof(reply);

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SiteContent } from '../../../shared/content-schema.ts';
-import { apiError } from '../../../shared/api-error.ts';
 import { isApiPath } from '../../../shared/paths.ts';
+import { notFound } from '../../lib/not-found.ts';
 import { errorWords } from '../../plugins/http-contract.ts';
 import { pageLocale } from '../../plugins/request-locale.ts';
 import { sendMemoryFile } from './memory-file.ts';
@@ -24,7 +24,7 @@ function sendNotFound(request: FastifyRequest, reply: FastifyReply, files: SiteF
   // In the language of the address it was asked at (`/es/…` is Spanish).
   if (wantsHtml(request))
     return sendMemoryFile(request, reply, files.in(pageLocale(request)).pages['not-found'], { status: 404 });
-  return reply.code(404).send(apiError('not_found', errorWords({}, 404)));
+  return notFound(reply, errorWords({}, 404));
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   subscribersCsvContract,
 } from '../../../shared/admin/contracts.ts';
 import { registerContract } from '../../lib/register-contract.ts';
+import { notFound } from '../../lib/not-found.ts';
 import { fileStamp } from '../../lib/csv.ts';
 
 const goneMessage = 'There is no such subscriber (they may have been erased).';
@@ -34,7 +35,7 @@ const erasedMessage = (files: number): string =>
     'Restoring any backup with npm run db:restore erases them again: the erasure ledger keeps a keyed hash of the address (never the address).',
   ].join(' ');
 
-const notFound = (reply: FastifyReply) => reply.code(404).send(apiError('not_found', goneMessage));
+const gone = (reply: FastifyReply) => notFound(reply, goneMessage);
 
 /**
  * The Subscribers screen's endpoints, over the sign-up feature's console queries (decision 0014).
@@ -87,7 +88,7 @@ export function registerSubscriberRoutes(
   registerContract(api, subscriberDetailsContract, async (request, reply) => {
     const { id } = request.params;
     const person = await subscriberDetail(db(), id, api.clock());
-    if (!person) return notFound(reply);
+    if (!person) return gone(reply);
     const reads = await meter(request, reply, 1);
     if (!reads) return reply;
     await audit(request, { action: 'subscriber.viewed', subject: id, detail: readsNote(reads, allowance) });
@@ -102,7 +103,7 @@ export function registerSubscriberRoutes(
     const result = await resendConfirmation(db(), id, api.clock(), {
       suppressionOf: (trx, address) => standingSuppression(trx, api.suppressions, address),
     });
-    if (result.outcome === 'unknown') return notFound(reply);
+    if (result.outcome === 'unknown') return gone(reply);
     if (result.outcome !== 'queued') {
       // Nothing happened (cool-down, not pending, or suppressed): 409 with the reason and, for a
       // cool-down, when to retry.
@@ -118,7 +119,7 @@ export function registerSubscriberRoutes(
     const { id } = request.params;
     const now = api.clock();
     const data = await subscriberDataExport(db(), id, now);
-    if (!data) return notFound(reply);
+    if (!data) return gone(reply);
     const reads = await meter(request, reply, 1);
     if (!reads) return reply;
     await audit(request, {
@@ -133,7 +134,7 @@ export function registerSubscriberRoutes(
   registerContract(api, subscriberEraseContract, async (request, reply) => {
     const { id } = request.params;
     const person = await subscriberDetail(db(), id, api.clock());
-    if (!person) return notFound(reply);
+    if (!person) return gone(reply);
     if (request.body.confirmEmail.toLowerCase() !== person.email.trim().toLowerCase()) {
       return reply.code(400).send(
         apiError('invalid_fields', 'Nothing was erased.', {
@@ -143,7 +144,7 @@ export function registerSubscriberRoutes(
     }
     const now = api.clock();
     const erased = await eraseSubscriber(db(), id, (emailKey) => ledgerEntryFor(api.keys.secrets, emailKey, now));
-    if (erased.outcome === 'unknown') return notFound(reply);
+    if (erased.outcome === 'unknown') return gone(reply);
     // Outside the database too, before saying it is done: a restore of an older backup re-applies it.
     appendToLedgerFile(opts.erasureLedger, [erased.entry]);
     const files = (await api.mailer.forget?.(person.email)) ?? 0;
