@@ -11,6 +11,9 @@ test('signs in with password and authenticator code; the session is an HttpOnly 
   page,
   context,
 }) => {
+  // A sign-in journey with its checks of cookies and storage: about 8 s on a quiet machine.
+  // Twice that, on a slower machine, stays within half of 60 s.
+  test.setTimeout(60_000);
   const op = await newOperator('totp');
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();

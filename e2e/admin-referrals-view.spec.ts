@@ -85,6 +85,9 @@ async function openReferrals(page: Page) {
 test('a sender sees a referrer masked with counts and the refusals by reason, and opening them is audited; a viewer sees counts only', async ({
   page,
 }) => {
+  // Two operators sign in and read the view in turn: about 11 s on a quiet machine.
+  // Twice that, on a slower machine, stays within half of 60 s.
+  test.setTimeout(60_000);
   const tag = randomBytes(4).toString('hex');
   const referrer = await seedReferrer(tag);
   const masked = `r•••@ref-${tag}.example`;

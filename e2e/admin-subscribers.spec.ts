@@ -31,6 +31,9 @@ async function openOnlyRow(page: Page, masked: RegExp) {
 test('searches, filters and pages a masked list, shows a person on purpose; a hostile name stays text; resends a confirmation', async ({
   page,
 }) => {
+  // Search, filters, paging, a record and a resend, each a round trip: about 8 s on a quiet machine.
+  // Twice that, on a slower machine, stays within half of 60 s.
+  test.setTimeout(60_000);
   const tag = uniqueTag('find');
   await seedSubscribers([
     { name: 'Ada Lovelace', email: `ada.${tag}@example.com`, status: 'confirmed' },

@@ -29,6 +29,10 @@ const short = (address: string) => `${address.slice(0, 5)}…${address.slice(-4)
 test('two wallets announce; the visitor picks one, the chain is switched, the message signed, the list joined and left', async ({
   page,
 }) => {
+  // A server of its own, two page loads, two signatures and an accessibility scan: about 15 s on a
+  // quiet machine.
+  // Twice that, on a slower machine, stays within half of 60 s.
+  test.setTimeout(60_000);
   const log = watchConsole(page);
   server = await startAllowlistServer('allowlist', 1);
   // Alpha announces twice (at load and when asked): listed once.

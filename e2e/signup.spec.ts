@@ -101,6 +101,9 @@ test('schema messages this file relies on are in words', () => {
 
 test.describe('with JavaScript', () => {
   test('sends JSON without a reload, then the email confirms and unsubscribes', async ({ page, context, baseURL }) => {
+    // A sign-up, its email, the confirmation and the unsubscribe: about 12 s on a quiet machine.
+    // Twice that, on a slower machine, stays within half of 60 s.
+    test.setTimeout(60_000);
     const origin = new URL(baseURL ?? '').origin;
     const email = uniqueEmail('js');
     const requests = watchSignupRequests(page);
@@ -170,6 +173,9 @@ test.describe('with JavaScript', () => {
     page,
     request,
   }) => {
+    // A sign-up and a scanner's GET and HEAD on each link before the press: about 10 s on a quiet machine.
+    // Twice that, on a slower machine, stays within half of 60 s.
+    test.setTimeout(60_000);
     const email = uniqueEmail('scanner');
     await page.goto('/');
     await waitForHydration(page);
@@ -312,6 +318,9 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('a plain post asks for one more press, then signs up; the email arrives', async ({ page }) => {
+    // Two plain posts, each a whole page, then the email: about 10 s on a quiet machine.
+    // Twice that, on a slower machine, stays within half of 60 s.
+    test.setTimeout(60_000);
     const email = uniqueEmail('nojs');
     const values = { name: 'Grace Hopper', email, comment: 'No scripts, please.' };
     await page.goto('/');

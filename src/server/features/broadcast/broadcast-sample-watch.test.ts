@@ -43,29 +43,36 @@ for (const { dialect, skip, label } of dialectCases) {
     const state = (id: string) =>
       t.db.db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-    it('complaints heard before the sample pause the broadcast once the sample is sent, with no further event', async () => {
-      const { id, rows } = await sending();
-      await send(id, rows, 0, 50);
-      // Two complaints among the first 50: 4 %, but no verdict below 200 sent.
-      await complaint(rows[3], 'arf-1');
-      await complaint(rows[7], 'arf-2');
-      await send(id, rows, 50, 199);
-      expect((await state(id)).status).toBe('sending');
-      await send(id, rows, 199, 200);
-      // Or, had the 200th read been coalesced into a later one, at most a row or two later.
-      await expect.poll(async () => (await state(id)).status).toBe('paused');
-      const paused = await state(id);
-      expect(paused.paused_by).toBe('automatic');
-      expect(paused.paused_reason).toMatch(/^Complaints reached 1 % \(2 of 20[0-9] sent\), above the 0\.1 % limit\.$/);
-      const audited = await t.db.db
-        .selectFrom('audit_log')
-        .select('actor')
-        .where('subject', '=', id)
-        .where('action', '=', 'broadcast.auto-paused')
-        .execute();
-      expect(audited).toEqual([{ actor: null }]);
-      expect(errors).toEqual([]);
-    });
+    // A sample sent through a real outbox and SMTP sink: about 6 s on PostgreSQL here.
+    it(
+      'complaints heard before the sample pause the broadcast once the sample is sent, with no further event',
+      { timeout: 40_000 },
+      async () => {
+        const { id, rows } = await sending();
+        await send(id, rows, 0, 50);
+        // Two complaints among the first 50: 4 %, but no verdict below 200 sent.
+        await complaint(rows[3], 'arf-1');
+        await complaint(rows[7], 'arf-2');
+        await send(id, rows, 50, 199);
+        expect((await state(id)).status).toBe('sending');
+        await send(id, rows, 199, 200);
+        // Or, had the 200th read been coalesced into a later one, at most a row or two later.
+        await expect.poll(async () => (await state(id)).status).toBe('paused');
+        const paused = await state(id);
+        expect(paused.paused_by).toBe('automatic');
+        expect(paused.paused_reason).toMatch(
+          /^Complaints reached 1 % \(2 of 20[0-9] sent\), above the 0\.1 % limit\.$/,
+        );
+        const audited = await t.db.db
+          .selectFrom('audit_log')
+          .select('actor')
+          .where('subject', '=', id)
+          .where('action', '=', 'broadcast.auto-paused')
+          .execute();
+        expect(audited).toEqual([{ actor: null }]);
+        expect(errors).toEqual([]);
+      },
+    );
 
     it('reads a broadcast only until its sample is judged; one within the limits is left sending and read no more', async () => {
       const { id, rows } = await sending();

@@ -163,46 +163,51 @@ for (const { dialect, skip, label } of dialectCases) {
     });
     afterEach(() => store.destroy());
 
-    it('reads DSNs and feedback reports, suppresses whom they name, and marks each message seen', async () => {
-      const dead = await sent('dead@example.com');
-      const full = await sent('full@example.com');
-      const late = await sent('late@example.com');
-      const angry = await sent('angry@example.com');
-      const fine = await sent('fine@example.com');
-      await deliver(dsn(dead.envelope, 'dead@example.com', 'failed', '5.1.1'));
-      await deliver(dsn(full.envelope, 'full@example.com', 'failed', '4.2.2'));
-      await deliver(dsn(late.envelope, 'late@example.com', 'delayed', '4.4.7'));
-      await deliver(arf(angry.envelope));
-      await deliver(autoReply(fine.envelope));
-      // A bounce for an email we never sent: a forged signature.
-      await deliver(dsn(`bounces+${'0'.repeat(48)}@${DOMAIN}`, 'fine@example.com', 'failed', '5.1.1'));
-      expect(await unseen()).toBe(6);
+    // Real IMAP round trips to Dovecot for each message: about 6 s here.
+    it(
+      'reads DSNs and feedback reports, suppresses whom they name, and marks each message seen',
+      { timeout: 40_000 },
+      async () => {
+        const dead = await sent('dead@example.com');
+        const full = await sent('full@example.com');
+        const late = await sent('late@example.com');
+        const angry = await sent('angry@example.com');
+        const fine = await sent('fine@example.com');
+        await deliver(dsn(dead.envelope, 'dead@example.com', 'failed', '5.1.1'));
+        await deliver(dsn(full.envelope, 'full@example.com', 'failed', '4.2.2'));
+        await deliver(dsn(late.envelope, 'late@example.com', 'delayed', '4.4.7'));
+        await deliver(arf(angry.envelope));
+        await deliver(autoReply(fine.envelope));
+        // A bounce for an email we never sent: a forged signature.
+        await deliver(dsn(`bounces+${'0'.repeat(48)}@${DOMAIN}`, 'fine@example.com', 'failed', '5.1.1'));
+        expect(await unseen()).toBe(6);
 
-      expect(await read()).toBe(6);
-      expect(await unseen()).toBe(0);
-      expect(await suppressions.isSuppressed(store.db, 'dead@example.com')).toBe(true);
-      expect(await suppressions.isSuppressed(store.db, 'angry@example.com')).toBe(true);
-      // One soft bounce counts; a "delayed" warning and an auto-reply are no bounce.
-      for (const a of ['full@example.com', 'late@example.com', 'fine@example.com'])
-        expect(await suppressions.isSuppressed(store.db, a)).toBe(false);
-      const events = await store.db.selectFrom('bounce_events').select(['kind', 'source']).orderBy('kind').execute();
-      expect(events).toEqual([
-        { kind: 'complaint', source: 'arf' },
-        { kind: 'hard', source: 'dsn' },
-        { kind: 'soft', source: 'dsn' },
-      ]);
-      const complained = await store.db
-        .selectFrom('subscribers')
-        .select('status')
-        .where('id', '=', angry.id)
-        .executeTakeFirstOrThrow();
-      expect(complained.status).toBe('unsubscribed');
-      expect(logged.some((l) => l.includes('"forged"'))).toBe(true);
-      expect(logged.join('\n')).not.toMatch(/@example\.com/);
+        expect(await read()).toBe(6);
+        expect(await unseen()).toBe(0);
+        expect(await suppressions.isSuppressed(store.db, 'dead@example.com')).toBe(true);
+        expect(await suppressions.isSuppressed(store.db, 'angry@example.com')).toBe(true);
+        // One soft bounce counts; a "delayed" warning and an auto-reply are no bounce.
+        for (const a of ['full@example.com', 'late@example.com', 'fine@example.com'])
+          expect(await suppressions.isSuppressed(store.db, a)).toBe(false);
+        const events = await store.db.selectFrom('bounce_events').select(['kind', 'source']).orderBy('kind').execute();
+        expect(events).toEqual([
+          { kind: 'complaint', source: 'arf' },
+          { kind: 'hard', source: 'dsn' },
+          { kind: 'soft', source: 'dsn' },
+        ]);
+        const complained = await store.db
+          .selectFrom('subscribers')
+          .select('status')
+          .where('id', '=', angry.id)
+          .executeTakeFirstOrThrow();
+        expect(complained.status).toBe('unsubscribed');
+        expect(logged.some((l) => l.includes('"forged"'))).toBe(true);
+        expect(logged.join('\n')).not.toMatch(/@example\.com/);
 
-      // Read again: nothing new.
-      expect(await read()).toBe(0);
-    });
+        // Read again: nothing new.
+        expect(await read()).toBe(0);
+      },
+    );
 
     const flagsIn = (folder: string) =>
       dovecot.imap(async (c) => {
