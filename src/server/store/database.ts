@@ -3,10 +3,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { isQueryReadTimeout } from './store-errors.ts';
+import { OwnSchemaPostgresDialect } from './own-schema-introspector.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -230,7 +231,7 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   pool.on('connect', endOnReadTimeout);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   if (schema) await db.schema.createSchema(schema).ifNotExists().execute();
   const u = new URL(target);
   return {

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { signupsMigration } from './migrations/0001-signups.ts';
 import { analyticsMigration } from './migrations/0002-analytics.ts';
@@ -94,7 +93,7 @@ export async function migrateToLatest(
   // BEGIN IMMEDIATE around the whole run makes the second wait (busy_timeout) and then find
   // nothing to do; a failing migration now also leaves no half-applied schema behind.
   const { error, results = [] } = db.getExecutor().adapter.supportsTransactionalDdl
-    ? await retryingCatalogueRaces(opts.pgSchema, () => migrate(db))
+    ? await migrate(db)
     : await db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
         try {
@@ -116,38 +115,4 @@ export async function migrateToLatest(
     );
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
-}
-
-/**
- * Runs a PostgreSQL migration again when it failed only because the catalogue moved under it.
- * Kysely's migrator introspects the tables of every schema on the server and asks
- * pg_get_serial_sequence of each column, so another schema, table or column dropped (our
- * migration 0024 drops a column and tables) between that read and the call fails the run with a
- * message about someone else's table, which for a column names no schema at all. A server then failed to start beside
- * another deployment's (or test run's) migration on the same server. Such a run changed nothing
- * (it is one transaction), so it is tried again, a little apart (random, so that two waiting
- * migrators drift apart). Never when our own schema is the one missing: that is a real failure,
- * as is anything still failing after the last try.
- */
-export async function retryingCatalogueRaces<T>(ours: string | undefined, run: () => Promise<T>): Promise<T> {
-  const raced = (error: unknown): boolean => {
-    const text = error instanceof Error ? error.message : '';
-    const schema = /schema "([^"]+)" does not exist/.exec(text)?.[1];
-    if (schema !== undefined) return schema !== ours;
-    // The introspection names a table with its schema; our migrations name theirs without one.
-    const table = /relation "([^".]+)\.[^"]+" does not exist/.exec(text)?.[1];
-    if (table !== undefined) return table !== ours;
-    return /column "[^"]+" of relation "[^"]+" does not exist/.test(text);
-  };
-  const attempts = 20;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await run();
-      // A Migrator's own answer carries its error instead of throwing it.
-      if (!(attempt < attempts && raced((result as { error?: unknown } | undefined)?.error))) return result;
-    } catch (error) {
-      if (!(attempt < attempts && raced(error))) throw error;
-    }
-    await delay(50 + Math.random() * 200);
-  }
 }

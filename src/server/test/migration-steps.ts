@@ -1,5 +1,5 @@
 import { Migrator } from 'kysely';
-import { migrateToLatest, migrationsWith, retryingCatalogueRaces } from '../store/migrate.ts';
+import { migrateToLatest, migrationsWith } from '../store/migrate.ts';
 import { testSecrets, type TestStore, withLongStatements } from './test-store.ts';
 
 // A migration's test: a bare store (openTestStore with `migrate: false`) taken as far as a
@@ -15,7 +15,7 @@ export async function migrateUpTo(store: TestStore, last: string): Promise<void>
       // The migrator's bookkeeping in the store's own schema, as migrateToLatest keeps it.
       ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
     });
-    const { error } = await retryingCatalogueRaces(store.pgSchema, () => migrator.migrateTo(last));
+    const { error } = await migrator.migrateTo(last);
     if (error) throw error;
   });
 }
