@@ -10,6 +10,8 @@ export interface Timing {
   ms: number;
   /** Its time limit, in ms. */
   limitMs: number;
+  /** Where most of that time went, when the runner says (the browser tests' longest step). */
+  longest?: string | undefined;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -30,7 +32,8 @@ export function marginTable(runner: string, timings: readonly Timing[], count = 
         : ' (each used at most half)'),
     ...ranked.map(
       (t) =>
-        `  ${String(Math.round((100 * t.ms) / t.limitMs)).padStart(3)} %  ${seconds(t.ms).padStart(8)} of ${seconds(t.limitMs).padStart(7)}  ${t.name}`,
+        `  ${String(Math.round((100 * t.ms) / t.limitMs)).padStart(3)} %  ${seconds(t.ms).padStart(8)} of ${seconds(t.limitMs).padStart(7)}  ${t.name}` +
+        (t.longest ? ` (longest: ${t.longest})` : ''),
     ),
   ];
 }
