@@ -1,21 +1,26 @@
-// `npm run bench:headline`, and the first thing `npm run bench` runs (issue 32): headroom over a
-// viral hour. A viral hour's mix (bench/lib/viral-mix.ts: page views of / and the locale pages,
-// a beacon per view, sign-ups with their confirmations mailed over SMTP to a sink, proofs in
+// `npm run bench:headline`, and the first thing `npm run bench` runs (issues 32 and 40): headroom
+// over a viral hour. A viral hour's mix (bench/lib/viral-mix.ts: page views of / and the locale
+// pages, a beacon per view, sign-ups with their confirmations mailed over SMTP to a sink, proofs in
 // allowlist mode) is offered by the project's open-loop generator at a fixed arrival rate, in
 // multiples, until p99 passes 100 ms or a request fails; the figure is the highest multiple held.
-// Three set-ups: one instance on SQLite, one on PostgreSQL, two behind deploy/nginx.conf with
-// Redis. Beside each, the generator's own floor in the same run: the same steps against a bare
-// node:http server sending the app's bytes for each kind of request, with that server's CPU per
-// answer and the generator's own CPU per request at each step, so a reader sees whether the
-// generator, the machine or the app is the limit (a target above the floor is said to be). Then closed-loop ceilings with wrk for page views and proofs,
-// app against bare. The server runs at the default log level (info, one line per request), as
-// shipped. A measurement, not a test: it exits 0 whatever the figures, 1 only when it could not
-// measure.
 //
-// BENCH_HEADLINE_SETUPS=sqlite,postgres,cluster picks set-ups; BENCH_HEADLINE_WRK=0 skips wrk;
-// BENCH_HEADLINE_STEP_SEC sets each step's length (default 5), BENCH_HEADLINE_STEPS=1,2,5 the
-// multiples, BENCH_HEADLINE_FLOOR=0 leaves the floors out. The last line of stdout is the figures
-// as JSON, for comparing runs (the machinery on/off table of issue 32).
+// Issue 40's verdict (decision 0067): the generator on one core, the server and all it needs (its
+// SMTP sink, PostgreSQL) on the other (bench/lib/pin.ts). Each single-instance set-up (SQLite, the
+// default; PostgreSQL) is measured against the floor of the same run: the same steps against a bare
+// node:http server on the server's core, sending the app's bytes for each kind of request. Three
+// runs back to back; the worst is the verdict, printed first: at least 0.5× the floor, p99 at 1× at
+// most 10 ms. Each step also reports the server's CPU per answer and its event loop's stalls
+// (monitorEventLoopDelay in headline-server-child.ts). The first run adds closed-loop ceilings with
+// wrk for page views and proofs, app against bare. The server runs at the default log level (info,
+// one line per request), as shipped. A measurement, not a test: it exits 0 whatever the figures, 1
+// only when it could not measure.
+//
+// BENCH_HEADLINE_RUNS sets the runs (default 3); BENCH_PIN=0 leaves the cores shared;
+// BENCH_HEADLINE_SETUPS=sqlite,postgres,cluster picks set-ups (the cluster, two instances behind
+// deploy/nginx.conf with Redis, only when named, and only in the first run); BENCH_HEADLINE_WRK=0
+// skips wrk; BENCH_HEADLINE_STEP_SEC sets each step's length (default 5), BENCH_HEADLINE_STEPS=1,2,5
+// the multiples, BENCH_HEADLINE_FLOOR=0 leaves the floors out. The last line of stdout is the
+// figures as JSON, for comparing runs (the pieces on/off tables).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -29,6 +34,7 @@ import { createScratchDatabase, postgresBaseUrl, redactUrl } from './lib/postgre
 import {
   builtServerOptions,
   cpuSeconds,
+  onCleanup,
   repoRoot,
   type ServerHandle,
   startOnFreePort,
@@ -50,6 +56,8 @@ import {
 } from './lib/viral-mix.ts';
 import { BEACON_BODY, BEACON_HEADERS, VISIT_PATH } from './lib/beacon-load.ts';
 import { runWrk, type WrkResult, wrkMissing } from './lib/wrk.ts';
+import { type LoopStalls, readStalls } from './lib/event-loop-stalls.ts';
+import { pinGenerator, pinning, pinPostgres, pinProcess, SERVER_CPU } from './lib/pin.ts';
 
 /** Multiples of a viral hour, in order; the run stops at the first one not held. */
 const STEPS = (process.env.BENCH_HEADLINE_STEPS ?? '1,2,5,8,10,12,14,16,18,20,22,25,30,40,50,60,80')
@@ -60,7 +68,17 @@ const STEP_SEC = Number(process.env.BENCH_HEADLINE_STEP_SEC ?? '5');
 /** Untimed, at 1×, before the first step: the JIT and the caches, as a server minutes into a launch. */
 const WARMUP_SEC = 3;
 const P99_LIMIT_MS = 100;
-const TARGET_SQLITE = 20;
+/**
+ * Issue 40's target: each single-instance set-up holds at least this share of the same run's floor
+ * (a bare server sending the same bytes, on the same core), in the worst of the runs, with p99 at
+ * 1× at most P99_AT_1_TARGET_MS. (Issue 32's 20× was retired by decision 0062.)
+ */
+const TARGET_RATIO = 0.5;
+const P99_AT_1_TARGET_MS = 10;
+/** Runs back to back; the verdict is the worst (BENCH_HEADLINE_RUNS). */
+const RUNS = Math.max(1, Number(process.env.BENCH_HEADLINE_RUNS ?? '3'));
+/** The step whose event-loop stalls the table shows. */
+const STALL_STEP = 5;
 const TARGET_PROOF_RATIO = 0.5;
 /** Enough sockets that a request waits for one only once the server is past holding the step. */
 const CONNECTIONS = 256;
@@ -68,7 +86,9 @@ const WALLETS = 2_000;
 const CHILD = path.join(repoRoot, 'bench/lib/headline-server-child.ts');
 
 type SetupName = 'sqlite' | 'postgres' | 'cluster';
-const SETUPS: SetupName[] = (process.env.BENCH_HEADLINE_SETUPS ?? 'sqlite,postgres,cluster')
+// The cluster (two instances behind nginx, with Redis) is asked for by name: on two cores it cannot
+// have a core of its own beside its load, so it is not part of the pinned verdict (decision 0067).
+const SETUPS: SetupName[] = (process.env.BENCH_HEADLINE_SETUPS ?? 'sqlite,postgres')
   .split(',')
   .map((s) => s.trim())
   .filter((s): s is SetupName => s === 'sqlite' || s === 'postgres' || s === 'cluster');
@@ -101,6 +121,8 @@ interface Step {
    * it says how much of the machine's two cores the measuring itself takes at that rate.
    */
   generatorUsPerRequest?: number;
+  /** The server's event-loop stalls over the step (single-instance app ladders only). */
+  stalls?: LoopStalls;
 }
 
 interface Ladder {
@@ -137,6 +159,8 @@ async function ladder(
   next: () => OpenLoopRequest,
   /** The server processes, whose CPU per answer each step reports. */
   pids: number[],
+  /** The app's origin whose event-loop stalls each step reports (headline-server-child.ts). */
+  stallsOf?: string,
 ): Promise<Ladder> {
   progress(`${label}: ${WARMUP_SEC} s warm-up at 1× (${VIRAL_HOUR_RATE} requests/s)`);
   await runOpenLoop({ url: origin, rate: VIRAL_HOUR_RATE, durationSec: WARMUP_SEC, connections: CONNECTIONS, next });
@@ -145,6 +169,7 @@ async function ladder(
   for (const multiple of STEPS) {
     const rate = multiple * VIRAL_HOUR_RATE;
     progress(`${label}: ${x(multiple)} a viral hour, ${int(rate)} requests/s for ${STEP_SEC} s`);
+    if (stallsOf) await readStalls(stallsOf);
     const before = cpuOf(pids);
     const generatorBefore = process.cpuUsage();
     const step = judge(
@@ -153,6 +178,7 @@ async function ladder(
     );
     const after = cpuOf(pids);
     const generator = process.cpuUsage(generatorBefore);
+    if (stallsOf) step.stalls = await readStalls(stallsOf);
     step.generatorUsPerRequest = (generator.user + generator.system) / step.result.sent;
     const answers = step.result.status2xx + step.result.non2xx;
     // What the step cost the server, per answer: steadier than latency on a shared machine, since
@@ -316,8 +342,8 @@ async function seedAllowlist(databaseUrl: string, wallets: string[]): Promise<vo
   }
 }
 
-function startApp(env: NodeJS.ProcessEnv): Promise<ServerHandle> {
-  return startOnFreePort((port) => ({
+async function startApp(env: NodeJS.ProcessEnv): Promise<ServerHandle> {
+  const server = await startOnFreePort((port) => ({
     ...builtServerOptions(
       'headline server',
       port,
@@ -328,15 +354,19 @@ function startApp(env: NodeJS.ProcessEnv): Promise<ServerHandle> {
     timeoutMs: 120_000,
     readyPath: '/readyz',
   }));
+  pinProcess(server.pid, SERVER_CPU);
+  return server;
 }
 
-function startBareMix(routesFile: string): Promise<ServerHandle> {
-  return startOnFreePort((port) => ({
+async function startBareMix(routesFile: string): Promise<ServerHandle> {
+  const bare = await startOnFreePort((port) => ({
     name: 'bare node:http mix',
     command: process.execPath,
     args: ['--import', 'tsx', path.join(repoRoot, 'bench/lib/bare-server-child.ts')],
     env: { ...process.env, BARE_PORT: String(port), BARE_ROUTES_FILE: routesFile },
   }));
+  pinProcess(bare.pid, SERVER_CPU);
+  return bare;
 }
 
 interface SetupResult {
@@ -355,6 +385,7 @@ interface WrkPair {
 
 async function withSink<T>(use: (sink: SinkProcess) => Promise<T>): Promise<T> {
   const sink = await startSinkProcess();
+  pinProcess(sink.process.pid, SERVER_CPU);
   try {
     return await use(sink);
   } finally {
@@ -366,7 +397,8 @@ async function singleInstance(
   name: 'sqlite' | 'postgres',
   work: string,
   floorFirst: { ladder: Ladder | null },
-  wrk: { pages?: WrkPair; proofs?: WrkPair },
+  /** Where wrk's closed-loop ceilings go, on the SQLite set-up; null: not this run. */
+  wrk: { pages?: WrkPair; proofs?: WrkPair } | null,
 ): Promise<SetupResult> {
   const wallets = randomWallets(WALLETS);
   let databaseUrl: string;
@@ -396,7 +428,7 @@ async function singleInstance(
       try {
         const visitor = await visitorOf({ origin: server.origin });
         await captureRoutes(server.origin, visitor, wallets[0] ?? '', routesFile);
-        if (WITH_WRK && name === 'sqlite') {
+        if (wrk && name === 'sqlite') {
           const missing = wrkMissing();
           if (missing) throw new Error(missing);
           wrk.pages = {
@@ -408,16 +440,20 @@ async function singleInstance(
             bare: { perSec: NaN, requests: 0, failed: 0, p99Ms: NaN },
           };
         }
-        app = await ladder(`${name}, app`, server.origin, mixRequests({ visitor, wallets, forwardedFor: true }), [
-          server.pid,
-        ]);
+        app = await ladder(
+          `${name}, app`,
+          server.origin,
+          mixRequests({ visitor, wallets, forwardedFor: true }),
+          [server.pid],
+          server.origin,
+        );
       } finally {
         await server.stop();
       }
       const mailed = await sink.accepted();
       // The floor: the same generator, the same steps, a bare server with the same bytes. Plain
       // HTTP to one process is the same for both single-instance set-ups: measured once a run.
-      if ((WITH_FLOOR && !floorFirst.ladder) || (WITH_WRK && name === 'sqlite')) {
+      if ((WITH_FLOOR && !floorFirst.ladder) || (wrk && name === 'sqlite')) {
         const bare = await startBareMix(routesFile);
         try {
           if (WITH_FLOOR && !floorFirst.ladder) {
@@ -432,7 +468,7 @@ async function singleInstance(
               [bare.pid],
             );
           }
-          if (WITH_WRK && name === 'sqlite' && wrk.pages && wrk.proofs) {
+          if (wrk && name === 'sqlite' && wrk.pages && wrk.proofs) {
             wrk.pages.bare = await runWrk('GET / (br), bare', `${bare.origin}/`, { headers: PAGE_HEADERS });
             wrk.proofs.bare = await runWrk('proofs, bare', bare.origin, { paths: wallets.map(proofPath) });
           }
@@ -525,132 +561,256 @@ async function clusterSetup(work: string): Promise<SetupResult> {
   }
 }
 
-runBench({ name: 'bench:headline', timeoutMs: 10 * 60_000 }, async () => {
-  const started = Date.now();
-  const loadAtStart = loadAverage();
-  const work = tempDir('dh-headline-');
-  const floorShared: { ladder: Ladder | null } = { ladder: null };
-  const wrk: { pages?: WrkPair; proofs?: WrkPair } = {};
-  const results: SetupResult[] = [];
-  const failures: string[] = [];
-  for (const setup of SETUPS) {
-    // One set-up that cannot start (a busy machine, PostgreSQL or nginx missing) does not take the
-    // others' figures with it: it is said in the table instead.
-    try {
-      const r =
-        setup === 'cluster' ? await clusterSetup(work.dir) : await singleInstance(setup, work.dir, floorShared, wrk);
-      results.push(r);
-      printLadder(
-        `Viral hour steps, ${r.label} (${r.note}); floor = bare node:http, same generator, same steps`,
-        r.app,
-        r.floor,
-      );
-    } catch (error) {
-      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      failures.push(`${setup}: could not measure (${message})`);
-      progress(`${setup}: could not measure: ${message}`);
-    }
-  }
-  work.remove();
+/** One set-up's figures in one run, as the verdict reads them. */
+interface RunFigures {
+  run: number;
+  held: number;
+  floorHeld: number | null;
+  ratio: number;
+  p99At1: number;
+  /** Server CPU per answer at the highest step held, app and floor (µs). */
+  cpuAtHeld: number | null;
+  floorCpuAtHeld: number | null;
+  /** Stalls at STALL_STEP, or at the last step run when the ladder stopped before it. */
+  stalls: LoopStalls | null;
+  stallStep: number | null;
+}
 
-  const mix = MIX_KINDS.map((k) => `${VIRAL_HOUR[k]} ${k}s`).join(' + ');
-  const rows: string[][] = [];
-  for (const r of results) {
-    // A target above the floor of the same run cannot be shown by this generator on this machine:
-    // even a server that does nothing but send the same bytes did not hold it. Said as such.
-    const belowFloor = r.floor !== null && r.floor.held < TARGET_SQLITE;
-    const target =
-      r.name !== 'sqlite'
-        ? ''
-        : `≥ ${TARGET_SQLITE}×: ${verdict(r.app.held >= TARGET_SQLITE)}${belowFloor ? `, above this run's floor` : ''}`;
-    rows.push([
-      `viral hours held, ${r.label}`,
-      x(r.app.held),
-      r.floor ? `${x(r.floor.held)} (generator floor)` : 'n/a',
-      r.floor && r.floor.held > 0 ? `${(r.app.held / r.floor.held).toFixed(2)}` : 'n/a',
-      ms(r.app.p99At1),
-      r.floor ? ms(r.floor.p99At1) : 'n/a',
-      target,
-    ]);
-  }
-  if (wrk.pages && wrk.proofs) {
-    for (const [what, pair, target] of [
-      ['wrk, GET / (br), closed loop', wrk.pages, ''],
+function figuresOf(run: number, r: SetupResult): RunFigures {
+  const atHeld = r.app.steps.find((st) => st.multiple === r.app.held);
+  const floorAtHeld = r.floor?.steps.find((st) => st.multiple === r.app.held);
+  const stallStep = r.app.steps.find((st) => st.multiple === STALL_STEP) ?? r.app.steps.at(-1);
+  return {
+    run,
+    held: r.app.held,
+    floorHeld: r.floor?.held ?? null,
+    ratio: r.floor && r.floor.held > 0 ? r.app.held / r.floor.held : Number.NaN,
+    p99At1: r.app.p99At1,
+    cpuAtHeld: atHeld?.cpuUsPerRequest ?? null,
+    floorCpuAtHeld: floorAtHeld?.cpuUsPerRequest ?? null,
+    stalls: stallStep?.stalls ?? null,
+    stallStep: stallStep?.multiple ?? null,
+  };
+}
+
+/** The worst of the runs: the lowest ratio, with the highest p99 at 1× and the longest stalls of any. */
+function worstOf(runs: RunFigures[]): RunFigures {
+  const byRatio = runs.toSorted(
+    (a, b) => (Number.isNaN(a.ratio) ? -1 : a.ratio) - (Number.isNaN(b.ratio) ? -1 : b.ratio),
+  );
+  const worst = byRatio[0] as RunFigures;
+  const stalled = runs.toSorted((a, b) => (b.stalls?.maxMs ?? 0) - (a.stalls?.maxMs ?? 0))[0] as RunFigures;
+  return {
+    ...worst,
+    p99At1: Math.max(...runs.map((f) => f.p99At1)),
+    stalls: stalled.stalls,
+    stallStep: stalled.stallStep,
+  };
+}
+
+function verdictRow(label: string, f: RunFigures): string[] {
+  const cpu = (v: number | null) => (v === null ? 'n/a' : `${int(v)} µs`);
+  const stallAt = f.stallStep === null ? '' : f.stallStep === STALL_STEP ? '' : ` (at ${x(f.stallStep)})`;
+  return [
+    label,
+    x(f.held),
+    f.floorHeld === null ? 'n/a' : x(f.floorHeld),
+    Number.isNaN(f.ratio) ? 'n/a' : f.ratio.toFixed(2),
+    ms(f.p99At1),
+    `${cpu(f.cpuAtHeld)} vs ${cpu(f.floorCpuAtHeld)}`,
+    f.stalls ? `${ms(f.stalls.maxMs)} / ${ms(f.stalls.p999Ms)}${stallAt}` : 'n/a',
+    `≥ ${TARGET_RATIO}× floor: ${verdict(f.ratio >= TARGET_RATIO)}; p99 at 1× ≤ ${P99_AT_1_TARGET_MS} ms: ${verdict(f.p99At1 <= P99_AT_1_TARGET_MS)}`,
+  ];
+}
+
+runBench(
+  { name: 'bench:headline', timeoutMs: 24 * 60_000, headerExtra: `; ${pinning.why}; ${RUNS} run(s)` },
+  async () => {
+    const started = Date.now();
+    const loadAtStart = loadAverage();
+    pinGenerator();
+    // PostgreSQL is the server's too, when a set-up uses it.
+    const unpinPostgres = SETUPS.some((n) => n !== 'sqlite') ? pinPostgres(SERVER_CPU) : () => undefined;
+    const dropUnpin = onCleanup(unpinPostgres);
+    const work = tempDir('dh-headline-');
+    const wrk: { pages?: WrkPair; proofs?: WrkPair } = {};
+    const runs: SetupResult[][] = [];
+    const failures: string[] = [];
+    try {
+      for (let run = 1; run <= RUNS; run++) {
+        // Each run measures its own floor: the verdict compares the app with a bare server measured
+        // minutes apart at most, on the same core.
+        const floorShared: { ladder: Ladder | null } = { ladder: null };
+        const results: SetupResult[] = [];
+        for (const setup of SETUPS) {
+          // The cluster is information, measured once.
+          if (setup === 'cluster' && run > 1) continue;
+          // One set-up that cannot start (a busy machine, PostgreSQL or nginx missing) does not take
+          // the others' figures with it: it is said in the table instead.
+          try {
+            const r =
+              setup === 'cluster'
+                ? await clusterSetup(work.dir)
+                : await singleInstance(setup, work.dir, floorShared, run === 1 && WITH_WRK ? wrk : null);
+            results.push(r);
+            printLadder(
+              `Run ${run} of ${RUNS}, viral hour steps, ${r.label} (${r.note}); floor = bare node:http, same generator, same steps`,
+              r.app,
+              r.floor,
+            );
+          } catch (error) {
+            const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+            failures.push(`run ${run}, ${setup}: could not measure (${message})`);
+            progress(`run ${run}, ${setup}: could not measure: ${message}`);
+          }
+        }
+        runs.push(results);
+      }
+    } finally {
+      unpinPostgres();
+      dropUnpin();
+      work.remove();
+    }
+
+    const mix = MIX_KINDS.map((k) => `${VIRAL_HOUR[k]} ${k}s`).join(' + ');
+    // The verdict first: per single-instance set-up, the worst run; then every run's own row.
+    const verdictRows: string[][] = [];
+    const runRows: string[][] = [];
+    const singles = SETUPS.filter((n): n is 'sqlite' | 'postgres' => n !== 'cluster');
+    const verdicts: Record<string, RunFigures> = {};
+    for (const name of singles) {
+      const mine = runs.flatMap((results, i) =>
+        results.filter((r) => r.name === name).map((r) => ({ r, f: figuresOf(i + 1, r) })),
+      );
+      if (mine.length === 0) continue;
+      const label = mine[0]?.r.label ?? name;
+      const worst = worstOf(mine.map((m) => m.f));
+      verdicts[name] = worst;
+      verdictRows.push(verdictRow(`worst of ${mine.length}, ${label}`, worst));
+      for (const { f } of mine) runRows.push(verdictRow(`  run ${f.run}, ${label}`, f));
+    }
+    printTable(
+      `Quick at launch (issue 40): viral hours held against a bare server on the same core, worst of ${RUNS} ` +
+        `(${pinning.why}). 1× = ${mix} = ${VIRAL_HOUR_RATE} requests/s, open loop, ${STEP_SEC} s a step, ` +
+        `held = p99 ≤ ${P99_LIMIT_MS} ms and nothing failed`,
       [
-        'wrk, proofs, closed loop, LOG_LEVEL=info',
-        wrk.proofs,
-        `≥ ${TARGET_PROOF_RATIO}×: ${verdict(wrk.proofs.app.perSec >= TARGET_PROOF_RATIO * wrk.proofs.bare.perSec)}`,
+        'set-up',
+        'held',
+        'floor held',
+        'ratio',
+        'p99 at 1×',
+        'server CPU/answer at the highest step held, app vs floor',
+        `event-loop stall at ${x(STALL_STEP)}: longest / p99.9`,
+        'target',
       ],
-    ] as const) {
-      const failed = pair.app.failed + pair.bare.failed;
+      [...verdictRows, ...runRows],
+    );
+
+    const rows: string[][] = [];
+    for (const r of runs[0]?.filter((r) => r.name === 'cluster') ?? []) {
       rows.push([
-        what,
-        `${int(pair.app.perSec)}/s`,
-        `${int(pair.bare.perSec)}/s (bare node:http)`,
-        (pair.app.perSec / pair.bare.perSec).toFixed(2),
-        ms(pair.app.p99Ms),
-        ms(pair.bare.p99Ms),
-        `${target}${failed ? ` (${failed} failed)` : ''}`,
+        `viral hours held, ${r.label}`,
+        x(r.app.held),
+        r.floor ? `${x(r.floor.held)} (floor)` : 'n/a',
+        r.floor && r.floor.held > 0 ? `${(r.app.held / r.floor.held).toFixed(2)}` : 'n/a',
+        ms(r.app.p99At1),
+        r.floor ? ms(r.floor.p99At1) : 'n/a',
+        'information',
       ]);
     }
-  }
-  const loadAtEnd = loadAverage();
-  printTable(
-    `Headroom over a viral hour (1× = ${mix} = ${VIRAL_HOUR_RATE} requests/s, open loop, ${STEP_SEC} s a step, ` +
-      `held = p99 ≤ ${P99_LIMIT_MS} ms and nothing failed; every ratio against a reference measured in this run)`,
-    ['figure', 'app', 'reference', 'ratio', 'p99 at 1× / wrk p99', 'reference p99', 'target'],
-    rows,
-  );
-  for (const f of failures) console.log(f);
-  console.log(`Load average at start ${loadAtStart}, at end ${loadAtEnd}; ${machineLine('machine')}`);
-  console.log(
-    `Confirmations the SMTP sink accepted: ${results.map((r) => `${r.label} ${int(r.mailed)}`).join('; ')}. ` +
-      `Took ${Math.round((Date.now() - started) / 1000)} s.`,
-  );
+    if (wrk.pages && wrk.proofs) {
+      for (const [what, pair, target] of [
+        ['wrk, GET / (br), closed loop', wrk.pages, ''],
+        [
+          'wrk, proofs, closed loop, LOG_LEVEL=info',
+          wrk.proofs,
+          `≥ ${TARGET_PROOF_RATIO}×: ${verdict(wrk.proofs.app.perSec >= TARGET_PROOF_RATIO * wrk.proofs.bare.perSec)}`,
+        ],
+      ] as const) {
+        const failed = pair.app.failed + pair.bare.failed;
+        rows.push([
+          what,
+          `${int(pair.app.perSec)}/s`,
+          `${int(pair.bare.perSec)}/s (bare node:http)`,
+          (pair.app.perSec / pair.bare.perSec).toFixed(2),
+          ms(pair.app.p99Ms),
+          ms(pair.bare.p99Ms),
+          `${target}${failed ? ` (${failed} failed)` : ''}`,
+        ]);
+      }
+    }
+    if (rows.length > 0)
+      printTable(
+        'Beside the verdict, from the first run',
+        ['figure', 'app', 'reference', 'ratio', 'p99 at 1× / wrk p99', 'reference p99', 'target'],
+        rows,
+      );
+    const loadAtEnd = loadAverage();
+    for (const f of failures) console.log(f);
+    console.log(`Load average at start ${loadAtStart}, at end ${loadAtEnd}; ${machineLine('machine')}`);
+    console.log(
+      `Confirmations the SMTP sink accepted: ${runs
+        .flat()
+        .map((r) => `${r.label} ${int(r.mailed)}`)
+        .join('; ')}. Took ${Math.round((Date.now() - started) / 1000)} s.`,
+    );
 
-  recordSummary(
-    rows.map((r) => ({
-      bench: 'headline',
-      figure: r[0] ?? '',
-      value: r[1] ?? '',
-      ceiling: r[2] ?? '',
-      ratio: r[3] ?? '',
-      tail: `p99 ${r[4] ?? ''}`,
-      target: r[6] ?? '',
-    })),
-  );
-  const figures = {
-    loadAtStart,
-    loadAtEnd,
-    setups: Object.fromEntries(
-      results.map((r) => [
-        r.name,
-        {
-          held: r.app.held,
-          p99At1: r.app.p99At1,
-          cpuUsAt1: r.app.cpuUsAt1,
-          cpuUs: r.app.steps.map((st) => [st.multiple, st.cpuUsPerRequest ?? null, st.p99]),
-          floorHeld: r.floor?.held ?? null,
-          // The bare server's CPU per answer at each step: what any server pays for the same bytes.
-          floorCpuUs:
-            r.floor?.steps.map((st) => [
-              st.multiple,
-              st.cpuUsPerRequest ?? null,
-              st.p99,
-              st.generatorUsPerRequest ?? null,
-            ]) ?? null,
-          stoppedBy: r.app.stoppedBy,
-        },
-      ]),
-    ),
-    wrk:
-      wrk.pages && wrk.proofs
-        ? {
-            pages: { app: wrk.pages.app.perSec, bare: wrk.pages.bare.perSec },
-            proofs: { app: wrk.proofs.app.perSec, bare: wrk.proofs.bare.perSec },
-          }
-        : null,
-  };
-  console.log(JSON.stringify(figures));
-  if (results.length === 0) throw new Error(failures.join('; '));
-});
+    recordSummary([
+      ...verdictRows.map((r) => ({
+        bench: 'headline',
+        figure: r[0] ?? '',
+        value: r[1] ?? '',
+        ceiling: `${r[2] ?? ''} (floor, same core)`,
+        ratio: r[3] ?? '',
+        tail: `p99 at 1× ${r[4] ?? ''}; stall ${r[6] ?? ''}`,
+        target: r[7] ?? '',
+      })),
+      ...rows.map((r) => ({
+        bench: 'headline',
+        figure: r[0] ?? '',
+        value: r[1] ?? '',
+        ceiling: r[2] ?? '',
+        ratio: r[3] ?? '',
+        tail: `p99 ${r[4] ?? ''}`,
+        target: r[6] ?? '',
+      })),
+    ]);
+    const figures = {
+      loadAtStart,
+      loadAtEnd,
+      pinned: pinning.on,
+      verdicts,
+      runs: runs.map((results) =>
+        Object.fromEntries(
+          results.map((r) => [
+            r.name,
+            {
+              held: r.app.held,
+              p99At1: r.app.p99At1,
+              cpuUs: r.app.steps.map((st) => [st.multiple, st.cpuUsPerRequest ?? null, st.p99, st.stalls ?? null]),
+              floorHeld: r.floor?.held ?? null,
+              // The bare server's CPU per answer at each step: what any server pays for the same bytes.
+              floorCpuUs:
+                r.floor?.steps.map((st) => [
+                  st.multiple,
+                  st.cpuUsPerRequest ?? null,
+                  st.p99,
+                  st.generatorUsPerRequest ?? null,
+                ]) ?? null,
+              stoppedBy: r.app.stoppedBy,
+            },
+          ]),
+        ),
+      ),
+      wrk:
+        wrk.pages && wrk.proofs
+          ? {
+              pages: { app: wrk.pages.app.perSec, bare: wrk.pages.bare.perSec },
+              proofs: { app: wrk.proofs.app.perSec, bare: wrk.proofs.bare.perSec },
+            }
+          : null,
+    };
+    console.log(JSON.stringify(figures));
+    if (runs.every((results) => results.length === 0)) throw new Error(failures.join('; '));
+  },
+);

@@ -5,6 +5,7 @@
 // passes its own through buildApp's `content`, the seam the tests use. Run under tsx: the request
 // path is plain JavaScript once loaded. Also started as each instance of the cluster set-up.
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { siteContent } from '../../content/site-content.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadEnv } from '../../src/server/env.ts';
@@ -14,6 +15,7 @@ import { openStore } from '../../src/server/store/database.ts';
 import { secretBoxFromEnv } from '../../src/server/store/data-keys.ts';
 import { migrateToLatest } from '../../src/server/store/migrate.ts';
 import { parseSiteContent } from '../../src/shared/content-schema.ts';
+import { EVENT_LOOP_PATH } from './event-loop-stalls.ts';
 
 const env = loadEnv(process.env);
 const secrets = secretBoxFromEnv(env);
@@ -33,6 +35,16 @@ const app = await buildApp({
   secrets,
   content: parseSiteContent({ ...siteContent, wallet: { mode: 'allowlist', chainId: 1 } }),
   runJobs: true,
+});
+// The event loop's stalls, for the bench's stall row (issue 40): a histogram of how late a 1 ms
+// timer ran, read and reset around each step at a route only this child has.
+const loop = monitorEventLoopDelay({ resolution: 1 });
+loop.enable();
+app.post(EVENT_LOOP_PATH, async (request) => {
+  const ns = (v: number) => v / 1e6;
+  const figures = { maxMs: ns(loop.max), p999Ms: ns(loop.percentile(99.9)), p99Ms: ns(loop.percentile(99)) };
+  if ((request.query as { reset?: string }).reset !== undefined) loop.reset();
+  return figures;
 });
 await app.listen({ port: env.PORT, host: env.HOST });
 const stop = () =>
