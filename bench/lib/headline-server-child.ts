@@ -25,7 +25,12 @@ try {
 } finally {
   await migrating.close();
 }
-const store = await openStore(env.DATABASE_URL, { backgroundCheckpoints: true });
+// As main.ts opens it; BENCH_WRITER_THREAD=0 keeps SQLite's writes on the event loop and
+// BENCH_CHECKPOINTER=0 its checkpoints in the COMMIT, for the on/off turns of decision 0067.
+const store = await openStore(env.DATABASE_URL, {
+  backgroundCheckpoints: process.env.BENCH_CHECKPOINTER !== '0',
+  writerThread: process.env.BENCH_WRITER_THREAD !== '0',
+});
 const geo = await createGeoLookup();
 const app = await buildApp({
   env,

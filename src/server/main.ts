@@ -36,7 +36,9 @@ async function main(): Promise<void> {
       } finally {
         await migrating.close();
       }
-      return openStore(env.DATABASE_URL, { backgroundCheckpoints: true });
+      // SQLite: checkpoints and every write on threads of their own, so the event loop never
+      // waits for the disk (decisions 0051, 0067).
+      return openStore(env.DATABASE_URL, { backgroundCheckpoints: true, writerThread: true });
     })
     .catch((error: unknown) => {
       throw new StartError(

@@ -2,7 +2,9 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { type CommittingConnection, committingOn, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { type SqliteWriter, startSqliteWriter } from './sqlite-writer.ts';
+import { SqliteWriterDialect } from './sqlite-writer-dialect.ts';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -125,7 +127,21 @@ export interface OpenOptions {
    * (sqlite-checkpointer.ts). For the serving process; scripts and tests keep SQLite's own.
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * SQLite only: every write and transaction on a connection of its own on a worker thread, reads
+   * outside transactions on this one (sqlite-writer-dialect.ts), so the event loop never waits
+   * for a COMMIT's fsync. For the serving process and the tests' stores; scripts keep one connection.
+   */
+  writerThread?: boolean;
 }
+
+/** The writer's connection as the checkpointer's committing one. */
+const writerCommits = (writer: SqliteWriter): CommittingConnection => ({
+  get open() {
+    return writer.open;
+  },
+  autocheckpoint: (pages) => writer.pragma(`wal_autocheckpoint = ${pages}`),
+});
 
 /** The store named does not exist, and was not to be created. */
 export class MissingStoreError extends Error {}
@@ -196,10 +212,16 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     sqlite.function('dh_lower', { deterministic: true }, (text: unknown) =>
       typeof text === 'string' ? text.toLowerCase() : text,
     );
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const reader = withStatementCache(sqlite);
+    // The writer's connection, on its thread, is set up as this one is (sqlite-writer.ts repeats
+    // these pragmas and dh_lower in the worker's own source).
+    const writer = opts.writerThread && target !== ':memory:' ? await startSqliteWriter(target) : null;
+    const db = new Kysely<Database>({
+      dialect: writer ? new SqliteWriterDialect({ reader, writer }) : new SqliteDialect({ database: reader }),
+    });
     const checkpointer =
       opts.backgroundCheckpoints && target !== ':memory:'
-        ? startSqliteCheckpointer(sqlite, target, {
+        ? startSqliteCheckpointer(writer ? writerCommits(writer) : committingOn(sqlite), target, {
             // Before the app's logger exists, and rare: Node's warning channel (stderr) says it.
             onFailure: (error) =>
               process.emitWarning(`SQLite checkpoints are back on the serving connection: ${error}`),

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkpointAfterErasure, openStore } from './database.ts';
 import { mountSmallDisk } from '../test/small-disk.ts';
-import { BACKSTOP_PAGES, type CheckpointReport, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { BACKSTOP_PAGES, type CheckpointReport, committingOn, startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 let dir: string;
 let file: string;
@@ -36,7 +36,10 @@ describe('SQLite checkpoints on a worker thread', () => {
   it('copies the WAL into the database file itself, while the serving connection only commits', async () => {
     const db = serving();
     const reports: CheckpointReport[] = [];
-    const checkpointer = startSqliteCheckpointer(db, file, { everyMs: 20, onReport: (r) => reports.push(r) });
+    const checkpointer = startSqliteCheckpointer(committingOn(db), file, {
+      everyMs: 20,
+      onReport: (r) => reports.push(r),
+    });
     try {
       // The serving connection would not checkpoint before BACKSTOP_PAGES of WAL.
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
@@ -64,7 +67,7 @@ describe('SQLite checkpoints on a worker thread', () => {
   it('hands the checkpoints back to the serving connection when the worker cannot open the file', async () => {
     const db = serving();
     const reports: CheckpointReport[] = [];
-    const checkpointer = startSqliteCheckpointer(db, path.join(dir, 'missing.sqlite'), {
+    const checkpointer = startSqliteCheckpointer(committingOn(db), path.join(dir, 'missing.sqlite'), {
       everyMs: 20,
       onReport: (r) => reports.push(r),
     });
@@ -83,7 +86,7 @@ describe('SQLite checkpoints on a worker thread', () => {
       const reports: CheckpointReport[] = [];
       const failures: string[] = [];
       let recoveries = 0;
-      const checkpointer = startSqliteCheckpointer(db, file, {
+      const checkpointer = startSqliteCheckpointer(committingOn(db), file, {
         everyMs: 20,
         onReport: (r) => reports.push(r),
         onFailure: (error) => failures.push(error),

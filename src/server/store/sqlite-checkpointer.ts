@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type SqliteDatabase from 'better-sqlite3';
 
 /** How often the background connection copies the WAL into the database file. */
 const CHECKPOINT_EVERY_MS = 200;
@@ -72,8 +71,18 @@ export interface SqliteCheckpointer {
  * or once it has died, the serving connection's own come back at SQLite's default; when the worker
  * succeeds again they move back to it.
  */
+/**
+ * The connection that commits, whose own automatic checkpoint is the backstop: the serving
+ * connection, or the writer's on its thread (sqlite-writer.ts).
+ */
+export interface CommittingConnection {
+  readonly open: boolean;
+  /** Sets its wal_autocheckpoint, in pages. */
+  autocheckpoint(pages: number): void;
+}
+
 export function startSqliteCheckpointer(
-  sqlite: SqliteDatabase.Database,
+  sqlite: CommittingConnection,
   file: string,
   opts: {
     everyMs?: number;
@@ -85,8 +94,8 @@ export function startSqliteCheckpointer(
     onRecovery?: () => void;
   } = {},
 ): SqliteCheckpointer {
-  const restore = () => sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
-  const backstop = () => sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  const restore = () => sqlite.autocheckpoint(SQLITE_DEFAULT_AUTOCHECKPOINT);
+  const backstop = () => sqlite.autocheckpoint(BACKSTOP_PAGES);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
@@ -132,5 +141,15 @@ export function startSqliteCheckpointer(
       worker.postMessage('stop');
       await exited;
     },
+  };
+}
+
+/** The serving connection itself, on the main thread, as the checkpointer's committing one. */
+export function committingOn(sqlite: { readonly open: boolean; pragma(text: string): unknown }): CommittingConnection {
+  return {
+    get open() {
+      return sqlite.open;
+    },
+    autocheckpoint: (pages) => void sqlite.pragma(`wal_autocheckpoint = ${pages}`),
   };
 }

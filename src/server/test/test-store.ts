@@ -45,7 +45,9 @@ export async function openTestStore(dialect: Dialect, opts: { migrate?: boolean 
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-test-'));
     url = `sqlite:${path.join(dir, 'test.sqlite')}`;
-    store = await openStore(url);
+    // As the server opens it (main.ts): writes and transactions on the writer's thread, reads on
+    // this one, so every store test (the races above all) runs the serving path (decision 0067).
+    store = await openStore(url, { writerThread: true });
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     if (!testPostgresUrl) throw new Error('TEST_POSTGRES_URL is not set');
