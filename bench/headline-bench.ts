@@ -45,6 +45,7 @@ import { headersFor, SIGNUP_PATH, type Visitor, visitorOf } from './lib/signup-l
 import { recordSummary } from './lib/summary.ts';
 import { int, printTable, verdict } from './lib/table.ts';
 import {
+  type MixKind,
   MIX_KINDS,
   mixRequests,
   PAGE_HEADERS,
@@ -95,12 +96,14 @@ const SETUPS: SetupName[] = (process.env.BENCH_HEADLINE_SETUPS ?? 'sqlite,postgr
 const WITH_WRK = process.env.BENCH_HEADLINE_WRK !== '0';
 /** BENCH_HEADLINE_FLOOR=0: no floor ladders (an A/B of the app alone, e.g. a piece on and off). */
 const WITH_FLOOR = process.env.BENCH_HEADLINE_FLOOR !== '0';
+/** BENCH_HEADLINE_BY_KIND=0: no CPU per kind of request (measured in the first run). */
+const WITH_BY_KIND = process.env.BENCH_HEADLINE_BY_KIND !== '0';
 
 // What a launch's server runs with; only the limits that would refuse one load generator's single
 // address are lifted (the per-client sign-up, allowlist and beacon limits), and the form's time
 // trap (a person takes seconds to fill it). LOG_LEVEL is the default's, info.
 const APP_ENV = {
-  LOG_LEVEL: 'info',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   SIGNUP_MIN_FILL_SECONDS: '0',
   SIGNUP_RATE_LIMIT: '100000000',
   ALLOWLIST_RATE_LIMIT: '100000000',
@@ -374,6 +377,8 @@ interface SetupResult {
   label: string;
   app: Ladder;
   floor: Ladder | null;
+  /** Server CPU per answer by kind of request, app and bare (µs), where this run measured it. */
+  byKind?: Partial<Record<MixKind, { app: number | null; bare: number | null }>>;
   mailed: number;
   note: string;
 }
@@ -381,6 +386,37 @@ interface SetupResult {
 interface WrkPair {
   app: WrkResult;
   bare: WrkResult;
+}
+
+/** Requests a second of one kind while its CPU per answer is read: below what any kind saturates. */
+const BY_KIND_RATE = 300;
+
+/**
+ * The server's CPU per answer for each kind of request alone, at BY_KIND_RATE for one step's length:
+ * where the mix's CPU goes, beside the bare server's for the same bytes.
+ */
+async function cpuByKind(
+  origin: string,
+  pid: number,
+  requests: (kind: MixKind) => () => OpenLoopRequest,
+): Promise<Partial<Record<MixKind, number | null>>> {
+  const out: Partial<Record<MixKind, number | null>> = {};
+  for (const kind of MIX_KINDS) {
+    progress(`CPU per answer, ${kind}s alone, ${int(BY_KIND_RATE)}/s`);
+    const before = cpuSeconds(pid);
+    const result = await runOpenLoop({
+      url: origin,
+      rate: BY_KIND_RATE,
+      durationSec: STEP_SEC,
+      connections: CONNECTIONS,
+      next: requests(kind),
+    });
+    const after = cpuSeconds(pid);
+    const answers = result.status2xx + result.non2xx;
+    out[kind] = before !== null && after !== null && answers > 0 ? ((after - before) * 1e6) / answers : null;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return out;
 }
 
 async function withSink<T>(use: (sink: SinkProcess) => Promise<T>): Promise<T> {
@@ -399,6 +435,8 @@ async function singleInstance(
   floorFirst: { ladder: Ladder | null },
   /** Where wrk's closed-loop ceilings go, on the SQLite set-up; null: not this run. */
   wrk: { pages?: WrkPair; proofs?: WrkPair } | null,
+  /** Whether this run also measures CPU per answer by kind of request, app and bare. */
+  withByKind = false,
 ): Promise<SetupResult> {
   const wallets = randomWallets(WALLETS);
   let databaseUrl: string;
@@ -425,6 +463,8 @@ async function singleInstance(
       });
       const routesFile = path.join(work, 'bare-routes.json');
       let app: Ladder;
+      let appByKind: Partial<Record<MixKind, number | null>> | null = null;
+      let bareByKind: Partial<Record<MixKind, number | null>> | null = null;
       try {
         const visitor = await visitorOf({ origin: server.origin });
         await captureRoutes(server.origin, visitor, wallets[0] ?? '', routesFile);
@@ -447,13 +487,17 @@ async function singleInstance(
           [server.pid],
           server.origin,
         );
+        if (withByKind)
+          appByKind = await cpuByKind(server.origin, server.pid, (only) =>
+            mixRequests({ visitor, wallets, forwardedFor: true, only }),
+          );
       } finally {
         await server.stop();
       }
       const mailed = await sink.accepted();
       // The floor: the same generator, the same steps, a bare server with the same bytes. Plain
       // HTTP to one process is the same for both single-instance set-ups: measured once a run.
-      if ((WITH_FLOOR && !floorFirst.ladder) || (wrk && name === 'sqlite')) {
+      if ((WITH_FLOOR && !floorFirst.ladder) || (wrk && name === 'sqlite') || withByKind) {
         const bare = await startBareMix(routesFile);
         try {
           if (WITH_FLOOR && !floorFirst.ladder) {
@@ -472,6 +516,15 @@ async function singleInstance(
             wrk.pages.bare = await runWrk('GET / (br), bare', `${bare.origin}/`, { headers: PAGE_HEADERS });
             wrk.proofs.bare = await runWrk('proofs, bare', bare.origin, { paths: wallets.map(proofPath) });
           }
+          if (withByKind)
+            bareByKind = await cpuByKind(bare.origin, bare.pid, (only) =>
+              mixRequests({
+                visitor: { origin: bare.origin, cookie: '', token: '' },
+                wallets,
+                forwardedFor: true,
+                only,
+              }),
+            );
         } finally {
           await bare.stop();
         }
@@ -483,6 +536,13 @@ async function singleInstance(
         floor: floorFirst.ladder,
         mailed,
         note,
+        ...(appByKind
+          ? {
+              byKind: Object.fromEntries(
+                MIX_KINDS.map((k) => [k, { app: appByKind?.[k] ?? null, bare: bareByKind?.[k] ?? null }]),
+              ),
+            }
+          : {}),
       };
     });
   } finally {
@@ -651,7 +711,13 @@ runBench(
             const r =
               setup === 'cluster'
                 ? await clusterSetup(work.dir)
-                : await singleInstance(setup, work.dir, floorShared, run === 1 && WITH_WRK ? wrk : null);
+                : await singleInstance(
+                    setup,
+                    work.dir,
+                    floorShared,
+                    run === 1 && WITH_WRK ? wrk : null,
+                    run === 1 && WITH_BY_KIND,
+                  );
             results.push(r);
             printLadder(
               `Run ${run} of ${RUNS}, viral hour steps, ${r.label} (${r.note}); floor = bare node:http, same generator, same steps`,
@@ -705,6 +771,30 @@ runBench(
       ],
       [...verdictRows, ...runRows],
     );
+
+    const kindRows: string[][] = [];
+    for (const r of runs[0] ?? []) {
+      if (!r.byKind) continue;
+      for (const kind of MIX_KINDS) {
+        const k = r.byKind[kind];
+        if (!k) continue;
+        const us = (v: number | null) => (v === null ? 'n/a' : `${int(v)} µs`);
+        kindRows.push([
+          r.label,
+          kind,
+          us(k.app),
+          us(k.bare),
+          k.app !== null && k.bare !== null ? `${int(k.app - k.bare)} µs` : 'n/a',
+          `${VIRAL_HOUR[kind]} of ${VIRAL_HOUR_RATE}`,
+        ]);
+      }
+    }
+    if (kindRows.length > 0)
+      printTable(
+        `Where the CPU goes (first run): server CPU per answer, each kind alone at ${int(BY_KIND_RATE)}/s for ${STEP_SEC} s, app against the bare server on the same core`,
+        ['set-up', 'kind', 'app', 'bare', 'app − bare', 'share of the mix'],
+        kindRows,
+      );
 
     const rows: string[][] = [];
     for (const r of runs[0]?.filter((r) => r.name === 'cluster') ?? []) {

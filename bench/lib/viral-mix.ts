@@ -68,13 +68,15 @@ export function mixRequests(opts: {
   visitor: Visitor;
   wallets: string[];
   forwardedFor: boolean;
+  /** Requests of this kind only (the headline's CPU per kind of request). */
+  only?: MixKind;
 }): () => OpenLoopRequest {
   let i = 0;
   let page = 0;
   let wallet = 0;
   const signupHeaders = headersFor(opts.visitor);
   return (): OpenLoopRequest => {
-    const kind = CYCLE[i++ % CYCLE.length] ?? 'page';
+    const kind = opts.only ?? CYCLE[i++ % CYCLE.length] ?? 'page';
     switch (kind) {
       case 'page':
         return { method: 'GET', tag: kind, path: PAGE_PATHS[page++ % PAGE_PATHS.length] ?? '/', headers: PAGE_HEADERS };
