@@ -51,7 +51,7 @@ describe("the content file's presale terms", () => {
   it('names every country in printable ASCII for the signed message, and in each language for the page', () => {
     const all = asciiCountryList(countries);
     expect(all).toMatch(/^[\x20-\x7e]+$/);
-    expect(asciiCountryList(['CI', 'US'])).toBe("Cote d'Ivoire (CI) and United States (US)");
+    expect(asciiCountryList(['CI', 'US'])).toBe("Cote d'Ivoire (CI) or United States (US)");
     expect(countryListIn('es', ['US', 'CU'])).toBe('Estados Unidos y Cuba');
     expect(countryListIn('ar', ['US'])).toBe('الولايات المتحدة');
   });

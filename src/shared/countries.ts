@@ -33,7 +33,8 @@ export function countryListIn(tag: string, codes: readonly string[]): string {
 }
 
 /**
- * The countries' English names in printable ASCII, each with its code: "Cote d'Ivoire (CI)". A
+ * The countries' English names in printable ASCII, each with its code, as alternatives:
+ * "Cote d'Ivoire (CI) or Cuba (CU)". A
  * Sign-In with Ethereum statement may hold nothing else (EIP-4361's grammar), and the reference
  * parser refuses a message that does; the accents go, the letters stay.
  */
@@ -45,5 +46,6 @@ export function asciiCountryList(codes: readonly string[]): string {
         .replace(/\p{M}/gu, '')
         .replace(/[\u2018\u2019]/g, "'")} (${codes[i]})`,
   );
-  return new Intl.ListFormat('en', { type: 'conjunction', style: 'long' }).format(names);
+  // "Not a resident of A or B": each is excluded, not only the pair.
+  return new Intl.ListFormat('en', { type: 'disjunction', style: 'long' }).format(names);
 }

@@ -1,5 +1,6 @@
 // The allowlist's words in Arabic: a draft, not yet reviewed by a native speaker (./meta.ts).
 // Typed by the English file.
+import type { RichText } from '../../../src/shared/messages/rich-text.ts';
 import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
 import { walletRefusals as english } from '../en/allowlist.ts';
 import { counted, secondsAfter } from './plural.ts';
@@ -17,6 +18,14 @@ export const walletPageWords: WalletPageWords = {
   emailOffer:
     'احصل على إشعار عند بدء البيع المسبق (اختياري): نرسل إليك أولًا رابط تأكيد، ولا يُحتسب بريدك إلا بعد أن تضغط عليه.',
   emailSubmit: 'أخبروني عند بدء البيع المسبق',
+  whoMayJoin: ({ countries, terms }: { countries: string | null; terms: string }): RichText => [
+    countries === null ? '' : `لا يمكن للمقيمين في ${countries} الانضمام. `,
+    'الانضمام يعني قبول ',
+    { link: 'شروط البيع المسبق', href: terms },
+    countries === null
+      ? '، في الرسالة التي توقّعها (بالإنجليزية، كما يشترط معيار Sign-In with Ethereum).'
+      : '، والرسالة التي توقّعها تُقرّ بأنك لست مقيمًا في هذه الدول (بالإنجليزية، كما يشترط معيار Sign-In with Ethereum).',
+  ],
 };
 
 export const walletMessages: WalletMessages = {

@@ -1,5 +1,6 @@
 // The allowlist's words in Simplified Chinese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file. "白名单", the word Chinese crypto readers know.
+import type { RichText } from '../../../src/shared/messages/rich-text.ts';
 import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
 import { walletRefusals as english } from '../en/allowlist.ts';
 
@@ -15,6 +16,14 @@ export const walletPageWords: WalletPageWords = {
   needs: '加入白名单需要启用 JavaScript 并拥有一个钱包：浏览器扩展，或钱包 App 内置的浏览器。',
   emailOffer: '预售开启时通知我（选填）：我们会先发送一封确认链接邮件，您点击链接后，您的邮箱才会生效。',
   emailSubmit: '预售开启时通知我',
+  whoMayJoin: ({ countries, terms }: { countries: string | null; terms: string }): RichText => [
+    countries === null ? '' : `${countries}的居民不能加入。`,
+    '加入即表示接受',
+    { link: '预售条款', href: terms },
+    countries === null
+      ? '，这写在你签署的消息中（按 Sign-In with Ethereum 标准的要求，该消息为英文）。'
+      : '，你签署的消息会声明你不是这些国家的居民（按 Sign-In with Ethereum 标准的要求，该消息为英文）。',
+  ],
 };
 
 export const walletMessages: WalletMessages = {

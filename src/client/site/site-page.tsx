@@ -14,7 +14,7 @@ import { pagePaths } from '../../shared/paths.ts';
 function PageBody({ page, signup, notice, presale, wallet, invite, terms }: Omit<SitePageProps, 'year' | 'locale'>) {
   switch (page) {
     case 'home':
-      return <HomePage signup={signup} presale={presale} wallet={wallet} invite={invite} />;
+      return <HomePage signup={signup} presale={presale} wallet={wallet} invite={invite} terms={terms} />;
     case 'notice':
       return <NoticePage notice={notice} />;
     case 'privacy':

@@ -39,11 +39,13 @@ import { askWalletLink } from './wallet-link-store.ts';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
 import { registrationOpen } from './snapshots.ts';
 import { checkSignature, type ContractSignatureCheck, type SignatureVerdict } from './signature-check.ts';
-import { MESSAGE_TTL_MS, readMessage, writeMessage, type SiweSite } from './siwe-message.ts';
+import { MESSAGE_TTL_MS, readMessage, writeMessage, type Declaration, type SiweSite } from './siwe-message.ts';
 
 export interface AllowlistRouteOptions {
   mode: WalletMode;
   site: SiweSite;
+  /** What a join declares: the content file's terms version and restricted countries. */
+  declaration: Declaration;
   ratePerMinute: number;
   minFillMs: number;
   /** Checks smart-contract wallets' signatures (ETH_RPC_URL); null: they are told it is not set up. */
@@ -141,7 +143,7 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
     act: (trx: Transaction<Database>, address: string, now: Date) => Promise<T>,
   ): Promise<{ address: string } & T> {
     const now = clock();
-    const read = readMessage(opts.site, request.body.message, now);
+    const read = readMessage(opts.site, request.body.message, now, opts.declaration);
     if (!read.ok) throw new Refusal(400, 'bad_request', read.refusal);
     const { message } = read;
     if (message.purpose !== purpose) throw new Refusal(400, 'bad_request', walletRefusals.wrongStatement);
@@ -174,7 +176,12 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       const nonce = Siwe.generateNonce();
       const expiresAt = new Date(now.getTime() + MESSAGE_TTL_MS);
       await issueNonce(app.store.db, { nonce, address, purpose: request.body.purpose, now, expiresAt });
-      return { message: writeMessage(opts.site, { address, purpose: request.body.purpose, nonce, now }) };
+      // The terms page the message names is in the page's language, which its script sends.
+      const locale = answerLocale(request, true);
+      const { purpose } = request.body;
+      return {
+        message: writeMessage(opts.site, { address, purpose, nonce, now, declaration: opts.declaration, locale }),
+      };
     }),
   );
 
