@@ -55,6 +55,8 @@ export const walletRefusals: WalletRefusals = {
   // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
   // message against English's words.
   statement: english.statement,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `يحدد خادمنا موقع اتصالك في ${country}، ولا يمكن للمقيمين فيها الانضمام إلى قائمة السماح هذه (راجع شروط البيع المسبق). إذا كنت تقيم في ${country} فلا يمكنك الانضمام. وإذا لم تكن في ${country} فالتحديد خاطئ: فهو تخمين من عنوان شبكتك، وقد يخطئ حين تسافر أو حين يمرّر مزوّد خدمتك اتصالك عبر دولة أخرى. يُرجى المحاولة مجددًا من اتصال آخر. لم نحتفظ بأي شيء عنك أو عن محفظتك.`,
   notOpen: 'قائمة السماح غير مفتوحة.',
   closed: 'قائمة السماح مغلقة: لا يمكن لأحد الانضمام إليها الآن.',
   malformed:

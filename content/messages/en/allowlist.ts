@@ -66,6 +66,8 @@ export const walletRefusals: WalletRefusals = {
     leave:
       'Leave the Diamond Hand presale allowlist. This costs nothing, sends no transaction and grants no permission to move your funds.',
   },
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `Our server places your connection in ${country}, whose residents may not join this allowlist (see the presale terms). If you live in ${country}, you cannot join. If you are not in ${country}, the lookup is wrong: it guesses from your network's address, and can be wrong when you travel or your provider routes your traffic through another country. Please try again from another connection. Nothing about you or your wallet was kept.`,
   notOpen: 'The allowlist is not open.',
   closed: 'The allowlist is closed: no one can join it now.',
   malformed: 'That is not a Sign-In with Ethereum message we can read. Please press the button again for a fresh one.',

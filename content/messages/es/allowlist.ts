@@ -57,6 +57,8 @@ export const walletRefusals: WalletRefusals = {
   // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
   // message against English's words.
   statement: english.statement,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `Nuestro servidor sitúa tu conexión en ${country}, cuyos residentes no pueden unirse a esta lista de acceso (consulta los términos de la preventa). Si vives en ${country}, no puedes unirte. Si no estás en ${country}, la búsqueda se equivoca: adivina a partir de la dirección de tu red y puede fallar cuando viajas o cuando tu proveedor envía tu tráfico por otro país. Vuelve a intentarlo desde otra conexión. No hemos guardado nada sobre ti ni sobre tu billetera.`,
   notOpen: 'La lista de acceso no está abierta.',
   closed: 'La lista de acceso está cerrada: ahora nadie puede unirse.',
   malformed:

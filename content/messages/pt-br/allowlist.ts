@@ -57,6 +57,8 @@ export const walletRefusals: WalletRefusals = {
   // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
   // message against English's words.
   statement: english.statement,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `Nosso servidor localiza sua conexão em ${country}, cujos residentes não podem entrar nesta lista de acesso (veja os termos da pré-venda). Se você mora em ${country}, não pode entrar. Se você não está em ${country}, a localização está errada: ela é estimada pelo endereço da sua rede e pode errar quando você viaja ou quando seu provedor encaminha seu tráfego por outro país. Tente de novo a partir de outra conexão. Nada sobre você ou sua carteira foi guardado.`,
   notOpen: 'A lista de acesso não está aberta.',
   closed: 'A lista de acesso está fechada: ninguém pode entrar agora.',
   malformed:

@@ -52,6 +52,8 @@ export const walletRefusals: WalletRefusals = {
   // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
   // message against English's words.
   statement: english.statement,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `我们的服务器判断你的连接位于${country}，该国居民不能加入此白名单（见预售条款）。如果你居住在${country}，则不能加入。如果你不在${country}，说明判断有误：它是根据你网络的地址推测的，在你旅行或你的网络服务商经由其他国家转发流量时可能出错。请换一个网络连接后再试。我们没有保存任何关于你或你钱包的信息。`,
   notOpen: '白名单尚未开放。',
   closed: '白名单已关闭：目前无法加入。',
   malformed: '这不是我们能读取的 Sign-In with Ethereum 消息。请再次点击按钮，获取新的消息。',

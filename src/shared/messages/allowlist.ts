@@ -55,6 +55,11 @@ export interface WalletRefusals {
    */
   statement: { join: (p: { version: string; countries: string | null }) => string; leave: string };
 
+  /**
+   * A join the server's own lookup places in a restricted country: why, what the visitor can do,
+   * and that the lookup can be wrong (`country`: its name in this language).
+   */
+  restrictedCountry: (p: { country: string }) => string;
   notOpen: string;
   closed: string;
   malformed: string;

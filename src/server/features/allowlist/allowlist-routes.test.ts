@@ -104,7 +104,8 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
         .execute();
       expect(rows).toHaveLength(1);
       // Stored: the address, the time, the country of the server's own lookup, and the email link's
-      // columns (a subscriber's id, never an address; the link token's digest); nothing more.
+      // columns (a subscriber's id, never an address; the link token's digest), the terms' version
+      // accepted; nothing more.
       expect(Object.keys(rows[0] ?? {}).sort()).toEqual([
         'address',
         'country',
@@ -113,6 +114,7 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
         'link_token_expires_at',
         'link_token_hash',
         'subscriber_id',
+        'terms_version',
       ]);
       expect(rows[0]?.subscriber_id).toBeNull();
 

@@ -30,7 +30,7 @@ const restrictedContent = (version = '2026-12-07') =>
 describe('the notice where the allowlist is shown', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ content: restrictedContent() });
+    t = await buildTestApp({ content: restrictedContent(), env: { TRUST_PROXY: 'true' } });
   });
   afterAll(() => t.close());
 
@@ -84,7 +84,12 @@ describe.each(dialectCases)('the declaration in the signed message ($label)', ({
   beforeAll(async () => {
     if (skip) return;
     store = await openTestStore(dialect);
-    t = await buildTestApp({ store, content: restrictedContent(), env: { ALLOWLIST_RATE_LIMIT: '1000' } });
+    // The client's address from X-Forwarded-For, as behind the deployment's proxy.
+    t = await buildTestApp({
+      store,
+      content: restrictedContent(),
+      env: { ALLOWLIST_RATE_LIMIT: '1000', TRUST_PROXY: 'true' },
+    });
   });
   afterAll(async () => {
     if (skip) return;
@@ -98,14 +103,11 @@ describe.each(dialectCases)('the declaration in the signed message ($label)', ({
     t.clock.advance(5_000);
   });
 
+  /** Asks for a message to sign, from a client in Germany unless `headers` say otherwise. */
+  const ask = (address: string, purpose: AllowlistPurpose, headers: Record<string, string> = {}, app = t.app) =>
+    postJsonAs(app, visitor, apiPaths.allowlistChallenge, { address, purpose }, headers);
   const challenge = async (address: string, purpose: AllowlistPurpose = 'join', language = 'en') => {
-    const res = await postJsonAs(
-      t.app,
-      visitor,
-      apiPaths.allowlistChallenge,
-      { address, purpose },
-      { 'accept-language': language },
-    );
+    const res = await ask(address, purpose, { 'accept-language': language });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ message: string }>().message;
   };
@@ -162,7 +164,12 @@ describe.each(dialectCases)('the declaration in the signed message ($label)', ({
     await refusedWrongStatement(message.replace('https://dh.example/terms', 'https://evil.example/terms'));
     // A message written before the terms changed is refused once they have: another build, same store.
     const before = await challenge(alice.address);
-    const changed = await buildTestApp({ store, clock: t.clock, content: restrictedContent('2027-01-01') });
+    const changed = await buildTestApp({
+      store,
+      clock: t.clock,
+      content: restrictedContent('2027-01-01'),
+      env: { TRUST_PROXY: 'true' },
+    });
     try {
       const res = await postJsonAs(changed.app, visitor, apiPaths.allowlistJoin, {
         message: before,
@@ -175,5 +182,93 @@ describe.each(dialectCases)('the declaration in the signed message ($label)', ({
     }
     // The message as written still joins.
     expect((await send('join', message, alice.sign(message))).statusCode).toBe(200);
+  });
+
+  const CUBA = '152.206.0.1';
+  const refusals = () => store.db.selectFrom('allowlist_country_refusals').selectAll().orderBy('country').execute();
+  const refusedCount = async () => (await refusals()).find((r) => r.country === 'CU')?.refused ?? 0;
+
+  it.skipIf(skip)(
+    'refuses a join from a restricted country in each locale’s words, keeps no trace of the address, and counts it',
+    async () => {
+      const before = await refusedCount();
+      for (const locale of locales) {
+        const tag = localeInfo[locale].tag;
+        const res = await ask(alice.address, 'join', { 'accept-language': tag, 'x-forwarded-for': CUBA });
+        expect(res.statusCode, res.body).toBe(403);
+        const cuba = new Intl.DisplayNames(tag, { type: 'region' }).of('CU') ?? 'CU';
+        expect(res.json<ApiErrorBody>().error).toEqual({
+          code: 'forbidden',
+          message: messagesFor(locale).allowlist.walletRefusals.restrictedCountry({ country: cuba }),
+        });
+      }
+      expect(walletRefusals.restrictedCountry({ country: 'Cuba' })).toContain('If you are not in Cuba');
+      // A message asked for elsewhere and sent from there is refused too.
+      const message = await challenge(alice.address);
+      const sent = await send('join', message, alice.sign(message), CUBA);
+      expect(sent.statusCode, sent.body).toBe(403);
+      expect(await refusedCount()).toBe(before + locales.length + 1);
+      // No entry; no message was written for the address from there; the count holds no one.
+      const entries = await store.db.selectFrom('allowlist_entries').select('address').execute();
+      expect(entries.map((e) => e.address)).not.toContain(alice.address);
+      const nonces = await store.db
+        .selectFrom('allowlist_nonces')
+        .select('nonce')
+        .where('address', '=', alice.address)
+        .execute();
+      expect(nonces).toHaveLength(1); // the one asked for from Germany, unused
+      expect(Object.keys((await refusals())[0] ?? {}).sort()).toEqual(['country', 'refused']);
+    },
+  );
+
+  it.skipIf(skip)('counts refusals arriving together exactly, in one step each', async () => {
+    const before = await refusedCount();
+    const many = await Promise.all(
+      Array.from({ length: 25 }, () => ask(testAccount().address, 'join', { 'x-forwarded-for': CUBA })),
+    );
+    expect(many.map((r) => r.statusCode)).toEqual(Array.from({ length: 25 }, () => 403));
+    expect(await refusedCount()).toBe(before + 25);
+  });
+
+  it.skipIf(skip)('stores the terms version a join accepted; a join again under newer terms updates it', async () => {
+    const version = async () =>
+      await store.db
+        .selectFrom('allowlist_entries')
+        .select(['terms_version', 'joined_at'])
+        .where('address', '=', alice.address)
+        .executeTakeFirst();
+    const message = await challenge(alice.address);
+    expect((await send('join', message, alice.sign(message))).statusCode).toBe(200);
+    const first = await version();
+    expect(first?.terms_version).toBe('2026-12-07');
+    const newer = await buildTestApp({
+      store,
+      clock: t.clock,
+      content: restrictedContent('2027-01-01'),
+      env: { TRUST_PROXY: 'true' },
+    });
+    try {
+      const asked = await ask(alice.address, 'join', {}, newer.app);
+      const again = asked.json<{ message: string }>().message;
+      const res = await postJsonAs(newer.app, visitor, apiPaths.allowlistJoin, {
+        message: again,
+        signature: alice.sign(again),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      await newer.close();
+    }
+    expect(await version()).toEqual({ terms_version: '2027-01-01', joined_at: first?.joined_at });
+  });
+
+  it.skipIf(skip)('leaving works from anywhere, a restricted country too', async () => {
+    const message = await challenge(alice.address);
+    expect((await send('join', message, alice.sign(message))).statusCode).toBe(200);
+    const asked = await ask(alice.address, 'leave', { 'x-forwarded-for': CUBA });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const bye = asked.json<{ message: string }>().message;
+    const left = await send('leave', bye, alice.sign(bye), CUBA);
+    expect(left.statusCode, left.body).toBe(200);
+    expect(left.json()).toEqual({ address: alice.address, since: null });
   });
 });
