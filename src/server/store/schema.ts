@@ -416,6 +416,11 @@ export interface AllowlistSnapshotsTable {
   approved_by: string | null;
   /** Whether registration stayed open after it ('open') or was closed ('closed'). */
   registration_after: 'open' | 'closed';
+  /**
+   * The terms version every entry in it accepted, when the freeze left out the entries with an
+   * older one or none; null: every entry on the list is in it (migration 0031).
+   */
+  terms_version: string | null;
 }
 
 /** A confirmed person's invite code (migration 0028): one each, 128 random bits, base64url. */
