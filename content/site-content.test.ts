@@ -66,6 +66,7 @@ describe("the content file's presale terms", () => {
       /presaleTerms\.restrictedCountries: names a country twice/,
     );
     expect(() => withTerms({ version: 'v 2' })).toThrow(/presaleTerms\.version: must be 1–40 letters/);
+    expect(() => withTerms({ emailList: 'closed' })).toThrow(/presaleTerms\.emailList: must be open or restricted/);
   });
 
   it('fuzz: any list of real codes builds; any other string among them stops the build at its index', () => {

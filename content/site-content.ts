@@ -52,9 +52,11 @@ export const siteContent = {
     version: '2026-12-07',
     // Countries whose residents may not join, as ISO 3166-1 alpha-2 codes, e.g. ['US', 'CU']. The
     // page names them in each language; the signed message declares the signer lives in none of
-    // them; a join the server's own lookup places in one is refused. Empty: anyone may join. The
-    // email list stays open to everyone: it is news, and buys nothing.
+    // them; a join the server's own lookup places in one is refused. Empty: anyone may join.
     restrictedCountries: [],
+    // The email list: 'open' to every country (it is news, and buys nothing), or 'restricted' to
+    // refuse a sign-up the lookup places in one of those countries too.
+    emailList: 'open',
     // The terms' words, one page per locale (content/messages/<locale>/terms.ts) at /terms,
     // /es/terms…; a locale whose translation is a draft shows English's, and says so.
     pages: termsPages,

@@ -94,6 +94,9 @@ const presaleTermsSchema = z
       .max(250)
       .refine((codes) => new Set(codes).size === codes.length, 'names a country twice')
       .default([]),
+    // Whether the email list refuses the restricted countries too: 'open' by default (news buys
+    // nothing), 'restricted' when a team's lawyers want the list closed to them as well.
+    emailList: z.enum(['open', 'restricted'], { error: 'must be open or restricted' }).default('open'),
     pages: z
       .object(Object.fromEntries(locales.map((l) => [l, termsPageSchema])) as Record<Locale, typeof termsPageSchema>, {
         error: 'must hold the terms page of every locale (content/messages/terms-pages.ts)',
