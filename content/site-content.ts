@@ -2,6 +2,7 @@
 // validates it (src/shared/content-schema.ts) and names any bad field.
 import type { SiteContent } from '../src/shared/content-schema.ts';
 import { siteWords } from './messages/site-words.ts';
+import { termsPages } from './messages/terms-pages.ts';
 
 export const siteContent = {
   name: 'Diamond Hand',
@@ -43,6 +44,22 @@ export const siteContent = {
   referrals: {
     reward:
       'The 100 people with the most confirmed invites get a guaranteed allowlist spot, checked by our team before it is granted. Invites earn no tokens and no money.',
+  },
+  // Who may join the presale allowlist, and on what terms (docs/decisions/0068-who-may-join.md).
+  presaleTerms: {
+    // The terms' version on record: each join's signed message names it and the entry keeps it.
+    // Change it whenever the terms' words change. Letters, digits, dots, dashes, underscores.
+    version: '2026-12-07',
+    // Countries whose residents may not join, as ISO 3166-1 alpha-2 codes, e.g. ['US', 'CU']. The
+    // page names them in each language; the signed message declares the signer lives in none of
+    // them; a join the server's own lookup places in one is refused. Empty: anyone may join.
+    restrictedCountries: [],
+    // The email list: 'open' to every country (it is news, and buys nothing), or 'restricted' to
+    // refuse a sign-up the lookup places in one of those countries too.
+    emailList: 'open',
+    // The terms' words, one page per locale (content/messages/<locale>/terms.ts) at /terms,
+    // /es/terms…; a locale whose translation is a draft shows English's, and says so.
+    pages: termsPages,
   },
   riskNotice: 'Crypto assets are volatile. Nothing on this site is financial advice.',
   social: {

@@ -19,6 +19,7 @@ const pages = [
   { name: 'home, desktop', path: '/', viewport: DESKTOP, status: 200 },
   { name: 'home, 375 px phone', path: '/', viewport: PHONE, status: 200 },
   { name: 'privacy notice', path: '/privacy', viewport: DESKTOP, status: 200 },
+  { name: 'presale terms', path: '/terms', viewport: DESKTOP, status: 200 },
   { name: '404 page', path: MISSING_PATH, viewport: DESKTOP, status: 404 },
 ];
 

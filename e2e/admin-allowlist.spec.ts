@@ -1,10 +1,11 @@
 // The console's Allowlist view in a real Chromium against the real server: a sender reads the list
 // and asks for a freeze; a second sender approves it (the four eyes of a broadcast), and the root
-// for the sale contract is shown. Decision 0045.
+// for the sale contract is shown, with the terms each entry accepted. Decisions 0045 and 0068.
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { Address } from 'ox';
 import { axeViolations, newOperator, ownAddress, signIn } from './admin-support.ts';
+import { siteContent } from '../content/site-content.ts';
 import { withServerStore } from './e2e-target.ts';
 
 test('one sender asks to freeze, another approves, and the root is shown', async ({ browser, page }) => {
@@ -23,6 +24,10 @@ test('one sender asks to freeze, another approves, and the root is shown', async
   await expect(page.getByRole('heading', { name: 'Allowlist', level: 1 })).toBeVisible();
   const entries = page.getByRole('table', { name: /Allowlist entries/ });
   for (const address of addresses) await expect(entries.getByRole('row').filter({ hasText: address })).toHaveCount(1);
+  // Written without a terms version, as entries from before any terms are (decision 0068).
+  await expect(entries.getByRole('row').filter({ hasText: addresses[0] ?? '-' })).toContainText('Before any terms');
+  await expect(page.getByText(`Live presale terms: version ${siteContent.presaleTerms.version}`)).toBeVisible();
+  await expect(page.getByLabel('Leave out entries that accepted no terms or an older version')).not.toBeChecked();
   await page
     .getByRole('search')
     .getByLabel('Address contains')
@@ -49,5 +54,6 @@ test('one sender asks to freeze, another approves, and the root is shown', async
   await expect(second.getByRole('listitem').filter({ hasText: root })).toContainText(
     `asked by ${asker.email}, approved by ${approver.email}`,
   );
+  await expect(second.getByRole('listitem').filter({ hasText: root })).toContainText('every entry');
   await second.close();
 });

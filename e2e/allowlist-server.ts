@@ -2,6 +2,7 @@
 // wallet in a mode the test picks (the shipped file stays 'coming-soon'), on a throwaway SQLite
 // database. Production takes its content only from content/site-content.ts; the tests pass theirs
 // through buildApp's `content`, the seam the server tests use too.
+import { test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -34,7 +35,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startAllowlistServer(mode: WalletMode, chainId = 1): Promise<AllowlistServer> {
+export async function startAllowlistServer(
+  mode: WalletMode,
+  chainId = 1,
+  /**
+   * Countries whose residents may not join; with them the server trusts X-Forwarded-For, so a test
+   * can place its browser in one (the lookup is the real local database's).
+   */
+  restrictedCountries: string[] = [],
+): Promise<AllowlistServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dh-e2e-allowlist-'));
   // The message names the site's public host, so the server must know its port before it listens.
   const port = await freePort();
@@ -50,13 +59,18 @@ export async function startAllowlistServer(mode: WalletMode, chainId = 1): Promi
     // Playwright is quicker than any person; the time trap has its server tests.
     SIGNUP_MIN_FILL_SECONDS: '0',
     DATA_KEY: process.env.E2E_DATA_KEY,
+    ...(restrictedCountries.length > 0 ? { TRUST_PROXY: 'true' } : {}),
   });
   const secrets = secretBoxFromEnv(env);
   const store = await openStore(env.DATABASE_URL ?? '');
   await migrateToLatest(store.db, { secrets });
   const build = await loadSiteBuild(path.resolve(import.meta.dirname, '../dist'));
   const geo = await createGeoLookup();
-  const content = parseSiteContent({ ...siteContent, wallet: { mode, chainId } });
+  const content = parseSiteContent({
+    ...siteContent,
+    wallet: { mode, chainId },
+    presaleTerms: { ...siteContent.presaleTerms, restrictedCountries },
+  });
   const app = await buildApp({ env, build, store, geo, secrets, content });
   await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -71,4 +85,20 @@ export async function startAllowlistServer(mode: WalletMode, chainId = 1): Promi
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A server per test, closed with the test's page after it: call in a spec file's body, then start
+ * each test's server with what it returns.
+ */
+export function allowlistServerPerTest(): (
+  ...args: Parameters<typeof startAllowlistServer>
+) => Promise<AllowlistServer> {
+  let server: AllowlistServer | undefined;
+  test.afterEach(async ({ page }) => {
+    await page.close();
+    await server?.close();
+    server = undefined;
+  });
+  return async (...args) => (server = await startAllowlistServer(...args));
 }

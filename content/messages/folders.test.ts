@@ -26,6 +26,7 @@ const files = [
   'referrals.ts',
   'signup.ts',
   'suppression-reasons.ts',
+  'terms.ts',
   'wallet-link.ts',
   'wallet.ts',
 ];

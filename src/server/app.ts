@@ -231,6 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailRatePerSec: env.MAIL_RATE_PER_SEC,
     personalDataDailyAllowance: env.PERSONAL_DATA_DAILY_ALLOWANCE,
     broadcastApprovals: env.BROADCAST_APPROVALS,
+    termsVersion: content.presaleTerms.version,
   });
   fastPaths.start({ log: app.log, metrics: app.metrics, requests: requestLog });
   // Closing, the app answers 503 in the one shape from a hook (http-contract.ts): Fastify's to give.

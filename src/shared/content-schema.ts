@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { translatedLocales, type Locale, type TranslatedLocale } from './locales.ts';
+import { locales, translatedLocales, type Locale, type TranslatedLocale } from './locales.ts';
 import { chainAddressOf } from './chain-addresses.ts';
 import { checksumProblem } from './eth-address.ts';
+import { isCountryCode } from './countries.ts';
 
 // The one description of what a team may put in content/site-content.ts. It runs at build time
 // (vite plugin + SSR), never in the browser, so the full zod build is fine here.
@@ -53,6 +54,57 @@ const contentWordsSchema = z
   })
   .strict();
 export type ContentWords = z.infer<typeof contentWordsSchema>;
+
+/**
+ * The presale's terms in one language (content/messages/<locale>/terms.ts): the team's words, a
+ * heading and its paragraphs per section. The page adds the version and who may not join.
+ */
+const termsPageSchema = z
+  .object(
+    {
+      title: text(120),
+      sections: z
+        .array(z.object({ heading: text(200), paragraphs: z.array(text(3000)).min(1, 'needs a paragraph') }).strict())
+        .min(1, 'needs at least one section'),
+    },
+    { error: 'must be the terms page in this language (content/messages/<locale>/terms.ts)' },
+  )
+  .strict();
+export type TermsPage = z.infer<typeof termsPageSchema>;
+
+/**
+ * Who may join the presale allowlist, and on what terms (docs/decisions/0068-who-may-join.md).
+ * The version and the countries go into the message a wallet signs to join, so they are ASCII.
+ */
+const presaleTermsSchema = z
+  .object({
+    version: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/,
+        'must be 1–40 letters, digits, dots, dashes or underscores, like 2026-12-07',
+      ),
+    restrictedCountries: z
+      .array(
+        z.string().refine(isCountryCode, {
+          error: (issue) =>
+            `${JSON.stringify(issue.input)} is not an ISO 3166-1 alpha-2 country code (two capitals, like US)`,
+        }),
+      )
+      .max(250)
+      .refine((codes) => new Set(codes).size === codes.length, 'names a country twice')
+      .default([]),
+    // Whether the email list refuses the restricted countries too: 'open' by default (news buys
+    // nothing), 'restricted' when a team's lawyers want the list closed to them as well.
+    emailList: z.enum(['open', 'restricted'], { error: 'must be open or restricted' }).default('open'),
+    pages: z
+      .object(Object.fromEntries(locales.map((l) => [l, termsPageSchema])) as Record<Locale, typeof termsPageSchema>, {
+        error: 'must hold the terms page of every locale (content/messages/terms-pages.ts)',
+      })
+      .strict(),
+  })
+  .strict();
+export type PresaleTerms = z.infer<typeof presaleTermsSchema>;
 
 const isTranslated = (l: Locale): l is TranslatedLocale => (translatedLocales as readonly Locale[]).includes(l);
 
@@ -135,6 +187,7 @@ const siteContentSchema = z
     closingLine: text(120),
     riskNotice: text(300),
     referrals: referralsWordsSchema.optional(),
+    presaleTerms: presaleTermsSchema,
     social: z.object({
       twitter: socialLinkSchema,
       telegram: socialLinkSchema,

@@ -11,6 +11,8 @@
 export const pagePaths = {
   home: '/',
   privacy: '/privacy',
+  /** The presale's terms, and who may not join the allowlist (content/messages/<locale>/terms.ts). */
+  terms: '/terms',
   signup: '/signup',
   confirm: '/confirm',
   unsubscribe: '/unsubscribe',
@@ -84,6 +86,7 @@ export const filePaths = {
 export const countedPagePaths: readonly string[] = [
   pagePaths.home,
   pagePaths.privacy,
+  pagePaths.terms,
   pagePaths.signup,
   pagePaths.confirm,
   pagePaths.unsubscribe,

@@ -5,7 +5,7 @@ import type { WalletMode } from './content-schema.ts';
 import type { InviteView } from './referrals.ts';
 import type { SignupView } from './signup-schema.ts';
 
-export type SitePageName = 'home' | 'privacy' | 'not-found' | 'notice';
+export type SitePageName = 'home' | 'privacy' | 'terms' | 'not-found' | 'notice';
 
 /** The presale countdown, when the content file sets a date: what the banner needs to render it. */
 export interface PresaleProps {
@@ -24,6 +24,15 @@ export interface WalletProps {
   chainId: number;
 }
 
+/**
+ * The presale terms' version and who may not join, as the server was given them (the content
+ * file's presaleTerms): the terms page and the allowlist's notice read them. The same for everyone.
+ */
+export interface TermsProps {
+  version: string;
+  restrictedCountries: readonly string[];
+}
+
 export interface SitePageProps {
   page: SitePageName;
   /** The year printed in the footer, from the server's clock. */
@@ -38,6 +47,8 @@ export interface SitePageProps {
   signup?: SignupView;
   /** The home page reached through a friend's invite link: the code the form carries (well-formed). */
   invite?: string;
+  /** Set on every page the server renders. */
+  terms?: TermsProps;
   /** The 'notice' page: what a confirm or unsubscribe link is about, or what pressing it did. */
   notice?: Notice;
 }

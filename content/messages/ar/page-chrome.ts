@@ -28,4 +28,17 @@ export const pageChromeMessages: PageChromeMessages = {
   },
   titled: ({ title, site }) => `${title} · ${site}`,
   privacyDescription: ({ site }) => `ما الذي يجمعه موقع ${site}، ولماذا، وكيف تطلب محوه.`,
+  terms: {
+    link: 'شروط البيع المسبق',
+    description: ({ site }: { site: string }): string =>
+      `شروط قائمة السماح للبيع المسبق لـ ${site}، ومن يمكنه الانضمام إليها.`,
+    version: ({ version }: { version: string }): string =>
+      `الإصدار ${version}. الانضمام إلى قائمة السماح يعني قبول هذا الإصدار.`,
+    excludedHeading: 'من لا يمكنه الانضمام',
+    excluded: ({ countries }: { countries: string }): string =>
+      `لا يمكن للمقيمين في ${countries} الانضمام إلى قائمة السماح.`,
+    noneExcluded: 'لا توجد دولة مستبعدة، لكن لا يمكنك الانضمام إلا حيث تكون المشاركة مشروعة.',
+    draft:
+      'تُعرض الشروط بالإنجليزية: ترجمتها إلى العربية مسودة لم يراجعها بعدُ متحدث أصلي، والشروط الإنجليزية هي المعتمدة.',
+  },
 };

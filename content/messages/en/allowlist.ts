@@ -3,6 +3,7 @@
 // (rendered on the server only), the island's words (in the allowlist island's chunk), and the
 // server's refusals and the statement it writes into the message to sign.
 // docs/decisions/0045-wallet-allowlist.md
+import type { RichText } from '../../../src/shared/messages/rich-text.ts';
 import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
 
 /** What the server renders on the page in allowlist or closed mode (never in a script). */
@@ -20,6 +21,14 @@ export const walletPageWords: WalletPageWords = {
   emailOffer:
     'Get told when the presale opens (optional): we send a confirmation link first, and your email counts once you press it.',
   emailSubmit: 'Get told when the presale opens',
+  whoMayJoin: ({ countries, terms }: { countries: string | null; terms: string }): RichText => [
+    countries === null ? '' : `Residents of ${countries} may not join. `,
+    'Joining accepts the ',
+    { link: 'presale terms', href: terms },
+    countries === null
+      ? ', in the message you sign (in English, as the Sign-In with Ethereum standard requires).'
+      : ', and the message you sign declares that you are not a resident of these countries (in English, as the Sign-In with Ethereum standard requires).',
+  ],
 };
 
 /** The island's words: what the visitor reads while connecting, signing, joined or left. */
@@ -52,10 +61,13 @@ export const walletMessages: WalletMessages = {
 /** The server's words: the statement inside the signed message, and every refusal. */
 export const walletRefusals: WalletRefusals = {
   statement: {
-    join: 'Join the Diamond Hand presale allowlist. This costs nothing, sends no transaction and grants no permission to move your funds.',
+    join: ({ version, countries }: { version: string; countries: string | null }): string =>
+      `Join the Diamond Hand presale allowlist. I accept the presale terms, version ${version}${countries === null ? '' : `, and I am not a resident of ${countries}`}. This costs nothing, sends no transaction and grants no permission to move your funds.`,
     leave:
       'Leave the Diamond Hand presale allowlist. This costs nothing, sends no transaction and grants no permission to move your funds.',
   },
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `Our server places your connection in ${country}, whose residents may not join this allowlist (see the presale terms). If you live in ${country}, you cannot join. If you are not in ${country}, the lookup is wrong: it guesses from your network's address, and can be wrong when you travel or your provider routes your traffic through another country. Please try again from another connection. Nothing about you or your wallet was kept.`,
   notOpen: 'The allowlist is not open.',
   closed: 'The allowlist is closed: no one can join it now.',
   malformed: 'That is not a Sign-In with Ethereum message we can read. Please press the button again for a fresh one.',

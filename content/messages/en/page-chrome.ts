@@ -44,4 +44,16 @@ export const pageChromeMessages: PageChromeMessages = {
   /** The documents' <title> and description, beside the site's name. */
   titled: ({ title, site }: Site & { title: string }): string => `${title} · ${site}`,
   privacyDescription: ({ site }: Site): string => `What the ${site} website collects, why, and how to have it erased.`,
+  terms: {
+    link: 'Presale terms',
+    description: ({ site }: { site: string }): string =>
+      `The terms of the ${site} presale allowlist, and who may join it.`,
+    version: ({ version }: { version: string }): string =>
+      `Version ${version}. Joining the allowlist accepts this version.`,
+    excludedHeading: 'Who may not join',
+    excluded: ({ countries }: { countries: string }): string => `Residents of ${countries} may not join the allowlist.`,
+    noneExcluded: 'No country is excluded, but you may join only where taking part is lawful.',
+    draft:
+      'The terms are shown in English: their translation into this language is a draft, not yet reviewed by a native speaker, and the English terms are the ones that apply.',
+  },
 };

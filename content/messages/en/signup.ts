@@ -77,4 +77,6 @@ export const signupAnswers: SignupAnswers = {
   // The database is out of reach or out of room (store-errors.ts).
   storeDown: ({ seconds }: { seconds: number }): string =>
     `Our database is not answering just now, so your sign-up could not be saved. Please try again in ${seconds} seconds.`,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `Our server places your connection in ${country}, whose residents may not sign up for this list (see the presale terms). If you live in ${country}, you cannot sign up. If you are not in ${country}, the lookup is wrong: it guesses from your network's address. Please try again from another connection. Nothing you typed was kept.`,
 };

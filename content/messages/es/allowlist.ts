@@ -1,5 +1,6 @@
 // The allowlist's words in Spanish: a draft, not yet reviewed by a native speaker (./meta.ts).
 // Typed by the English file.
+import type { RichText } from '../../../src/shared/messages/rich-text.ts';
 import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
 import { walletRefusals as english } from '../en/allowlist.ts';
 
@@ -18,6 +19,14 @@ export const walletPageWords: WalletPageWords = {
   emailOffer:
     'Recibe un aviso cuando abra la preventa (opcional): primero te enviamos un enlace de confirmación, y tu correo cuenta en cuanto lo pulses.',
   emailSubmit: 'Avisarme cuando abra la preventa',
+  whoMayJoin: ({ countries, terms }: { countries: string | null; terms: string }): RichText => [
+    countries === null ? '' : `Los residentes de ${countries} no pueden unirse. `,
+    'Unirte acepta los ',
+    { link: 'términos de la preventa', href: terms },
+    countries === null
+      ? ', en el mensaje que firmas (en inglés, como exige el estándar Sign-In with Ethereum).'
+      : ', y el mensaje que firmas declara que no resides en esos países (en inglés, como exige el estándar Sign-In with Ethereum).',
+  ],
 };
 
 export const walletMessages: WalletMessages = {
@@ -48,6 +57,8 @@ export const walletRefusals: WalletRefusals = {
   // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
   // message against English's words.
   statement: english.statement,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `Nuestro servidor sitúa tu conexión en ${country}, cuyos residentes no pueden unirse a esta lista de acceso (consulta los términos de la preventa). Si vives en ${country}, no puedes unirte. Si no estás en ${country}, la búsqueda se equivoca: adivina a partir de la dirección de tu red y puede fallar cuando viajas o cuando tu proveedor envía tu tráfico por otro país. Vuelve a intentarlo desde otra conexión. No hemos guardado nada sobre ti ni sobre tu billetera.`,
   notOpen: 'La lista de acceso no está abierta.',
   closed: 'La lista de acceso está cerrada: ahora nadie puede unirse.',
   malformed:

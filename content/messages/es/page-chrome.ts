@@ -29,4 +29,17 @@ export const pageChromeMessages: PageChromeMessages = {
   },
   titled: ({ title, site }) => `${title} · ${site}`,
   privacyDescription: ({ site }) => `Qué recopila el sitio web de ${site}, por qué y cómo pedir que se borre.`,
+  terms: {
+    link: 'Términos de la preventa',
+    description: ({ site }: { site: string }): string =>
+      `Los términos de la lista de acceso a la preventa de ${site}, y quién puede unirse.`,
+    version: ({ version }: { version: string }): string =>
+      `Versión ${version}. Unirse a la lista de acceso acepta esta versión.`,
+    excludedHeading: 'Quién no puede unirse',
+    excluded: ({ countries }: { countries: string }): string =>
+      `Los residentes de ${countries} no pueden unirse a la lista de acceso.`,
+    noneExcluded: 'Ningún país está excluido, pero solo puedes unirte donde participar sea legal.',
+    draft:
+      'Los términos se muestran en inglés: su traducción al español es un borrador que aún no ha revisado un hablante nativo, y los términos en inglés son los que se aplican.',
+  },
 };

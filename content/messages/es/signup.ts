@@ -60,4 +60,6 @@ export const signupAnswers: SignupAnswers = {
   notSaved: 'Algo falló de nuestro lado y tu suscripción no se guardó. Vuelve a intentarlo en un minuto.',
   storeDown: ({ seconds }) =>
     `Nuestra base de datos no responde en este momento, así que no pudimos guardar tu suscripción. Vuelve a intentarlo en ${seconds} segundos.`,
+  restrictedCountry: ({ country }) =>
+    `Nuestro servidor sitúa tu conexión en ${country}, cuyos residentes no pueden suscribirse a esta lista (consulta los términos de la preventa). Si vives en ${country}, no puedes suscribirte. Si no estás en ${country}, la búsqueda se equivoca: adivina a partir de la dirección de tu red. Vuelve a intentarlo desde otra conexión. No hemos guardado nada de lo que escribiste.`,
 };

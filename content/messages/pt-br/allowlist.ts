@@ -1,5 +1,6 @@
 // The allowlist's words in Brazilian Portuguese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file.
+import type { RichText } from '../../../src/shared/messages/rich-text.ts';
 import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
 import { walletRefusals as english } from '../en/allowlist.ts';
 
@@ -18,6 +19,14 @@ export const walletPageWords: WalletPageWords = {
   emailOffer:
     'Seja avisado quando a pré-venda abrir (opcional): primeiro enviamos um link de confirmação, e seu e-mail só conta depois que você clicar nele.',
   emailSubmit: 'Quero ser avisado quando a pré-venda abrir',
+  whoMayJoin: ({ countries, terms }: { countries: string | null; terms: string }): RichText => [
+    countries === null ? '' : `Residentes de ${countries} não podem entrar. `,
+    'Entrar aceita os ',
+    { link: 'termos da pré-venda', href: terms },
+    countries === null
+      ? ', na mensagem que você assina (em inglês, como exige o padrão Sign-In with Ethereum).'
+      : ', e a mensagem que você assina declara que você não é residente desses países (em inglês, como exige o padrão Sign-In with Ethereum).',
+  ],
 };
 
 export const walletMessages: WalletMessages = {
@@ -48,6 +57,8 @@ export const walletRefusals: WalletRefusals = {
   // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
   // message against English's words.
   statement: english.statement,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `Nosso servidor localiza sua conexão em ${country}, cujos residentes não podem entrar nesta lista de acesso (veja os termos da pré-venda). Se você mora em ${country}, não pode entrar. Se você não está em ${country}, a localização está errada: ela é estimada pelo endereço da sua rede e pode errar quando você viaja ou quando seu provedor encaminha seu tráfego por outro país. Tente de novo a partir de outra conexão. Nada sobre você ou sua carteira foi guardado.`,
   notOpen: 'A lista de acesso não está aberta.',
   closed: 'A lista de acesso está fechada: ninguém pode entrar agora.',
   malformed:

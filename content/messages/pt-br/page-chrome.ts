@@ -30,4 +30,17 @@ export const pageChromeMessages: PageChromeMessages = {
   },
   titled: ({ title, site }) => `${title} · ${site}`,
   privacyDescription: ({ site }) => `O que o site ${site} coleta, por quê e como pedir que seja apagado.`,
+  terms: {
+    link: 'Termos da pré-venda',
+    description: ({ site }: { site: string }): string =>
+      `Os termos da lista de acesso da pré-venda de ${site}, e quem pode entrar.`,
+    version: ({ version }: { version: string }): string =>
+      `Versão ${version}. Entrar na lista de acesso aceita esta versão.`,
+    excludedHeading: 'Quem não pode entrar',
+    excluded: ({ countries }: { countries: string }): string =>
+      `Residentes de ${countries} não podem entrar na lista de acesso.`,
+    noneExcluded: 'Nenhum país está excluído, mas você só pode entrar onde participar for legal.',
+    draft:
+      'Os termos são mostrados em inglês: a tradução para o português é um rascunho ainda não revisado por um falante nativo, e os termos em inglês são os que valem.',
+  },
 };

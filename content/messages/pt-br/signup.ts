@@ -52,4 +52,6 @@ export const signupAnswers: SignupAnswers = {
   notSaved: 'Algo deu errado do nosso lado e sua inscrição não foi salva. Tente novamente em um minuto.',
   storeDown: ({ seconds }) =>
     `Nosso banco de dados não está respondendo no momento, então sua inscrição não pôde ser salva. Tente novamente em ${seconds} segundos.`,
+  restrictedCountry: ({ country }) =>
+    `Nosso servidor localiza sua conexão em ${country}, cujos residentes não podem se inscrever nesta lista (veja os termos da pré-venda). Se você mora em ${country}, não pode se inscrever. Se você não está em ${country}, a localização está errada: ela é estimada pelo endereço da sua rede. Tente de novo a partir de outra conexão. Nada do que você digitou foi guardado.`,
 };

@@ -1,5 +1,6 @@
 // The allowlist's words in Simplified Chinese: a draft, not yet reviewed by a native speaker
 // (./meta.ts). Typed by the English file. "白名单", the word Chinese crypto readers know.
+import type { RichText } from '../../../src/shared/messages/rich-text.ts';
 import type { WalletMessages, WalletPageWords, WalletRefusals } from '../../../src/shared/messages/allowlist.ts';
 import { walletRefusals as english } from '../en/allowlist.ts';
 
@@ -15,6 +16,14 @@ export const walletPageWords: WalletPageWords = {
   needs: '加入白名单需要启用 JavaScript 并拥有一个钱包：浏览器扩展，或钱包 App 内置的浏览器。',
   emailOffer: '预售开启时通知我（选填）：我们会先发送一封确认链接邮件，您点击链接后，您的邮箱才会生效。',
   emailSubmit: '预售开启时通知我',
+  whoMayJoin: ({ countries, terms }: { countries: string | null; terms: string }): RichText => [
+    countries === null ? '' : `${countries}的居民不能加入。`,
+    '加入即表示接受',
+    { link: '预售条款', href: terms },
+    countries === null
+      ? '，这写在你签署的消息中（按 Sign-In with Ethereum 标准的要求，该消息为英文）。'
+      : '，你签署的消息会声明你不是这些国家的居民（按 Sign-In with Ethereum 标准的要求，该消息为英文）。',
+  ],
 };
 
 export const walletMessages: WalletMessages = {
@@ -43,6 +52,8 @@ export const walletRefusals: WalletRefusals = {
   // Stays English: EIP-4361 allows only ASCII in a statement, and the server checks the signed
   // message against English's words.
   statement: english.statement,
+  restrictedCountry: ({ country }: { country: string }): string =>
+    `我们的服务器判断你的连接位于${country}，该国居民不能加入此白名单（见预售条款）。如果你居住在${country}，则不能加入。如果你不在${country}，说明判断有误：它是根据你网络的地址推测的，在你旅行或你的网络服务商经由其他国家转发流量时可能出错。请换一个网络连接后再试。我们没有保存任何关于你或你钱包的信息。`,
   notOpen: '白名单尚未开放。',
   closed: '白名单已关闭：目前无法加入。',
   malformed: '这不是我们能读取的 Sign-In with Ethereum 消息。请再次点击按钮，获取新的消息。',

@@ -24,4 +24,13 @@ export const pageChromeMessages: PageChromeMessages = {
   },
   titled: ({ title, site }) => `${title} · ${site}`,
   privacyDescription: ({ site }) => `${site} 网站收集哪些信息、为何收集，以及如何要求删除。`,
+  terms: {
+    link: '预售条款',
+    description: ({ site }: { site: string }): string => `${site} 预售白名单的条款，以及谁可以加入。`,
+    version: ({ version }: { version: string }): string => `版本 ${version}。加入白名单即接受此版本。`,
+    excludedHeading: '谁不能加入',
+    excluded: ({ countries }: { countries: string }): string => `${countries}的居民不能加入白名单。`,
+    noneExcluded: '没有排除任何国家，但你只能在参与合法的地方加入。',
+    draft: '条款以英文显示：其中文译文是草稿，尚未经母语人士审校，以英文条款为准。',
+  },
 };

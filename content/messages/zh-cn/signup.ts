@@ -48,4 +48,6 @@ export const signupAnswers: SignupAnswers = {
   wrongType: '请以普通网页表单或 JSON 格式提交表单。',
   notSaved: '我们这边出了问题，您的订阅未能保存。请过一分钟再试。',
   storeDown: ({ seconds }) => `我们的数据库暂时没有响应，您的订阅未能保存。请在 ${seconds} 秒后重试。`,
+  restrictedCountry: ({ country }) =>
+    `我们的服务器判断你的连接位于${country}，该国居民不能订阅此列表（见预售条款）。如果你居住在${country}，则不能订阅。如果你不在${country}，说明判断有误：它是根据你网络的地址推测的。请换一个网络连接后再试。你填写的内容没有被保存。`,
 };

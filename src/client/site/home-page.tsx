@@ -1,5 +1,5 @@
 import type { SignupView } from '../../shared/signup-schema.ts';
-import type { PresaleProps, WalletProps } from '../../shared/site-pages.ts';
+import type { PresaleProps, TermsProps, WalletProps } from '../../shared/site-pages.ts';
 import { AllowlistBlock } from './sections/allowlist-block.tsx';
 import { Closing } from './sections/closing.tsx';
 import { Faq } from './sections/faq.tsx';
@@ -13,19 +13,21 @@ export function HomePage({
   presale,
   wallet,
   invite,
+  terms,
 }: {
   signup?: SignupView | undefined;
   presale?: PresaleProps | undefined;
   wallet?: WalletProps | undefined;
   /** The code of the friend's invite link the visitor came through. */
   invite?: string | undefined;
+  terms?: TermsProps | undefined;
 }) {
   return (
     <>
       {invite ? <InvitedLine /> : null}
       <Hero />
       <PresaleBanner presale={presale} />
-      {wallet ? <AllowlistBlock wallet={wallet} /> : null}
+      {wallet ? <AllowlistBlock wallet={wallet} terms={terms} /> : null}
       <Faq />
       <StayUpdated initial={signup} invite={invite} />
       <Closing />

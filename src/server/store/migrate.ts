@@ -29,6 +29,7 @@ import { policyRefusalsMigration } from './migrations/0027-policy-refusals.ts';
 import { referralsMigration } from './migrations/0028-referrals.ts';
 import { operatorCodeTriesMigration } from './migrations/0029-operator-code-tries.ts';
 import { referralLimitsMigration } from './migrations/0030-referral-limits.ts';
+import { whoMayJoinMigration } from './migrations/0031-who-may-join.ts';
 import type { Database } from './schema.ts';
 import type { SecretBox } from './secret-box.ts';
 import { errorText } from '../lib/log-safe.ts';
@@ -66,6 +67,7 @@ export const migrationsWith = (secrets: SecretBox | undefined): Record<string, M
   '0028-referrals': referralsMigration,
   '0029-operator-code-tries': operatorCodeTriesMigration,
   '0030-referral-limits': referralLimitsMigration,
+  '0031-who-may-join': whoMayJoinMigration,
 });
 
 /**

@@ -354,6 +354,11 @@ export interface AllowlistEntriesTable {
   subscriber_id: Generated<string | null>;
   /** When that link was confirmed (migration 0024). */
   email_linked_at: Generated<IsoTime | null>;
+  /**
+   * The presale terms' version the entry's signed message accepted (the content file's
+   * presaleTerms.version); null: it joined before there were any (migration 0031).
+   */
+  terms_version: Generated<string | null>;
   /** SHA-256 of the single-use link token the join reply carried; null once spent. */
   link_token_hash: Generated<string | null>;
   link_token_expires_at: Generated<IsoTime | null>;
@@ -388,6 +393,16 @@ export interface AllowlistNoncesTable {
   used_at: IsoTime | null;
 }
 
+/**
+ * Joins refused because the server's own lookup placed them in a restricted country: a count per
+ * country, never who (migration 0031).
+ */
+export interface AllowlistCountryRefusalsTable {
+  /** ISO 3166-1 alpha-2, as the lookup answered it. */
+  country: string;
+  refused: number;
+}
+
 /** A frozen allowlist snapshot: written once, never updated (migration 0019). */
 export interface AllowlistSnapshotsTable {
   id: string;
@@ -401,6 +416,11 @@ export interface AllowlistSnapshotsTable {
   approved_by: string | null;
   /** Whether registration stayed open after it ('open') or was closed ('closed'). */
   registration_after: 'open' | 'closed';
+  /**
+   * The terms version every entry in it accepted, when the freeze left out the entries with an
+   * older one or none; null: every entry on the list is in it (migration 0031).
+   */
+  terms_version: string | null;
 }
 
 /** A confirmed person's invite code (migration 0028): one each, 128 random bits, base64url. */
@@ -480,6 +500,7 @@ export interface Database {
   allowlist_link_requests: AllowlistLinkRequestsTable;
   allowlist_link_mail: AllowlistLinkMailTable;
   allowlist_snapshots: AllowlistSnapshotsTable;
+  allowlist_country_refusals: AllowlistCountryRefusalsTable;
   referral_codes: ReferralCodesTable;
   referral_attributions: ReferralAttributionsTable;
   referral_network_days: ReferralNetworkDaysTable;

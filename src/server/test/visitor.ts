@@ -60,6 +60,8 @@ export function postJsonAs(
   visitor: Visitor,
   url: string,
   body: unknown,
+  /** More headers: the page's language (accept-language), the client's address (x-forwarded-for). */
+  headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
@@ -69,6 +71,7 @@ export function postJsonAs(
       'sec-fetch-site': 'same-origin',
       cookie: visitor.cookie,
       'x-xsrf-token': visitor.xsrf,
+      ...headers,
     },
     payload: JSON.stringify(body),
   });

@@ -15,6 +15,8 @@ const allowlistEntrySchema = z.object({
    * Subscribers view's job.
    */
   email: z.enum(['linked', 'pending', 'none']),
+  /** The presale terms' version its signed message accepted; null: it joined before any terms. */
+  termsVersion: z.nullable(z.string()),
 });
 export type AllowlistEntry = z.output<typeof allowlistEntrySchema>;
 
@@ -28,6 +30,8 @@ const allowlistSnapshotSchema = z.object({
   /** Null when the deployment needs no second operator. */
   approvedBy: z.nullable(z.string()),
   registrationAfter: z.enum(['open', 'closed']),
+  /** Only entries that accepted this terms version are in it; null: every entry is. */
+  termsVersion: z.nullable(z.string()),
 });
 export type AllowlistSnapshot = z.output<typeof allowlistSnapshotSchema>;
 
@@ -35,6 +39,8 @@ const freezeRequestSchema = z.object({
   requestedBy: z.string(),
   requestedAt: z.string(),
   keepOpen: z.boolean(),
+  /** Leave out the entries that accepted no terms or an older version than the live one. */
+  currentTermsOnly: z.optional(z.boolean()),
 });
 export type FreezeRequest = z.output<typeof freezeRequestSchema>;
 
@@ -58,6 +64,12 @@ export const allowlistOverviewSchema = z.object({
   /** 2: a second operator approves a freeze (BROADCAST_APPROVALS). */
   approvalsRequired: z.number(),
   snapshots: z.array(allowlistSnapshotSchema),
+  /** The presale terms' version live in this build: a change is a content change and a new build. */
+  termsVersion: z.string(),
+  /** Entries that accepted the live version; the rest accepted an older one or none. */
+  onCurrentTerms: z.number(),
+  /** Joins refused because the server's lookup placed them in a restricted country: counts only. */
+  refusedByCountry: z.array(z.object({ country: z.string(), refused: z.number() })),
 });
 export type AllowlistOverview = z.output<typeof allowlistOverviewSchema>;
 
@@ -68,6 +80,8 @@ export const removeEntrySchema = z.strictObject({
 export const freezeBodySchema = z.strictObject({
   /** Keep registration open for a next round (else the freeze closes it). */
   keepOpen: z.boolean(),
+  /** Leave out the entries that accepted no terms or an older version than the live one. */
+  currentTermsOnly: z.optional(z.boolean()),
 });
 
 /** What a freeze request or approval did: requested (waits for a second operator) or frozen. */

@@ -32,4 +32,20 @@ export interface PageChromeMessages {
   /** The documents' <title> and description, beside the site's name. */
   titled: (p: Site & { title: string }) => string;
   privacyDescription: (p: Site) => string;
+  /** The presale terms page's words around the team's own (content/messages/<locale>/terms.ts). */
+  terms: TermsChrome;
+}
+
+export interface TermsChrome {
+  /** The footer's link to the page. */
+  link: string;
+  description: (p: Site) => string;
+  /** Under the title: the version a join accepts. */
+  version: (p: { version: string }) => string;
+  excludedHeading: string;
+  /** `countries`: the restricted countries as one phrase of this language ("Cuba and Iran"). */
+  excluded: (p: { countries: string }) => string;
+  noneExcluded: string;
+  /** Atop the page while this locale's translation is a draft: the terms then shown are English's. */
+  draft: string;
 }

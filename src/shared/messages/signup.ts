@@ -71,4 +71,10 @@ export interface SignupAnswers {
   wrongType: string;
   notSaved: string;
   storeDown: (wait: { seconds: number }) => string;
+  /**
+   * A sign-up the server's own lookup places in a restricted country, when the team restricts the
+   * email list too (the content file's presaleTerms.emailList): why, what to do, and that the lookup
+   * can be wrong (`country`: its name in this language).
+   */
+  restrictedCountry: (p: { country: string }) => string;
 }

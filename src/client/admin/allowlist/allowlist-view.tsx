@@ -17,6 +17,7 @@ import { Notice } from '../console/field.tsx';
 import { LoadMore } from '../console/load-more.tsx';
 import { formText, useKeysetList } from '../console/use-keyset-list.ts';
 import { formatTime } from '../console/format.ts';
+import { countryNamesIn } from '../../../shared/countries.ts';
 
 /**
  * Whether the holder linked an email: linked only once the email's owner pressed the button of
@@ -45,6 +46,7 @@ export function AllowlistView() {
   const [search, setSearch] = useState('');
   const [info, setInfo] = useState<string | null>(null);
   const [keepOpen, setKeepOpen] = useState(false);
+  const [currentTermsOnly, setCurrentTermsOnly] = useState(false);
   const { rows, setRows, cursor, error, setError, busy, setBusy, load } = useKeysetList(
     fetchPage,
     (page: AllowlistOverview) => {
@@ -97,6 +99,11 @@ export function AllowlistView() {
         Wallets that proved they hold their address by signing a free message.
         {overview ? ` ${overview.total} on the list; registration is ${overview.registration}.` : ''}
       </p>
+      {overview ? (
+        <p className="cs-muted">
+          {`Live presale terms: version ${overview.termsVersion} (a change to the terms or the restricted countries is a content change and a new build). ${overview.onCurrentTerms} of ${overview.total} entries accepted it; the others accepted an older version or joined before any terms.`}
+        </p>
+      ) : null}
       <Notice kind="error">{error}</Notice>
       <Notice kind="info">{info}</Notice>
 
@@ -107,7 +114,7 @@ export function AllowlistView() {
             <li key={s.id}>
               {`${formatTime(s.frozenAt)}: ${s.entries} addresses, root `}
               <code>{s.root}</code>
-              {` (asked by ${s.requestedBy}${s.approvedBy ? `, approved by ${s.approvedBy}` : ', no second operator'}; registration ${s.registrationAfter})`}
+              {` (asked by ${s.requestedBy}${s.approvedBy ? `, approved by ${s.approvedBy}` : ', no second operator'}; registration ${s.registrationAfter}; ${s.termsVersion === null ? 'every entry' : `only entries on terms version ${s.termsVersion}`})`}
             </li>
           ))}
         </ul>
@@ -116,7 +123,7 @@ export function AllowlistView() {
       )}
       {request ? (
         <p>
-          {`${request.requestedBy} asked to freeze at ${formatTime(request.requestedAt)} (registration to ${request.keepOpen ? 'stay open' : 'close'}).`}
+          {`${request.requestedBy} asked to freeze at ${formatTime(request.requestedAt)} (registration to ${request.keepOpen ? 'stay open' : 'close'}; ${request.currentTermsOnly ? 'only entries that accepted the live terms' : 'every entry'}).`}
         </p>
       ) : null}
       <div className="cs-actions">
@@ -124,11 +131,21 @@ export function AllowlistView() {
           <input type="checkbox" checked={keepOpen} onChange={(e) => setKeepOpen(e.currentTarget.checked)} /> Keep
           registration open for a next round
         </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={currentTermsOnly}
+            onChange={(e) => setCurrentTermsOnly(e.currentTarget.checked)}
+          />{' '}
+          Leave out entries that accepted no terms or an older version
+        </label>
         <button
           type="button"
           className="cs-secondary"
           disabled={busy}
-          onClick={() => void act(() => callContract(allowlistFreezeContract, { body: { keepOpen } }))}
+          onClick={() =>
+            void act(() => callContract(allowlistFreezeContract, { body: { keepOpen, currentTermsOnly } }))
+          }
         >
           {overview?.approvalsRequired === 1 ? 'Freeze a snapshot' : 'Ask to freeze a snapshot'}
         </button>
@@ -179,6 +196,29 @@ export function AllowlistView() {
         <p>Nobody has joined yet.</p>
       )}
 
+      <h2>Joins refused by country</h2>
+      <p className="cs-muted">Joins the server’s own lookup placed in a restricted country: counts only, never who.</p>
+      {overview?.refusedByCountry.length ? (
+        <table className="cs-table">
+          <thead>
+            <tr>
+              <th scope="col">Country</th>
+              <th scope="col">Refused</th>
+            </tr>
+          </thead>
+          <tbody>
+            {overview.refusedByCountry.map((r) => (
+              <tr key={r.country}>
+                <td>{`${countryNamesIn('en', [r.country])[0] ?? r.country} (${r.country})`}</td>
+                <td>{r.refused}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>No join has been refused for its country.</p>
+      )}
+
       <h2>Entries</h2>
       <form className="cs-actions" role="search" onSubmit={onSearch}>
         <label>
@@ -202,6 +242,7 @@ export function AllowlistView() {
                 <th scope="col">Joined</th>
                 <th scope="col">Country</th>
                 <th scope="col">Email</th>
+                <th scope="col">Terms</th>
                 <ActionHead />
               </tr>
             </thead>
@@ -214,6 +255,7 @@ export function AllowlistView() {
                   <td data-label="Joined">{formatTime(e.joinedAt)}</td>
                   <td data-label="Country">{e.country ?? '—'}</td>
                   <td data-label="Email">{emailWords[e.email]}</td>
+                  <td data-label="Terms">{e.termsVersion ?? 'Before any terms'}</td>
                   <td>
                     <button type="button" className="cs-secondary" disabled={busy} onClick={() => void remove(e)}>
                       Remove<span className="cs-visually-hidden">{` ${e.address}`}</span>

@@ -1,6 +1,9 @@
 import { pagePaths } from '../../../shared/paths.ts';
 import { signupLimits } from '../../../shared/signup-schema.ts';
-import type { WalletProps } from '../../../shared/site-pages.ts';
+import { countryListIn } from '../../../shared/countries.ts';
+import type { TermsProps, WalletProps } from '../../../shared/site-pages.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
+import { Rich } from '../rich-text.tsx';
 import { Island } from '../islands/island.tsx';
 import { usePage } from '../page-context.tsx';
 
@@ -12,8 +15,12 @@ export const allowlistAnchor = 'allowlist';
 // sign of intent), which fills the wallet list, the status and the action button it finds here.
 // With JavaScript off the page is complete and says what joining needs (true with it on, too,
 // so it is plain text rather than a <noscript>).
-export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
-  const { words, locale, href } = usePage();
+export function AllowlistBlock({ wallet, terms }: { wallet: WalletProps; terms: TermsProps | undefined }) {
+  const { words, locale, href, content } = usePage();
+  // The same line for everyone: nothing here depends on where the visitor is.
+  const { restrictedCountries } = terms ?? content.presaleTerms;
+  const countries =
+    restrictedCountries.length === 0 ? null : countryListIn(localeInfo[locale].tag, restrictedCountries);
   const { walletPageWords } = words.allowlist;
   const signupMessages = words.signup;
   return (
@@ -24,6 +31,9 @@ export function AllowlistBlock({ wallet }: { wallet: WalletProps }) {
       ) : (
         <>
           <p>{walletPageWords.intro}</p>
+          <p className="allowlist-terms">
+            <Rich text={walletPageWords.whoMayJoin({ countries, terms: href(pagePaths.terms) })} />
+          </p>
           <Island name="allowlist" props={{ chainId: wallet.chainId, locale }}>
             <div className="allowlist-panel">
               <button type="button" className="button button-primary" data-allowlist="connect">

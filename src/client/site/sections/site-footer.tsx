@@ -15,6 +15,9 @@ export function SiteFooter({ year, path }: { year: number; path: string }) {
       <p>
         <a href={href(pagePaths.privacy)}>{words.privacyLink}</a>
       </p>
+      <p>
+        <a href={href(pagePaths.terms)}>{words.terms.link}</a>
+      </p>
       <p>{words.copyright({ year, site: siteName })}</p>
     </footer>
   );

@@ -163,7 +163,7 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
   );
 
   it.skipIf(skip)(
-    'removes an entry (audited, once); the CSV needs fresh proof and holds address, time, country and whether an email is linked',
+    'removes an entry (audited, once); the CSV needs fresh proof and holds address, time, country, whether an email is linked and the terms accepted',
     async () => {
       const gone = accounts[0]?.address ?? '';
       const removed = await alice.post(adminApiPaths.allowlistRemove, { address: gone.toLowerCase() });
@@ -181,16 +181,18 @@ describe.each(dialectCases)('the allowlist in the console ($label)', ({ dialect,
       const csv = await fresh.post(adminApiPaths.allowlistCsv, {});
       expect(csv.statusCode, csv.body).toBe(200);
       const lines = csv.body.trim().split(/\r?\n/);
-      expect(lines[0]).toBe('"Address","Joined (UTC)","Country","Email linked"');
+      expect(lines[0]).toBe('"Address","Joined (UTC)","Country","Email linked","Terms version"');
       expect(lines).toHaveLength(3);
       expect(csv.body).not.toContain(gone);
       expect(csv.body).toContain(',"DE"');
-      // Yes for the confirmed link, no for the pending one; never the email address.
+      // Yes for the confirmed link, no for the pending one; never the email address. These entries
+      // were written before any terms.
+      expect(lines.slice(1).map((l) => l.split(',').at(4))).toEqual(['"before terms"', '"before terms"']);
       const linked = (account: (typeof accounts)[number] | undefined) =>
         lines
           .find((l) => l.startsWith(`"${account?.address ?? '-'}"`))
           ?.split(',')
-          .at(-1);
+          .at(3);
       expect(linked(accounts[1])).toBe('"yes"');
       expect(linked(accounts[2])).toBe('"no"');
       expect(csv.body).not.toContain('@example.com');

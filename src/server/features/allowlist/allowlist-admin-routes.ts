@@ -12,9 +12,9 @@ import {
   allowlistReopenContract,
 } from '../../../shared/admin/contracts.ts';
 import { apiError } from '../../../shared/api-error.ts';
-import { allEntries, entryCounts, listEntries } from './queries.ts';
+import { allEntries, entriesOnTerms, entryCounts, listEntries } from './queries.ts';
 import { EmptyAllowlist, freezeSnapshot, listSnapshots, registrationOpen, setRegistration } from './snapshots.ts';
-import { removeEntry } from './allowlist-store.ts';
+import { countryRefusals, removeEntry } from './allowlist-store.ts';
 import { csvStream, fileStamp, neutraliseFormula } from '../../lib/csv.ts';
 import { errorText } from '../../lib/log-safe.ts';
 import { registerContract } from '../../lib/register-contract.ts';
@@ -34,6 +34,7 @@ const toSnapshot = (s: Omit<AllowlistSnapshotsTable, 'tree'>): AllowlistSnapshot
   requestedBy: s.requested_by,
   approvedBy: s.approved_by,
   registrationAfter: s.registration_after,
+  termsVersion: s.terms_version,
 });
 
 const encodeCursor = (e: { joined_at: string; address: string }) =>
@@ -50,7 +51,14 @@ function decodeCursor(cursor: string): { at: string; address: string } | null {
  * (the four eyes of a broadcast, decision 0028; BROADCAST_APPROVALS=1 freezes at once and says so
  * in the log). The freeze, its registration change and its audit row are one transaction.
  */
-export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { approvals: BroadcastApprovals }): void {
+export function registerAllowlistAdminRoutes(
+  api: FastifyInstance,
+  opts: {
+    approvals: BroadcastApprovals;
+    /** The terms version live in this build: what a freeze may keep only the acceptors of. */
+    termsVersion: string;
+  },
+): void {
   const db = () => api.store.db;
   const actor = (request: FastifyRequest) => ({ email: operatorOf(request).email, via: 'console' as const });
   const conflict = (reply: FastifyReply, message: string) => reply.code(409).send(apiError('conflict', message));
@@ -81,7 +89,13 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     const last = shown.at(-1);
     const counts = await entryCounts(db());
     return {
-      entries: shown.map((r) => ({ address: r.address, joinedAt: r.joined_at, country: r.country, email: r.email })),
+      entries: shown.map((r) => ({
+        address: r.address,
+        joinedAt: r.joined_at,
+        country: r.country,
+        email: r.email,
+        termsVersion: r.terms_version,
+      })),
       nextCursor: rows.length > PAGE && last ? encodeCursor(last) : null,
       total: counts.total,
       byDay: counts.byDay,
@@ -89,6 +103,9 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
       freezeRequest: await readRequest(),
       approvalsRequired: opts.approvals,
       snapshots: (await listSnapshots(db())).map(toSnapshot),
+      termsVersion: opts.termsVersion,
+      onCurrentTerms: await entriesOnTerms(db(), opts.termsVersion),
+      refusedByCountry: await countryRefusals(db()),
     };
   });
 
@@ -105,6 +122,12 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
     return { message: `Removed ${address} from the allowlist. A snapshot frozen before keeps it.` };
   });
 
+  /** What a freeze keeps, for its audit row: every entry, or the live terms' acceptors only. */
+  const termsScope = (currentTermsOnly: boolean) =>
+    currentTermsOnly
+      ? `only entries that accepted terms version ${opts.termsVersion} (no terms or an older version left out)`
+      : 'every entry, whatever terms it accepted';
+
   async function freeze(request: FastifyRequest, reply: FastifyReply, approving: boolean) {
     const me = operatorOf(request).email;
     const now = api.clock();
@@ -113,7 +136,9 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
         .transaction()
         .execute(async (trx) => {
           let requestedBy = me;
-          let keepOpen = (request.body as { keepOpen?: boolean } | undefined)?.keepOpen ?? false;
+          const body = request.body as { keepOpen?: boolean; currentTermsOnly?: boolean } | undefined;
+          let keepOpen = body?.keepOpen ?? false;
+          let currentTermsOnly = body?.currentTermsOnly ?? false;
           if (approving) {
             const asked = await readRequest(trx, true);
             if (!asked) return 'No freeze has been requested: ask for one first.';
@@ -121,8 +146,14 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
               return 'You asked for this freeze: a second operator approves it (the four eyes of a broadcast).';
             requestedBy = asked.requestedBy;
             keepOpen = asked.keepOpen;
+            currentTermsOnly = asked.currentTermsOnly ?? false;
           } else if (opts.approvals === 2) {
-            const asked: FreezeRequest = { requestedBy: me, requestedAt: now.toISOString(), keepOpen };
+            const asked: FreezeRequest = {
+              requestedBy: me,
+              requestedAt: now.toISOString(),
+              keepOpen,
+              currentTermsOnly,
+            };
             await trx
               .insertInto('settings')
               .values({ key: FREEZE_REQUEST_KEY, value: JSON.stringify(asked) })
@@ -130,7 +161,7 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
               .execute();
             await recordAudit(trx, now, actor(request), {
               action: 'allowlist.freeze-requested',
-              detail: keepOpen ? 'registration to stay open' : 'registration to close',
+              detail: `${keepOpen ? 'registration to stay open' : 'registration to close'}; ${termsScope(currentTermsOnly)}`,
             });
             return null;
           }
@@ -139,12 +170,13 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
             requestedBy,
             approvedBy: approving ? me : null,
             keepOpen,
+            termsVersion: currentTermsOnly ? opts.termsVersion : null,
           });
           await trx.deleteFrom('settings').where('key', '=', FREEZE_REQUEST_KEY).execute();
           await recordAudit(trx, now, actor(request), {
             action: approving ? 'allowlist.frozen' : 'allowlist.frozen-unapproved',
             subject: snapshot.id,
-            detail: `root ${snapshot.root}; ${snapshot.entries} entries; requested by ${requestedBy}; registration ${snapshot.registration_after}`,
+            detail: `root ${snapshot.root}; ${snapshot.entries} entries; ${termsScope(currentTermsOnly)}; requested by ${requestedBy}; registration ${snapshot.registration_after}`,
           });
           return snapshot;
         });
@@ -171,17 +203,24 @@ export function registerAllowlistAdminRoutes(api: FastifyInstance, opts: { appro
   });
 
   // The whole list as CSV (address, joined, country, whether an email is linked: yes only for a link
-  // its email's owner confirmed, no for none or a pending one; never the address), oldest address order, streamed. A POST, because the export is audited
+  // its email's owner confirmed, no for none or a pending one; never the address; the terms version
+  // accepted, or "before terms"), oldest address order, streamed. A POST, because the export is audited
   // (decision 0016).
   registerContract(api, allowlistCsvContract, async (request, reply) => {
     const now = api.clock();
     const { total } = await entryCounts(db());
     await audit(request, { action: 'allowlist.exported', detail: `CSV; ${total} rows` });
     const csv = csvStream(
-      ['Address', 'Joined (UTC)', 'Country', 'Email linked'],
+      ['Address', 'Joined (UTC)', 'Country', 'Email linked', 'Terms version'],
       (async function* () {
         for await (const r of allEntries(db(), now))
-          yield [r.address, r.joined_at, r.country ?? '', r.email === 'linked' ? 'yes' : 'no'].map(neutraliseFormula);
+          yield [
+            r.address,
+            r.joined_at,
+            r.country ?? '',
+            r.email === 'linked' ? 'yes' : 'no',
+            r.terms_version ?? 'before terms',
+          ].map(neutraliseFormula);
       })(),
     );
     csv.once('error', (error) =>

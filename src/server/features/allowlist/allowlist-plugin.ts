@@ -33,7 +33,7 @@ export const allowlistFeature = fp(
     },
   ) => {
     app.outbox.registerKind(WALLET_LINK_KIND, walletLinkComposer(linkComposerOptions(app, opts)));
-    registerAllowlistRoutes(app, opts);
+    registerAllowlistRoutes(app, { ...opts, declaration: opts.content.presaleTerms });
     await registerWalletLinkRoutes(app);
   },
   {

@@ -10,6 +10,7 @@ import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { dialectCases, openTestStore, testClock, type TestStore } from '../../test/test-store.ts';
 import { postJsonAs, visitPage, type Visitor } from '../../test/visitor.ts';
 import { testAccount, type TestAccount } from '../../test/test-account.ts';
+import { joinStatement } from './siwe-message.ts';
 
 const CHAIN = 1;
 const contentIn = (mode: WalletMode) => parseSiteContent({ ...siteContent, wallet: { mode, chainId: CHAIN } });
@@ -65,7 +66,8 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
       const lines = message.split('\n');
       expect(lines[0]).toBe('dh.example wants you to sign in with your Ethereum account:');
       expect(lines[1]).toBe(alice.address); // EIP-55, whatever case was sent
-      expect(lines[3]).toBe(walletRefusals.statement.join);
+      expect(lines[3]).toBe(joinStatement(siteContent.presaleTerms));
+      expect(lines[3]).toContain(`I accept the presale terms, version ${siteContent.presaleTerms.version}.`);
       expect(lines[3]).toContain('costs nothing');
       expect(lines[3]).toContain('grants no permission to move your funds');
       expect(lines.slice(5)).toEqual([
@@ -75,6 +77,8 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
         expect.stringMatching(/^Nonce: [a-zA-Z0-9]{32,}$/),
         `Issued At: ${t.clock().toISOString()}`,
         `Expiration Time: ${new Date(t.clock().getTime() + 10 * 60_000).toISOString()}`,
+        'Resources:',
+        '- https://dh.example/terms',
       ]);
     },
   );
@@ -100,7 +104,8 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
         .execute();
       expect(rows).toHaveLength(1);
       // Stored: the address, the time, the country of the server's own lookup, and the email link's
-      // columns (a subscriber's id, never an address; the link token's digest); nothing more.
+      // columns (a subscriber's id, never an address; the link token's digest), the terms' version
+      // accepted; nothing more.
       expect(Object.keys(rows[0] ?? {}).sort()).toEqual([
         'address',
         'country',
@@ -109,6 +114,7 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
         'link_token_expires_at',
         'link_token_hash',
         'subscriber_id',
+        'terms_version',
       ]);
       expect(rows[0]?.subscriber_id).toBeNull();
 
@@ -178,7 +184,7 @@ describe.each(dialectCases)('the allowlist routes ($label)', ({ dialect, skip })
   it.skipIf(skip)('refuses a join message sent to leave (the statement says what it does)', async () => {
     const message = await challenge(alice.address, 'join');
     await refusedWith(await send('leave', message, alice.sign(message)), 400, walletRefusals.wrongStatement);
-    const edited = message.replace(walletRefusals.statement.join, 'Sign to win free coins.');
+    const edited = message.replace(joinStatement(siteContent.presaleTerms), 'Sign to win free coins.');
     await refusedWith(await send('join', edited, alice.sign(edited)), 400, walletRefusals.wrongStatement);
   });
 

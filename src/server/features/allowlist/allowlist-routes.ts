@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Address, Siwe } from 'ox';
 import { walletRefusals } from '../../../../content/messages/en/allowlist.ts';
@@ -22,6 +22,7 @@ import type { RouteContract } from '../../../shared/route-contract.ts';
 import type { Database } from '../../store/schema.ts';
 import {
   addEntry,
+  countCountryRefusal,
   entryStatus,
   issueLinkToken,
   issueNonce,
@@ -37,13 +38,17 @@ import { ProofCache } from './proof-cache.ts';
 import { proofFastPath } from './proof-fast-path.ts';
 import { askWalletLink } from './wallet-link-store.ts';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
+import { countryNamesIn } from '../../../shared/countries.ts';
 import { registrationOpen } from './snapshots.ts';
 import { checkSignature, type ContractSignatureCheck, type SignatureVerdict } from './signature-check.ts';
-import { MESSAGE_TTL_MS, readMessage, writeMessage, type SiweSite } from './siwe-message.ts';
+import { MESSAGE_TTL_MS, readMessage, writeMessage, type Declaration, type SiweSite } from './siwe-message.ts';
 
 export interface AllowlistRouteOptions {
   mode: WalletMode;
   site: SiweSite;
+  /** What a join declares: the content file's terms version and restricted countries. */
+  declaration: Declaration;
   ratePerMinute: number;
   minFillMs: number;
   /** Checks smart-contract wallets' signatures (ETH_RPC_URL); null: they are told it is not set up. */
@@ -134,6 +139,25 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       throw new Refusal(409, 'conflict', walletRefusals.closed);
   };
 
+  /**
+   * Refuses a join that the server's own lookup places in a restricted country, in the visitor's
+   * words, counting it by country; the address it came from and the wallet are kept nowhere.
+   * Returns the country otherwise, for the entry. A lookup is a friction, not a proof: the signed
+   * declaration is what counts (docs/decisions/0068-who-may-join.md).
+   */
+  const joinCountry = async (request: FastifyRequest): Promise<string> => {
+    const { country } = app.geo.lookupLocal(request.ip);
+    if (!opts.declaration.restrictedCountries.includes(country)) return country;
+    await countCountryRefusal(app.store.db, country);
+    const locale = answerLocale(request, true);
+    const name = countryNamesIn(localeInfo[locale].tag, [country])[0] ?? country;
+    throw new Refusal(
+      403,
+      'forbidden',
+      messagesFor(locale).allowlist.walletRefusals.restrictedCountry({ country: name }),
+    );
+  };
+
   /** Every check of a signed message, in order; the message's address once it has passed them all. */
   async function verified<T extends object>(
     request: ContractRequest<typeof allowlistJoinContract>,
@@ -141,7 +165,7 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
     act: (trx: Transaction<Database>, address: string, now: Date) => Promise<T>,
   ): Promise<{ address: string } & T> {
     const now = clock();
-    const read = readMessage(opts.site, request.body.message, now);
+    const read = readMessage(opts.site, request.body.message, now, opts.declaration);
     if (!read.ok) throw new Refusal(400, 'bad_request', read.refusal);
     const { message } = read;
     if (message.purpose !== purpose) throw new Refusal(400, 'bad_request', walletRefusals.wrongStatement);
@@ -167,6 +191,8 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
     writeOpts,
     refusing(async (request) => {
       await assertOpen(request.body.purpose);
+      // Before a nonce is written for the address: a refused visitor leaves no row behind.
+      if (request.body.purpose === 'join') await joinCountry(request);
       const now = clock();
       const age = protection.msSincePageLoad(request, now);
       if (age === null || age < opts.minFillMs) throw new Refusal(400, 'bad_request', walletRefusals.tooFast);
@@ -174,7 +200,12 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
       const nonce = Siwe.generateNonce();
       const expiresAt = new Date(now.getTime() + MESSAGE_TTL_MS);
       await issueNonce(app.store.db, { nonce, address, purpose: request.body.purpose, now, expiresAt });
-      return { message: writeMessage(opts.site, { address, purpose: request.body.purpose, nonce, now }) };
+      // The terms page the message names is in the page's language, which its script sends.
+      const locale = answerLocale(request, true);
+      const { purpose } = request.body;
+      return {
+        message: writeMessage(opts.site, { address, purpose, nonce, now, declaration: opts.declaration, locale }),
+      };
     }),
   );
 
@@ -185,12 +216,12 @@ export function registerAllowlistRoutes(app: FastifyInstance, opts: AllowlistRou
     refusing(async (request) => {
       await assertOpen('join');
       // The country of the server's own lookup is kept; the address it came from never is.
-      const country = app.geo.lookupLocal(request.ip).country;
+      const country = await joinCountry(request);
       return await verified(request, 'join', async (trx, address, now) => {
         // Asked again inside the transaction that adds the entry: a freeze that closed
         // registration meanwhile is not joined past.
         await assertOpen('join', trx);
-        const since = await addEntry(trx, { address, now, country });
+        const since = await addEntry(trx, { address, now, country, termsVersion: opts.declaration.version });
         // The signature just checked, carried forward for one optional request: linking an email.
         return { since, linkToken: await issueLinkToken(trx, address, now) };
       });

@@ -65,15 +65,23 @@ export async function useNonce(
   return 'ok';
 }
 
-/** Puts an address on the list; already there, it keeps its first time. Returns that time. */
+/**
+ * Puts an address on the list with the terms' version its message accepted; already there, it
+ * keeps its first time and now holds the version just accepted. Returns that first time.
+ */
 export async function addEntry(
   trx: Transaction<Database>,
-  entry: { address: string; now: Date; country: string | null },
+  entry: { address: string; now: Date; country: string | null; termsVersion: string },
 ): Promise<string> {
   await trx
     .insertInto('allowlist_entries')
-    .values({ address: entry.address, joined_at: entry.now.toISOString(), country: entry.country })
-    .onConflict((oc) => oc.column('address').doNothing())
+    .values({
+      address: entry.address,
+      joined_at: entry.now.toISOString(),
+      country: entry.country,
+      terms_version: entry.termsVersion,
+    })
+    .onConflict((oc) => oc.column('address').doUpdateSet({ terms_version: entry.termsVersion }))
     .execute();
   const row = await trx
     .selectFrom('allowlist_entries')
@@ -135,4 +143,30 @@ export async function spendLinkToken(db: Db, token: string, now: Date): Promise<
     .returning('address')
     .executeTakeFirst();
   return row?.address ?? null;
+}
+
+/**
+ * Counts one join refused because the lookup placed it in `country`: one upsert, so refusals
+ * arriving together on any instance all count. Only the country is written, never who.
+ */
+export async function countCountryRefusal(db: Db, country: string): Promise<void> {
+  await db
+    .insertInto('allowlist_country_refusals')
+    .values({ country, refused: 1 })
+    .onConflict((oc) =>
+      oc.column('country').doUpdateSet((eb) => ({ refused: eb('allowlist_country_refusals.refused', '+', 1) })),
+    )
+    .execute();
+}
+
+/** Joins refused by country, the most first. */
+export async function countryRefusals(db: Db): Promise<{ country: string; refused: number }[]> {
+  const rows = await db
+    .selectFrom('allowlist_country_refusals')
+    .select(['country', 'refused'])
+    .orderBy('refused', 'desc')
+    .orderBy('country')
+    .execute();
+  // PostgreSQL's integer comes back as a number, SQLite's too; Number() keeps a bigint driver honest.
+  return rows.map((r) => ({ country: r.country, refused: Number(r.refused) }));
 }

@@ -17,6 +17,8 @@ export interface ConsoleEntry {
   joined_at: string;
   country: string | null;
   email: EmailLink;
+  /** The terms version its signed message accepted; null: it joined before any terms. */
+  terms_version: string | null;
 }
 type EmailLink = 'linked' | 'pending' | 'none';
 
@@ -35,6 +37,7 @@ const withLink = (db: Db, now: Date) =>
       'allowlist_entries.joined_at',
       'allowlist_entries.country',
       'allowlist_entries.subscriber_id',
+      'allowlist_entries.terms_version',
       'allowlist_link_requests.asked_at',
     ]);
 
@@ -43,11 +46,13 @@ const toConsole = (r: {
   joined_at: string;
   country: string | null;
   subscriber_id: string | null;
+  terms_version: string | null;
   asked_at: string | null;
 }): ConsoleEntry => ({
   address: r.address,
   joined_at: r.joined_at,
   country: r.country,
+  terms_version: r.terms_version,
   email: r.subscriber_id !== null ? 'linked' : r.asked_at !== null ? 'pending' : 'none',
 });
 
@@ -109,4 +114,14 @@ export async function* allEntries(db: Kysely<Database>, now: Date, batch = 500):
     if (!last || rows.length < batch) return;
     after = last.address;
   }
+}
+
+/** How many entries accepted `version` (the live terms); the rest accepted an older one or none. */
+export async function entriesOnTerms(db: Db, version: string): Promise<number> {
+  const row = await db
+    .selectFrom('allowlist_entries')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('terms_version', '=', version)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -32,16 +32,25 @@ export async function setRegistration(db: Db, open: boolean): Promise<void> {
 export class EmptyAllowlist extends Error {}
 
 /**
- * Freezes the list as it is inside `trx`: every address, the tree over them, the snapshot row,
- * and registration closed unless kept open. Throws EmptyAllowlist when nobody is on it (a tree
- * needs one leaf at least).
+ * Freezes the list as it is inside `trx`: every address (or, with `termsVersion`, those whose
+ * entry accepted that version: the others accepted an older one or joined before any terms), the
+ * tree over them, the snapshot row, and registration closed unless kept open. Throws
+ * EmptyAllowlist when nobody is in it (a tree needs one leaf at least).
  */
 export async function freezeSnapshot(
   trx: Transaction<Database>,
-  opts: { now: Date; requestedBy: string; approvedBy: string | null; keepOpen: boolean },
+  opts: { now: Date; requestedBy: string; approvedBy: string | null; keepOpen: boolean; termsVersion?: string | null },
 ): Promise<AllowlistSnapshotsTable> {
-  const rows = await trx.selectFrom('allowlist_entries').select('address').orderBy('address').execute();
-  if (rows.length === 0) throw new EmptyAllowlist('The allowlist is empty: there is nothing to freeze.');
+  const termsVersion = opts.termsVersion ?? null;
+  let q = trx.selectFrom('allowlist_entries').select('address').orderBy('address');
+  if (termsVersion !== null) q = q.where('terms_version', '=', termsVersion);
+  const rows = await q.execute();
+  if (rows.length === 0)
+    throw new EmptyAllowlist(
+      termsVersion === null
+        ? 'The allowlist is empty: there is nothing to freeze.'
+        : `No entry has accepted the terms version ${termsVersion}: there is nothing to freeze.`,
+    );
   const tree = StandardMerkleTree.of(
     rows.map((r) => [r.address]),
     LEAF_ENCODING,
@@ -55,6 +64,7 @@ export async function freezeSnapshot(
     requested_by: opts.requestedBy,
     approved_by: opts.approvedBy,
     registration_after: opts.keepOpen ? 'open' : 'closed',
+    terms_version: termsVersion,
   };
   await trx.insertInto('allowlist_snapshots').values(snapshot).execute();
   await setRegistration(trx, opts.keepOpen);
@@ -81,7 +91,16 @@ export async function snapshotById(db: Db, id: string): Promise<AllowlistSnapsho
 export async function listSnapshots(db: Db): Promise<Omit<AllowlistSnapshotsTable, 'tree'>[]> {
   return db
     .selectFrom('allowlist_snapshots')
-    .select(['id', 'root', 'entries', 'frozen_at', 'requested_by', 'approved_by', 'registration_after'])
+    .select([
+      'id',
+      'root',
+      'entries',
+      'frozen_at',
+      'requested_by',
+      'approved_by',
+      'registration_after',
+      'terms_version',
+    ])
     .orderBy('frozen_at', 'desc')
     .orderBy('id', 'desc')
     .execute();

@@ -46,6 +46,8 @@ export interface AdminOptions {
   broadcastApprovals: BroadcastApprovals;
   /** The erasure ledger's file outside the database (ERASURE_LEDGER). */
   erasureLedger: string;
+  /** The presale terms' version live in this build (the content file's presaleTerms.version). */
+  termsVersion: string;
 }
 
 /**
@@ -94,7 +96,7 @@ export const adminFeature = fp(
       });
       registerAudienceRoutes(api);
       registerMailConsoleRoutes(api);
-      registerAllowlistAdminRoutes(api, { approvals: opts.broadcastApprovals });
+      registerAllowlistAdminRoutes(api, { approvals: opts.broadcastApprovals, termsVersion: opts.termsVersion });
       registerReferralConsoleRoutes(api, { dailyAllowance: opts.personalDataDailyAllowance });
     });
 

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
+import { localeInfo } from '../../../../content/messages/locale-info.ts';
+import { countryNamesIn } from '../../../shared/countries.ts';
 import { isLocale, type Locale } from '../../../shared/locales.ts';
 import { apiError, apiErrorSchema } from '../../../shared/api-error.ts';
 import { csrfContract } from '../../../shared/csrf-contract.ts';
@@ -28,6 +30,11 @@ export interface SignupRouteOptions {
   publicUrl: string;
   minFillMs: number;
   ratePerMinute: number;
+  /**
+   * Countries a sign-up may not come from (the content file's restricted countries, when its
+   * emailList is 'restricted'); empty: the list is open to every country.
+   */
+  restrictedCountries: readonly string[];
 }
 
 // JSON in, JSON out (the hydrated form); a urlencoded post (JavaScript off) gets the page back.
@@ -211,6 +218,15 @@ export function registerSignupRoutes(app: FastifyInstance, opts: SignupRouteOpti
         return answer(request, reply, 200, { message: signupAnswers.success });
       }
       const place = app.geo.lookupLocal(request.ip);
+      // The lookup is a friction, not a proof (docs/decisions/0068-who-may-join.md): refused in
+      // words before anything typed is stored.
+      if (opts.restrictedCountries.includes(place.country)) {
+        const [country = place.country] = countryNamesIn(localeInfo[locale].tag, [place.country]);
+        return answer(request, reply, 403, {
+          code: 'forbidden',
+          message: signupAnswers.restrictedCountry({ country }),
+        });
+      }
       // Durable before acknowledged: this resolves only after the batch's commit.
       const result = await committer.runIn(signupBatch, {
         input,

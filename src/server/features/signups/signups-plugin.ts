@@ -13,12 +13,13 @@ import { CONFIRMATION_KIND, recordConsentWording } from './signup-store.ts';
  * confirmation email, which it registers as a kind of the outbox.
  */
 export const signupsFeature = fp(
-  async (app: FastifyInstance, opts: SignupRouteOptions & { content: SiteContent }) => {
+  async (app: FastifyInstance, opts: Omit<SignupRouteOptions, 'restrictedCountries'> & { content: SiteContent }) => {
     provideSignupMetrics(app.metrics);
     // Sign-ups reference the wording they agreed to, so it is on record before the first one.
     await recordConsentWording(app.store.db, app.clock());
     app.outbox.registerKind(CONFIRMATION_KIND, confirmationComposer(linkComposerOptions(app, opts)));
-    registerSignupRoutes(app, opts);
+    const { emailList, restrictedCountries } = opts.content.presaleTerms;
+    registerSignupRoutes(app, { ...opts, restrictedCountries: emailList === 'restricted' ? restrictedCountries : [] });
     await registerLinkRoutes(app);
   },
   {

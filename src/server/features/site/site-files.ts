@@ -53,7 +53,7 @@ export interface SiteFiles extends Omit<LocaleFiles, 'homeWithInvite'> {
   manifest: MemoryFile;
 }
 
-const indexedPaths = [pagePaths.home, pagePaths.privacy];
+const indexedPaths = [pagePaths.home, pagePaths.privacy, pagePaths.terms];
 
 /**
  * A page kept rendered and compressed in memory, rendered again only when `wordsAt(now)` (the
@@ -161,13 +161,14 @@ function localeFiles(opts: {
   const words = messagesFor(locale).pageChrome;
   const titled = (title: string) => words.titled({ title, site: fullName });
   const html = 'text/html; charset=utf-8';
+  const { version, restrictedCountries } = content.presaleTerms;
   // `canonicalPath` is the page's path in English; the document links this locale's own.
   const render = (props: SitePageProps, title: string, description: string, canonicalPath?: string) =>
     renderDocument({
       build,
       content,
       publicUrl,
-      props,
+      props: { ...props, terms: { version, restrictedCountries } },
       title,
       description,
       ...(canonicalPath === undefined ? {} : { canonicalPath }),
@@ -215,6 +216,7 @@ function localeFiles(opts: {
     words.privacyDescription({ site: fullName }),
     pagePaths.privacy,
   );
+  const terms = page('terms', titled(words.terms.link), words.terms.description({ site: fullName }), pagePaths.terms);
   const notFound = page('not-found', titled(words.notFound.title), words.notFound.description);
 
   return {
@@ -236,6 +238,9 @@ function localeFiles(opts: {
       },
       get privacy() {
         return privacy();
+      },
+      get terms() {
+        return terms();
       },
       get 'not-found'() {
         return notFound();

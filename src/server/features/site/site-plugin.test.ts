@@ -5,7 +5,7 @@ import { defaultLocale, locales } from '../../../shared/locales.ts';
 import { localeInfo } from '../../../../content/messages/locale-info.ts';
 import { siteContent } from '../../../../content/site-content.ts';
 import { messagesFor } from '../../../../content/messages/catalog.ts';
-import { contentIn } from '../../../shared/content-schema.ts';
+import { contentIn, parseSiteContent } from '../../../shared/content-schema.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { pagePaths } from '../../../shared/paths.ts';
 import { buildTestApp, realSiteBuild, type TestApp } from '../../test/built-app.ts';
@@ -257,7 +257,7 @@ describe('a page per locale', () => {
     // Tags and directions come from the folders (content/messages/folders.test.ts checks them).
     for (const locale of locales) {
       const { tag, dir } = localeInfo[locale];
-      for (const path of [pagePaths.home, pagePaths.privacy]) {
+      for (const path of [pagePaths.home, pagePaths.privacy, pagePaths.terms]) {
         const url = localePath(locale, path);
         const res = await app.inject({ url });
         expect(res.statusCode, url).toBe(200);
@@ -298,12 +298,13 @@ describe('a page per locale', () => {
 
   it('lists every locale of every indexed page in the sitemap, each with its alternates', async () => {
     const xml = (await app.inject({ url: '/sitemap.xml' })).body;
-    for (const loc of locales.flatMap((l) => [localePath(l, pagePaths.home), localePath(l, pagePaths.privacy)])) {
+    const indexed = [pagePaths.home, pagePaths.privacy, pagePaths.terms];
+    for (const loc of locales.flatMap((l) => indexed.map((path) => localePath(l, path)))) {
       expect(xml).toContain(`<loc>https://dh.example${loc}</loc>`);
     }
-    // Two indexed pages (home, privacy) in every locale.
-    expect(xml.match(/<url>/g)).toHaveLength(2 * locales.length);
-    expect(xml.match(/hreflang="x-default"/g)).toHaveLength(2 * locales.length);
+    // Three indexed pages (home, privacy, terms) in every locale.
+    expect(xml.match(/<url>/g)).toHaveLength(indexed.length * locales.length);
+    expect(xml.match(/hreflang="x-default"/g)).toHaveLength(indexed.length * locales.length);
   });
 
   it('answers an API error in the language a program asks for, and in English otherwise', async () => {
@@ -323,5 +324,48 @@ describe('a page per locale', () => {
     const unspoken = (await ask(unspokenLocale)).json<{ error: { message: string } }>().error.message;
     expect(spanish).not.toBe(english);
     expect(unspoken).toBe(english);
+  });
+});
+
+describe('the presale terms page', () => {
+  const asHtml = (text: string) => text.replace(/'/g, '&#x27;').replace(/"/g, '&quot;');
+  const { pages, version } = siteContent.presaleTerms;
+
+  it("shows a reviewed locale's own terms, the version, and that no country is excluded", async () => {
+    const html = (await app.inject({ url: pagePaths.terms })).body;
+    expect(html).toContain(`<title>${asHtml(messagesFor('en').pageChrome.terms.link)} · Diamond Hand (DH)</title>`);
+    for (const section of pages.en.sections) for (const p of section.paragraphs) expect(html).toContain(asHtml(p));
+    expect(html).toContain(asHtml(messagesFor('en').pageChrome.terms.version({ version })));
+    expect(html).toContain(asHtml(messagesFor('en').pageChrome.terms.noneExcluded));
+    expect(html).not.toContain('class="draft-notice"');
+    // Every page links to it, in its own language.
+    expect((await app.inject({ url: '/es/' })).body).toContain('href="/es/terms"');
+  });
+
+  it("shows English's terms on a draft locale's page, saying so, and the excluded countries in its own words", async () => {
+    const restricted = await buildTestApp({
+      content: parseSiteContent({
+        ...siteContent,
+        presaleTerms: { ...siteContent.presaleTerms, restrictedCountries: ['US', 'CU'] },
+      }),
+    });
+    try {
+      for (const locale of locales.filter((l) => !localeInfo[l].review.reviewed)) {
+        const html = (await restricted.app.inject({ url: localePath(locale, pagePaths.terms) })).body;
+        const words = messagesFor(locale).pageChrome.terms;
+        expect(html, locale).toContain(asHtml(words.draft));
+        expect(html, locale).toContain(`<div lang="en" dir="ltr"><h1 id="terms-title">${pages.en.title}</h1>`);
+        expect(html, locale).not.toContain(asHtml(pages[locale].sections[0]?.paragraphs[0] ?? ''));
+        const countries = new Intl.ListFormat(localeInfo[locale].tag, { type: 'conjunction' }).format(
+          ['US', 'CU'].map((c) => new Intl.DisplayNames(localeInfo[locale].tag, { type: 'region' }).of(c) ?? c),
+        );
+        expect(html, locale).toContain(asHtml(words.excluded({ countries })));
+      }
+      const arabic = (await restricted.app.inject({ url: '/ar/terms' })).body;
+      expect(arabic).toContain('<html lang="ar" dir="rtl">');
+      expect(arabic).toContain('الولايات المتحدة وكوبا');
+    } finally {
+      await restricted.close();
+    }
   });
 });

@@ -34,6 +34,9 @@ export const siteFeature = fp(
       app.get(localePath(locale, pagePaths.privacy), (request, reply) =>
         sendMemoryFile(request, reply, pages.pages.privacy),
       );
+      app.get(localePath(locale, pagePaths.terms), (request, reply) =>
+        sendMemoryFile(request, reply, pages.pages.terms),
+      );
       // `/es` is the Spanish home page without its slash: one address per page, so it moves there
       // for good (a 308 keeps a HEAD a HEAD; nothing posts here).
       if (home !== pagePaths.home) app.get(home.slice(0, -1), (_request, reply) => reply.redirect(home, 308));
