@@ -14,6 +14,7 @@ import { loadSiteBuild } from '../src/server/features/site/site-build.ts';
 import { siteFeature } from '../src/server/features/site/site-plugin.ts';
 import { parseSiteContent } from '../src/shared/content-schema.ts';
 import { apiPaths } from '../src/shared/paths.ts';
+import { FastPaths } from '../src/server/lib/fast-paths.ts';
 
 export interface CountdownServer {
   origin: string;
@@ -45,7 +46,8 @@ export async function startCountdownServer(opts: {
   app.post(apiPaths.visit, (_request, reply) => reply.code(204).send());
   await app.register(clockPlugin, { clock: () => new Date(now) });
   await app.register(pagesPlugin, { build, content, publicUrl: 'http://127.0.0.1' });
-  await app.register(siteFeature, { build });
+  // Its fast paths are never started: Fastify answers every page, with the clock the test moves.
+  await app.register(siteFeature, { build, fastPaths: new FastPaths(), headersFor });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     origin: address,

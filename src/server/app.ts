@@ -198,7 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Features.
-  await app.register(siteFeature, { build });
+  await app.register(siteFeature, { build, fastPaths, headersFor });
   // Before the sign-ups: they note who came through whose invite link, and decide it at confirmation.
   await app.register(referralsFeature, { caps: referralCapsOf(env), publicUrl: env.PUBLIC_URL, content });
   await app.register(signupsFeature, {

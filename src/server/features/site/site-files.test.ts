@@ -11,6 +11,7 @@ import { withoutInvite } from '../../test/invite-slot.ts';
 import { clockPlugin } from '../../plugins/core.ts';
 import { pagesPlugin } from './pages-plugin.ts';
 import { siteFeature } from './site-plugin.ts';
+import { FastPaths } from '../../lib/fast-paths.ts';
 
 // The pages are rendered once and served from memory; these pin that a page whose words depend
 // on the time (the presale countdown, the footer's year) is rendered again exactly when those
@@ -139,7 +140,7 @@ describe('over HTTP', () => {
     app = Fastify();
     await app.register(clockPlugin, { clock });
     await app.register(pagesPlugin, { build, content: withPresale, publicUrl: 'https://dh.example' });
-    await app.register(siteFeature, { build });
+    await app.register(siteFeature, { build, fastPaths: new FastPaths(), headersFor: () => ({}) });
   });
   afterAll(() => app.close());
 

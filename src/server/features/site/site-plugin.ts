@@ -5,7 +5,10 @@ import { locales } from '../../../shared/locales.ts';
 import { localePath } from '../../../shared/locale-paths.ts';
 import { filePaths, pagePaths } from '../../../shared/paths.ts';
 import { inviteQueryName, isInviteCode } from '../../../shared/referrals.ts';
+import type { FastPaths } from '../../lib/fast-paths.ts';
+import type { HeadersFor } from '../../plugins/security-headers.ts';
 import { sendMemoryFile } from './memory-file.ts';
+import { pageFastPath } from './page-fast-path.ts';
 import type { SiteBuild } from './site-build.ts';
 import { sendSlottedFile } from './slotted-file.ts';
 
@@ -13,13 +16,16 @@ const YEAR = 365 * 24 * 60 * 60;
 
 /** The public site: its documents from memory, and the files the build made. */
 export const siteFeature = fp(
-  async (app: FastifyInstance, opts: { build: SiteBuild }) => {
+  async (app: FastifyInstance, opts: { build: SiteBuild; fastPaths: FastPaths; headersFor: HeadersFor }) => {
     const files = app.pages;
     // Pages set no cookies and are the same bytes for everyone, so a CDN can cache them and a spike
     // costs the server almost nothing; the sign-up form gets its cookies from /api/csrf.
     for (const locale of locales) {
       const pages = files.in(locale);
       const home = localePath(locale, pagePaths.home);
+      // A plain visit, from memory before Fastify (page-fast-path.ts); the route below answers the
+      // rest (an invite link, HEAD) and is what the fast path must match.
+      opts.fastPaths.add(pageFastPath(home, () => pages.pages.home, opts.headersFor));
       app.get(home, (request, reply) => {
         // Through a friend's invite link: the same page with one line more and the code in the
         // form, from memory too (the code spliced into the prebuilt, precompressed page), so an
