@@ -1,5 +1,6 @@
 import http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import pino from 'pino';
 import { siteContent } from '../../content/site-content.ts';
 import { parseSiteContent, type SiteContent } from '../shared/content-schema.ts';
 import { adminFeature } from './features/console/index.ts';
@@ -78,9 +79,20 @@ const prettyOnTerminal = {
   transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } },
 };
 
+// Written by libuv's threads, not by the event loop (issue 40, decision 0067): pino's default writes
+// each line to stdout with write(2) on the loop, once per request, and waits 100 ms there whenever
+// the pipe is full (a log collector that reads slowly); this one hands its buffer to a write in
+// the background and gathers the lines that arrive meanwhile into the next. pino flushes it
+// synchronously at exit. Past 16 MB waiting (a collector that stopped reading), lines are dropped
+// rather than the memory taken. One per process: every app built here shares fd 1.
+const STDOUT_BUFFER_MAX = 16 * 1024 * 1024;
+let stdoutLines: ReturnType<typeof pino.destination> | undefined;
+const stdoutInBackground = () =>
+  (stdoutLines ??= pino.destination({ dest: 1, sync: false, maxLength: STDOUT_BUFFER_MAX }));
+
 const loggerOptions = (env: Env, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] => ({
   level: env.LOG_LEVEL,
-  ...(stream ? { stream } : process.stdout.isTTY ? prettyOnTerminal : {}),
+  ...(stream ? { stream } : process.stdout.isTTY ? prettyOnTerminal : { stream: stdoutInBackground() }),
   serializers: {
     req: (req: { method: string; url: string }) => ({ method: req.method, path: loggedPath(req.url) }),
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
