@@ -135,6 +135,21 @@ export interface OpenOptions {
   writerThread?: boolean;
 }
 
+/** How every connection that serves the app is set up, on the main thread and the writer's. */
+const SERVING_PRAGMAS = [
+  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before
+  // we answer (https://www.sqlite.org/pragma.html#pragma_synchronous); the group committer makes
+  // that one sync a burst.
+  'journal_mode = WAL',
+  'synchronous = FULL',
+  'foreign_keys = ON',
+  // A deleted row's bytes are overwritten with zeros, not left in free pages for anyone with
+  // the file to read: an erased person must be gone from the file (checkpointAfterErasure
+  // empties the WAL's older copies of those pages too).
+  'secure_delete = ON',
+  'busy_timeout = 5000',
+] as const;
+
 /** The writer's connection as the checkpointer's committing one. */
 const writerCommits = (writer: SqliteWriter): CommittingConnection => ({
   get open() {
@@ -196,26 +211,16 @@ export async function openStore(url: string | undefined, opts: OpenOptions = {})
     }
     if (target !== ':memory:') ownerOnly(target);
     const sqlite = new SqliteDatabase(target);
-    // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before
-    // we answer (https://www.sqlite.org/pragma.html#pragma_synchronous); the group committer makes
-    // that one sync a burst.
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = FULL');
-    sqlite.pragma('foreign_keys = ON');
-    // A deleted row's bytes are overwritten with zeros, not left in free pages for anyone with
-    // the file to read: an erased person must be gone from the file (checkpointAfterErasure
-    // empties the WAL's older copies of those pages too).
-    sqlite.pragma('secure_delete = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    for (const pragma of SERVING_PRAGMAS) sqlite.pragma(pragma);
     // SQLite's lower() folds ASCII letters only; the console's search folds all of Unicode, as its
     // trigram index does (docs/decisions/0014-console-queries.md).
     sqlite.function('dh_lower', { deterministic: true }, (text: unknown) =>
       typeof text === 'string' ? text.toLowerCase() : text,
     );
     const reader = withStatementCache(sqlite);
-    // The writer's connection, on its thread, is set up as this one is (sqlite-writer.ts repeats
-    // these pragmas and dh_lower in the worker's own source).
-    const writer = opts.writerThread && target !== ':memory:' ? await startSqliteWriter(target) : null;
+    // The writer's connection, on its thread, is set up as this one is: the same pragmas, and
+    // dh_lower (repeated in the worker's source: a function cannot cross to another thread).
+    const writer = opts.writerThread && target !== ':memory:' ? await startSqliteWriter(target, SERVING_PRAGMAS) : null;
     const db = new Kysely<Database>({
       dialect: writer ? new SqliteWriterDialect({ reader, writer }) : new SqliteDialect({ database: reader }),
     });

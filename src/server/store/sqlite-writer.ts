@@ -25,18 +25,14 @@ interface Reply {
 
 // The worker's code, run with eval so the bundled server needs no second entry file (as the
 // checkpointer's, sqlite-checkpointer.ts). The connection is set up as the serving one is in
-// database.ts: WAL, FULL, foreign keys, secure delete, the same busy wait and dh_lower. `begin` is
+// database.ts: the pragmas it passes, and dh_lower. `begin` is
 // `begin immediate` (database.ts says why), a rollback with no transaction left is nothing, and
 // prepared statements are kept by their text.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.pragma('foreign_keys = ON');
-db.pragma('secure_delete = ON');
-db.pragma('busy_timeout = 5000');
+for (const pragma of workerData.pragmas) db.pragma(pragma);
 db.function('dh_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
 const cache = new Map();
 const prepare = (text) => {
@@ -115,12 +111,13 @@ function buffersIn(rows: Record<string, unknown>[]): Record<string, unknown>[] {
 }
 
 /** Opens the writing connection on `file` on its thread; resolves once it is open and set up. */
-export async function startSqliteWriter(file: string): Promise<SqliteWriter> {
+export async function startSqliteWriter(file: string, pragmas: readonly string[]): Promise<SqliteWriter> {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
       driver: createRequire(import.meta.url).resolve('better-sqlite3'),
       file,
+      pragmas,
     },
   });
   const pending = new Map<number, { resolve: (r: WriterResult) => void; reject: (e: Error) => void }>();

@@ -2,8 +2,8 @@ import { SiweMessage } from 'siwe';
 import { verifyMessage } from 'viem';
 import { parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
-import { locales } from '../../../shared/locales.ts';
-import { testAccount } from '../../test/test-account.ts';
+import { locales, type Locale } from '../../../shared/locales.ts';
+import { testAccount, type TestAccount } from '../../test/test-account.ts';
 import { joinStatement, siweSite, writeMessage, type Declaration } from './siwe-message.ts';
 
 // The message a wallet signs to join, with its declaration (decision 0068), read by the two
@@ -15,19 +15,15 @@ const declaration: Declaration = { version: '2026-12-07', restrictedCountries: [
 // Côte d’Ivoire: a name with letters EIP-4361's grammar does not take, which the statement folds.
 const now = new Date('2026-12-07T11:00:00.000Z');
 const later = new Date('2026-12-07T11:01:00.000Z');
+/** The message a wallet is asked to sign to join, as the server writes it for `locale`. */
+const joinMessage = (wallet: TestAccount, locale: Locale) =>
+  writeMessage(site, { address: wallet.address, purpose: 'join', nonce: 'a1B2c3D4e5F6g7H8', now, declaration, locale });
 
 describe('the signed declaration, read by siwe and viem', () => {
   for (const locale of locales)
     it(`parses and verifies in both, naming the countries and the terms page (${locale})`, async () => {
       const wallet = testAccount();
-      const text = writeMessage(site, {
-        address: wallet.address,
-        purpose: 'join',
-        nonce: 'a1B2c3D4e5F6g7H8',
-        now,
-        declaration,
-        locale,
-      });
+      const text = joinMessage(wallet, locale);
       const signature = wallet.sign(text);
       const terms = locale === 'en' ? 'https://dh.example/terms' : `https://dh.example/${locale}/terms`;
 
@@ -52,15 +48,7 @@ describe('the signed declaration, read by siwe and viem', () => {
     });
 
   it('is why the statement stays English: siwe refuses one in another script', () => {
-    const wallet = testAccount();
-    const text = writeMessage(site, {
-      address: wallet.address,
-      purpose: 'join',
-      nonce: 'a1B2c3D4e5F6g7H8',
-      now,
-      declaration,
-      locale: 'ar',
-    }).replace(joinStatement(declaration), 'أقبل شروط البيع المسبق');
+    const text = joinMessage(testAccount(), 'ar').replace(joinStatement(declaration), 'أقبل شروط البيع المسبق');
     expect(() => new SiweMessage(text)).toThrow();
     // viem reads it all the same: the stricter reader decides what a wallet may be shown.
     expect(parseSiweMessage(text).statement).toBe('أقبل شروط البيع المسبق');
