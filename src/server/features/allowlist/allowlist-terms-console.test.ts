@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteContent } from '../../../../content/site-content.ts';
 import { allowlistOverviewSchema } from '../../../shared/admin/allowlist.ts';
 import { parseSiteContent } from '../../../shared/content-schema.ts';
+import { apiErrorSchema } from '../../../shared/api-error.ts';
 import { adminApiPaths } from '../../../shared/paths.ts';
 import { buildTestApp, type TestApp } from '../../test/built-app.ts';
 import { testAccount } from '../../test/test-account.ts';
@@ -86,6 +87,20 @@ describe.each(dialectCases)('the presale terms in the console ($label)', ({ dial
       { country: 'US', refused: 1 },
     ]);
   });
+
+  it.skipIf(skip)(
+    'refuses a freeze whose terms choice is not a yes or no, in words, and asks for nothing',
+    async () => {
+      for (const currentTermsOnly of ['yes', 1, null, { on: true }]) {
+        const res = await alice.post(adminApiPaths.allowlistFreeze, { keepOpen: true, currentTermsOnly });
+        expect(res.statusCode, res.body).toBe(400);
+        const body = apiErrorSchema.parse(res.json());
+        expect(body.error.message.length).toBeGreaterThan(10);
+        expect(res.body).not.toMatch(/at \w+ \(|node_modules/);
+      }
+      expect((await overview()).freezeRequest).toBeNull();
+    },
+  );
 
   it.skipIf(skip)(
     'a freeze that leaves out older and no terms holds exactly the live terms’ entries, audited; their proofs verify',
